@@ -1,0 +1,81 @@
+/* check_nodeset.c - unit tests for nodeset.c. */
+#include "check_util.h"
+#include "nodeset.h"
+
+#include <string.h>
+
+START_TEST(test_set_range_and_count)
+{
+	for (int n = 1; n < 200; n += 7) {
+		tp_nodeset s;
+		ck_assert_int_eq(tp_nodeset_init(&s, n), 0);
+		for (int lo = 0; lo < n; lo += 5)
+			for (int hi = lo; hi <= n; hi += 3) {
+				tp_nodeset_zero(&s);
+				tp_nodeset_set_range(&s, lo, hi);
+				ck_assert_int_eq(tp_nodeset_count(&s), hi - lo);
+				for (int i = 0; i < n; i++)
+					ck_assert(tp_nodeset_test(&s, i) == (i >= lo && i < hi));
+			}
+		tp_nodeset_fini(&s);
+	}
+}
+END_TEST
+
+START_TEST(test_next_and_format)
+{
+	tp_nodeset s;
+	tp_nodeset_init(&s, 130);
+	tp_nodeset_set_range(&s, 0, 4);
+	tp_nodeset_set(&s, 8);
+	tp_nodeset_set_range(&s, 63, 66);
+	tp_nodeset_set(&s, 129);
+	ck_assert_int_eq(tp_nodeset_next(&s, 4), 8);
+	ck_assert_int_eq(tp_nodeset_next(&s, 9), 63);
+	ck_assert_int_eq(tp_nodeset_next(&s, 66), 129);
+	ck_assert_int_eq(tp_nodeset_next(&s, 130), -1);
+	char *txt = tp_nodeset_format(&s);
+	ck_assert_str_eq(txt, "0-3,8,63-65,129");
+	free(txt);
+	ck_assert_int_eq(tp_nodeset_count_range(&s, 2, 64), 4);
+	tp_nodeset_fini(&s);
+}
+END_TEST
+
+START_TEST(test_set_algebra)
+{
+	tp_nodeset a, b, c;
+	tp_nodeset_init(&a, 100);
+	tp_nodeset_init(&b, 100);
+	tp_nodeset_init(&c, 100);
+	tp_nodeset_set_range(&a, 10, 60);
+	tp_nodeset_set_range(&b, 50, 90);
+	ck_assert(tp_nodeset_intersects(&a, &b));
+	tp_nodeset_copy(&c, &a);
+	tp_nodeset_andnot(&c, &b);
+	ck_assert_int_eq(tp_nodeset_count(&c), 40);
+	ck_assert(tp_nodeset_subset(&c, &a));
+	ck_assert(!tp_nodeset_subset(&a, &c));
+	ck_assert(!tp_nodeset_intersects(&c, &b));
+	tp_nodeset_or(&c, &b);
+	ck_assert_int_eq(tp_nodeset_count(&c), 80);
+	tp_nodeset_and(&c, &a);
+	ck_assert(tp_nodeset_equal(&c, &a));
+	tp_nodeset_fill(&c);
+	ck_assert_int_eq(tp_nodeset_count(&c), 100);
+	tp_nodeset_fini(&a);
+	tp_nodeset_fini(&b);
+	tp_nodeset_fini(&c);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("nodeset");
+	TCase *tc = tcase_create("core");
+	tcase_add_test(tc, test_set_range_and_count);
+	tcase_add_test(tc, test_next_and_format);
+	tcase_add_test(tc, test_set_algebra);
+	suite_add_tcase(s, tc);
+	return tp_check_run(s);
+}
