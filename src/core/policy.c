@@ -92,10 +92,10 @@ void tp_policy_pass(tp_policy *p, tp_cluster *c)
 }
 
 tp_limit_action tp_policy_at_limit(tp_policy *p, tp_cluster *c, size_t ri,
-				   int64_t *extend)
+				   int64_t *arg)
 {
-	*extend = 0;
+	*arg = 0;
 	if (!p->ops->at_limit)
 		return TP_LIMIT_KILL;
-	return p->ops->at_limit(p, c, ri, extend);
+	return p->ops->at_limit(p, c, ri, arg);
 }

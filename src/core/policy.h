@@ -42,7 +42,9 @@ typedef struct tp_policy_stats {
 /* What to do with a running job that has reached its time limit. */
 typedef enum tp_limit_action {
 	TP_LIMIT_KILL = 0,      /* let the limit end it */
-	TP_LIMIT_EXTEND,        /* extend the limit by *extend seconds */
+	TP_LIMIT_EXTEND,        /* extend the limit by *arg seconds */
+	TP_LIMIT_RESUBMIT,      /* kill it and queue it again with estimate
+				 * *arg seconds (a corrected estimate) */
 } tp_limit_action;
 
 typedef struct tp_policy_ops {
@@ -50,10 +52,10 @@ typedef struct tp_policy_ops {
 	const char *summary;    /* one line for --help and the man page */
 	/* One scheduling pass at c->now. */
 	void (*pass)(tp_policy *p, tp_cluster *c);
-	/* Optional: running job c->run[ri] reached its limit at c->now.  NULL
-	 * means always kill. */
+	/* Optional: running job c->run[ri] reached its limit at c->now and is
+	 * still running.  NULL means always kill. */
 	tp_limit_action (*at_limit)(tp_policy *p, tp_cluster *c, size_t ri,
-				    int64_t *extend);
+				    int64_t *arg);
 } tp_policy_ops;
 
 struct tp_policy {
@@ -74,7 +76,7 @@ const char *const *tp_policy_names(void); /* NULL-terminated */
 
 void tp_policy_pass(tp_policy *p, tp_cluster *c);
 tp_limit_action tp_policy_at_limit(tp_policy *p, tp_cluster *c, size_t ri,
-				   int64_t *extend);
+				   int64_t *arg);
 
 /* Policy modules (policy_*.c) export these ops tables. */
 extern const tp_policy_ops tp_policy_fcfs;

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Install the Debian 12 packages this project needs to build, test and run
+# (idempotent; quick when everything is present).  Needs root for apt-get.
+set -euo pipefail
+
+pkgs=(build-essential autoconf automake libtool pkg-config check zlib1g-dev
+      gnuplot-nox slurm-wlm slurmctld slurmd libslurm-dev
+      slurm-wlm-basic-plugins-dev munge libmunge-dev iproute2 procps
+      util-linux dpkg-dev xz-utils)
+
+missing=()
+for p in "${pkgs[@]}"; do
+	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed$' ||
+		missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "install-deps: missing packages: ${missing[*]} (run as root)" >&2
+	exit 1
+fi
+echo "install-deps: installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

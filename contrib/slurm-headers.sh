@@ -1,0 +1,150 @@
+#!/bin/sh
+# slurm-headers.sh [DIR] - prepare Slurm 22.05.8's internal headers for the
+# plugins and print the directory that holds them.
+#
+# Select and scheduler plugins include src/common/*.h and src/slurmctld/*.h,
+# which no Debian binary package ships.  They come from Debian's source
+# package: this script adds a deb-src twin of the configured deb entries when
+# none exists, downloads the source (about 10 MB, `apt-get source
+# --download-only`, no build dependencies), extracts only the *.h files and
+# writes the small config.h those headers expect.  A full ./configure is not
+# needed: this config.h gives object code identical to a configured tree.
+#
+# DIR defaults to $SLURM_TOPO_CACHE/slurm-22.05.8, where SLURM_TOPO_CACHE
+# defaults to ${XDG_CACHE_HOME:-$HOME/.cache}/slurm-topo.  A finished DIR is
+# marked with .complete, so a second run only checks and prints it.
+# Needs root (apt-get) the first time only.  Exit status 0 on success; on
+# failure a message on stderr names the step that failed.
+set -eu
+
+VERSION=22.05.8
+VERSION_NUMBER=0x160508
+PACKAGES="libslurm-dev slurm-wlm-basic-plugins slurm-wlm-basic-plugins-dev"
+
+cache=${SLURM_TOPO_CACHE:-${XDG_CACHE_HOME:-${HOME:-/root}/.cache}/slurm-topo}
+dir=${1:-$cache/slurm-$VERSION}
+
+die() {
+	echo "slurm-headers.sh: $*" >&2
+	exit 1
+}
+
+# True when $1/slurm/slurm_version.h says exactly $VERSION.
+version_ok() {
+	grep -q "^#define SLURM_VERSION_NUMBER $VERSION_NUMBER\$" \
+		"$1/slurm/slurm_version.h" 2>/dev/null
+}
+
+if [ -f "$dir/.complete" ] && version_ok "$dir" &&
+   [ -f "$dir/src/common/select.h" ] && [ -f "$dir/config.h" ]; then
+	echo "$dir"
+	exit 0
+fi
+
+as_root() {
+	[ "$(id -u)" = 0 ] || die "$* needs root (run once as root, or pass a prepared DIR)"
+	"$@"
+}
+
+# Packages: the public headers (libslurm-dev) and libslurmfull, the library
+# the plugins resolve Slurm's internal functions against.
+missing=
+for p in $PACKAGES; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
+		missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+	echo "slurm-headers.sh: installing$missing" >&2
+	as_root env DEBIAN_FRONTEND=noninteractive apt-get update -q >&2 ||
+		die "apt-get update failed"
+	# shellcheck disable=SC2086
+	as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+		--no-install-recommends $missing >&2 ||
+		die "apt-get install$missing failed"
+fi
+version_ok /usr/include ||
+	die "/usr/include/slurm/slurm_version.h is not Slurm $VERSION (need SLURM_VERSION_NUMBER $VERSION_NUMBER)"
+
+# deb-src entries: a twin of every deb822 "Types: deb" stanza, same URIs,
+# Suites, Components and key, in a file of our own (debian.sources untouched).
+have_deb_src() {
+	grep -qs -E '^(Types:.*deb-src|deb-src[[:space:]])' \
+		/etc/apt/sources.list /etc/apt/sources.list.d/*.list \
+		/etc/apt/sources.list.d/*.sources
+}
+added_src=no
+if ! have_deb_src; then
+	src=/etc/apt/sources.list.d/debian.sources
+	out=/etc/apt/sources.list.d/slurm-topo-deb-src.sources
+	[ -f "$src" ] || die "no deb-src entry and no $src to copy one from"
+	[ "$(id -u)" = 0 ] || die "adding $out needs root"
+	sed 's/^Types:[[:space:]]*deb[[:space:]]*$/Types: deb-src/' "$src" > "$out.tmp"
+	grep -q '^Types: deb-src$' "$out.tmp" ||
+		{ rm -f "$out.tmp"; die "$src: no 'Types: deb' stanza to copy"; }
+	mv "$out.tmp" "$out"
+	echo "slurm-headers.sh: added $out" >&2
+	added_src=yes
+fi
+
+mkdir -p "$cache"
+work=$(mktemp -d "$cache/.work.XXXXXX")
+trap 'rm -rf "$work"' EXIT INT TERM
+
+# The exact Debian version installed, so headers match the binaries.
+debver=$(dpkg-query -W -f='${Version}' libslurm-dev)
+fetch() {
+	(cd "$work" && apt-get source -q --download-only "slurm-wlm=$debver") >&2
+}
+if [ "$added_src" = yes ] || ! fetch; then
+	as_root env DEBIAN_FRONTEND=noninteractive apt-get update -q >&2 ||
+		die "apt-get update failed"
+	fetch || die "apt-get source --download-only slurm-wlm=$debver failed"
+fi
+
+orig=$(ls "$work"/slurm-wlm_"$VERSION".orig.tar.* 2>/dev/null | head -n 1)
+[ -n "$orig" ] || die "no slurm-wlm_$VERSION.orig.tar.* in the download"
+# Debian's patches change some headers (a CVE fix in src/common/fd.h, the
+# pid file path in read_config.h): apply them all to the whole tree, so the
+# headers match the installed binaries, then keep only the headers.
+src_tree="$work/src"
+mkdir -p "$src_tree"
+tar -xf "$orig" -C "$src_tree" --strip-components=1 ||
+	die "$orig: extraction failed"
+deb=$(ls "$work"/slurm-wlm_*.debian.tar.* 2>/dev/null | head -n 1)
+[ -n "$deb" ] || die "no slurm-wlm_*.debian.tar.* in the download"
+tar -xf "$deb" -C "$work" debian/patches || die "$deb: no debian/patches"
+grep -v '^[[:space:]]*\(#\|$\)' "$work/debian/patches/series" |
+while read -r p _; do
+	patch -p1 -f -s -N -d "$src_tree" -i "$work/debian/patches/$p" >&2 ||
+		die "Debian patch $p does not apply to $orig"
+done
+tmpdir="$work/tree"
+mkdir -p "$tmpdir"
+(cd "$src_tree" && find . -name '*.h' -print0 |
+	xargs -0 cp --parents -t "$tmpdir") || die "copying headers failed"
+
+cp /usr/include/slurm/slurm_version.h "$tmpdir/slurm/slurm_version.h"
+version_ok "$tmpdir" || die "$orig: slurm/slurm_version.h is not $VERSION"
+[ -f "$tmpdir/src/common/select.h" ] || die "$orig: no src/common/select.h"
+
+cat > "$tmpdir/config.h" <<'EOF'
+/* config.h for Slurm's internal headers, written by slurm-topo's
+ * contrib/slurm-headers.sh.  Only what the headers consult: with these the
+ * plugins compile to the same code as in a configured Slurm tree. */
+#ifndef SLURM_TOPO_SLURM_CONFIG_H
+#define SLURM_TOPO_SLURM_CONFIG_H
+#define NDEBUG 1
+#define USE_ALIAS 1
+#define WITH_CGROUP 1
+#include "slurm/slurm_version.h"
+#endif
+EOF
+touch "$tmpdir/.complete"
+
+# Publish atomically: a concurrent run either sees nothing or a whole tree.
+mkdir -p "$(dirname "$dir")"
+rm -rf "$dir.old"
+[ -e "$dir" ] && mv "$dir" "$dir.old"
+mv "$tmpdir" "$dir"
+rm -rf "$dir.old"
+echo "$dir"

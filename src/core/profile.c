@@ -1,0 +1,240 @@
+/* profile.c - node availability over time; see profile.h. */
+#include "profile.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define NONE ((size_t)-1)
+
+/* start + dur without overflow: a job "for ever" ends at INT64_MAX. */
+static int64_t end_of(int64_t start, int64_t dur)
+{
+	return start > INT64_MAX - dur ? INT64_MAX : start + dur;
+}
+
+int tp_profile_init(tp_profile *p, int nnodes, bool with_sets)
+{
+	memset(p, 0, sizeof(*p));
+	p->nnodes = nnodes;
+	if (!with_sets)
+		return 0;
+	if (tp_nodeset_init(&p->win, nnodes))
+		return -1;
+	/* A non-NULL set pointer is what marks set mode, even while empty. */
+	p->set = calloc(1, sizeof(*p->set));
+	if (!p->set) {
+		tp_nodeset_fini(&p->win);
+		return -1;
+	}
+	p->cap = 0;
+	return 0;
+}
+
+void tp_profile_fini(tp_profile *p)
+{
+	if (p->set) {
+		for (size_t i = 0; i < p->nset_init; i++)
+			tp_nodeset_fini(&p->set[i]);
+		free(p->set);
+		tp_nodeset_fini(&p->win);
+	}
+	free(p->t);
+	free(p->free);
+	memset(p, 0, sizeof(*p));
+}
+
+/* Room for `need` segments, each with an initialised set in set mode. */
+static int reserve_room(tp_profile *p, size_t need)
+{
+	if (need > p->cap) {
+		size_t cap = p->cap ? p->cap : 16;
+		while (cap < need)
+			cap *= 2;
+		int64_t *t = realloc(p->t, cap * sizeof(*t));
+		if (!t)
+			return -1;
+		p->t = t;
+		int *f = realloc(p->free, cap * sizeof(*f));
+		if (!f)
+			return -1;
+		p->free = f;
+		if (p->set) {
+			tp_nodeset *s = realloc(p->set, cap * sizeof(*s));
+			if (!s)
+				return -1;
+			p->set = s;
+		}
+		p->cap = cap;
+	}
+	if (p->set)
+		while (p->nset_init < need) {
+			if (tp_nodeset_init(&p->set[p->nset_init], p->nnodes))
+				return -1;
+			p->nset_init++;
+		}
+	return 0;
+}
+
+/* Insert a segment starting at t before segment k (k >= 1), a copy of
+ * segment k-1, which now ends at t. */
+static int insert_at(tp_profile *p, size_t k, int64_t t)
+{
+	if (reserve_room(p, p->n + 1))
+		return -1;
+	size_t tail = p->n - k;
+	memmove(p->t + k + 1, p->t + k, tail * sizeof(*p->t));
+	memmove(p->free + k + 1, p->free + k, tail * sizeof(*p->free));
+	p->t[k] = t;
+	p->free[k] = p->free[k - 1];
+	if (p->set) {
+		/* Rotate the spare initialised set at n into place k. */
+		tp_nodeset spare = p->set[p->n];
+		memmove(p->set + k + 1, p->set + k, tail * sizeof(*p->set));
+		p->set[k] = spare;
+		tp_nodeset_copy(&p->set[k], &p->set[k - 1]);
+	}
+	p->n++;
+	return 0;
+}
+
+typedef struct run_end {
+	int64_t t;
+	size_t run;
+} run_end;
+
+static int cmp_end(const void *a, const void *b)
+{
+	const run_end *x = a, *y = b;
+	return (x->t > y->t) - (x->t < y->t);
+}
+
+int tp_profile_build(tp_profile *p, const tp_cluster *c)
+{
+	p->n = 0;
+	if (reserve_room(p, 1))
+		return -1;
+	run_end *ends = malloc((c->nrun + 1) * sizeof(*ends));
+	if (!ends)
+		return -1;
+	for (size_t i = 0; i < c->nrun; i++) {
+		int64_t lim = c->run[i].limit;
+		ends[i].t = lim > c->now ? lim : c->now + 1;
+		ends[i].run = i;
+	}
+	qsort(ends, c->nrun, sizeof(*ends), cmp_end);
+
+	p->t[0] = c->now;
+	p->free[0] = tp_nodeset_count(&c->free);
+	if (p->set)
+		tp_nodeset_copy(&p->set[0], &c->free);
+	p->n = 1;
+	for (size_t i = 0; i < c->nrun; i++) {
+		const tp_nodeset *nodes = &c->run[ends[i].run].nodes;
+		size_t last = p->n - 1;
+		if (ends[i].t != p->t[last]) {
+			if (insert_at(p, p->n, ends[i].t)) {
+				free(ends);
+				return -1;
+			}
+			last++;
+		}
+		p->free[last] += tp_nodeset_count(nodes);
+		if (p->set)
+			tp_nodeset_or(&p->set[last], nodes);
+	}
+	free(ends);
+	return 0;
+}
+
+/* First segment i >= from where at least `nodes` nodes are counted free
+ * throughout [t[i], t[i] + dur), or NONE.  One sweep: a segment short of
+ * nodes moves the candidate past it. */
+static size_t find_count(const tp_profile *p, int nodes, int64_t dur,
+			 size_t from)
+{
+	size_t i = from;
+	for (size_t j = from; j < p->n; j++) {
+		if (p->free[j] < nodes) {
+			i = j + 1;
+			continue;
+		}
+		if (j + 1 == p->n || p->t[j + 1] >= end_of(p->t[i], dur))
+			return i;
+	}
+	return NONE;
+}
+
+/* Set mode: nodes free throughout the window of segments from i on
+ * covering [t[i], t[i] + dur), into p->win. */
+static void window_set(tp_profile *p, size_t i, int64_t dur)
+{
+	int64_t end = end_of(p->t[i], dur);
+	tp_nodeset_copy(&p->win, &p->set[i]);
+	for (size_t j = i + 1; j < p->n && p->t[j] < end; j++)
+		tp_nodeset_and(&p->win, &p->set[j]);
+}
+
+int64_t tp_profile_earliest(tp_profile *p, tp_alloc *a, int nodes,
+			    int64_t dur, tp_nodeset *where)
+{
+	if (!p->set) {
+		size_t i = find_count(p, nodes, dur, 0);
+		return i == NONE ? TP_PROFILE_NEVER : p->t[i];
+	}
+	/* Counts first (cheap, necessary), then the allocator on the window's
+	 * node set; a refusal moves on to the next segment start. */
+	for (size_t i = find_count(p, nodes, dur, 0); i != NONE;
+	     i = find_count(p, nodes, dur, i + 1)) {
+		window_set(p, i, dur);
+		if (tp_nodeset_count(&p->win) >= nodes &&
+		    tp_alloc_place(a, &p->win, nodes, where) == 0)
+			return p->t[i];
+	}
+	return TP_PROFILE_NEVER;
+}
+
+/* Index of the segment starting at t, or of the first starting after it. */
+static size_t seg_at(const tp_profile *p, int64_t t)
+{
+	size_t lo = 0, hi = p->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (p->t[mid] < t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+int tp_profile_reserve(tp_profile *p, int64_t start, int64_t dur, int nodes,
+		       const tp_nodeset *where)
+{
+	if (start < p->t[0])
+		start = p->t[0]; /* nothing to take from the past */
+	size_t i = seg_at(p, start);
+	if (i == p->n || p->t[i] != start)
+		if (insert_at(p, i, start))
+			return -1;
+	int64_t end = end_of(start, dur);
+	size_t k = seg_at(p, end);
+	if (end != INT64_MAX && (k == p->n || p->t[k] != end)) {
+		if (insert_at(p, k, end))
+			return -1;
+	}
+	int cnt = p->set ? tp_nodeset_count(where) : nodes;
+	for (size_t j = i; j < k; j++) {
+		p->free[j] -= cnt;
+		if (p->set)
+			tp_nodeset_andnot(&p->set[j], where);
+	}
+	return 0;
+}
+
+int64_t tp_profile_free_for(const tp_profile *p, int nodes)
+{
+	for (size_t j = 0; j < p->n; j++)
+		if (p->free[j] < nodes)
+			return p->t[j] - p->t[0];
+	return INT64_MAX;
+}

@@ -1,0 +1,80 @@
+/* output.c - CSV and JSON writers; column and key meanings in toposim(1). */
+#include "output.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <string.h>
+
+FILE *sim_open_out(const char *path, tp_error *err)
+{
+	if (!strcmp(path, "-"))
+		return stdout;
+	FILE *fp = fopen(path, "w");
+	if (!fp)
+		tp_errorf(err, "%s: cannot write: %s", path, strerror(errno));
+	return fp;
+}
+
+int sim_close_out(FILE *fp, const char *path, tp_error *err)
+{
+	int bad = ferror(fp);
+	if (fp == stdout)
+		bad |= fflush(fp) != 0;
+	else
+		bad |= fclose(fp) != 0;
+	if (bad)
+		return tp_errorf(err, "%s: write failed: %s", path, strerror(errno));
+	return 0;
+}
+
+void sim_write_csv(FILE *fp, const tp_sim_result *r)
+{
+	fputs("id,submit,start,end,nodes_req,nodes_alloc,estimate,runtime,"
+	      "status,extensions,nodelist,attempt,fill,hop_sum\n", fp);
+	for (size_t i = 0; i < r->nrec; i++) {
+		const tp_record *x = &r->rec[i];
+		fprintf(fp, "%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64
+			",%d,%d,%" PRId64 ",%" PRId64 ",%s,%d,\"%s\",%d,%d,",
+			x->id, x->submit, x->start, x->end, x->nodes_req,
+			x->nodes_alloc, x->estimate, x->runtime,
+			tp_status_name(x->status), x->extensions,
+			x->nodelist ? x->nodelist : "", x->attempt, x->fill);
+		if (x->cost >= 0)
+			fprintf(fp, "%.0f\n", x->cost);
+		else
+			fputs("\n", fp);
+	}
+}
+
+void sim_write_json(FILE *fp, const tp_summary *s, const sim_run_info *in)
+{
+	const tp_workload_skips *k = &in->w->skipped;
+	fprintf(fp, "{\n");
+	fprintf(fp, "  \"workload\": \"%s\",\n  \"policy\": \"%s\",\n"
+		"  \"alloc\": \"%s\",\n", in->workload, in->policy, in->alloc);
+	fprintf(fp, "  \"window\": %d,\n  \"njob\": %d,\n", in->window, in->njob);
+	fprintf(fp, "  \"nodes\": %d,\n  \"jobs\": %zu,\n  \"runs\": %zu,\n",
+		s->nodes, s->jobs, s->runs);
+	fprintf(fp, "  \"utilisation\": %.6f,\n", s->utilisation);
+	fprintf(fp, "  \"mean_wait\": %.3f,\n", s->mean_wait);
+	fprintf(fp, "  \"mean_bounded_slowdown\": %.4f,\n", s->mean_bsld);
+	fprintf(fp, "  \"mean_response_ratio\": %.4f,\n", s->mean_response_ratio);
+	fprintf(fp, "  \"mean_wait_over_estimate\": %.4f,\n",
+		s->mean_wait_over_estimate);
+	fprintf(fp, "  \"makespan\": %" PRId64 ",\n", s->makespan);
+	fprintf(fp, "  \"fill_jobs\": %zu,\n  \"fill_completion_rate\": %.4f,\n",
+		s->fill_jobs, s->fill_completion_rate);
+	fprintf(fp, "  \"killed\": %zu,\n  \"extended\": %zu,\n"
+		"  \"resubmitted\": %zu,\n", s->killed, s->extended,
+		s->resubmitted);
+	fprintf(fp, "  \"extensions_granted\": %" PRIu64 ",\n"
+		"  \"extensions_denied\": %" PRIu64 ",\n",
+		in->stats->ext_granted, in->stats->ext_denied);
+	fprintf(fp, "  \"backfilled\": %" PRIu64 ",\n", in->stats->backfilled);
+	if (s->mean_cost >= 0)
+		fprintf(fp, "  \"mean_hop_sum_multi\": %.3f,\n", s->mean_cost);
+	fprintf(fp, "  \"skipped\": {\"runtime\": %zu, \"size\": %zu, "
+		"\"too_big\": %zu, \"malformed\": %zu},\n", k->runtime, k->size,
+		k->too_big, k->malformed);
+	fprintf(fp, "  \"wall_seconds\": %.3f\n}\n", in->wall_seconds);
+}

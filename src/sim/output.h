@@ -1,0 +1,28 @@
+/* output.h - the simulator's result files: per-run CSV and summary JSON. */
+#ifndef TP_SIM_OUTPUT_H
+#define TP_SIM_OUTPUT_H
+
+#include <stdio.h>
+
+#include "engine.h"
+#include "metrics.h"
+#include "workload.h"
+
+/* Open `path` for writing; "-" is stdout.  NULL with err set on failure. */
+FILE *sim_open_out(const char *path, tp_error *err);
+/* Close what sim_open_out returned; -1 with err set if writing failed. */
+int sim_close_out(FILE *fp, const char *path, tp_error *err);
+
+void sim_write_csv(FILE *fp, const tp_sim_result *r);
+
+typedef struct sim_run_info {
+	const char *workload, *policy, *alloc;
+	int window, njob;
+	const tp_workload *w;
+	const tp_policy_stats *stats;
+	double wall_seconds;
+} sim_run_info;
+
+void sim_write_json(FILE *fp, const tp_summary *s, const sim_run_info *info);
+
+#endif

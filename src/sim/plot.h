@@ -1,0 +1,13 @@
+/* plot.h - gnuplot charts of a schedule: utilisation over time and the
+ * distribution of waits. */
+#ifndef TP_SIM_PLOT_H
+#define TP_SIM_PLOT_H
+
+#include "engine.h"
+
+/* Writes PREFIX-util.dat, PREFIX-wait.dat, PREFIX.gp and runs gnuplot to
+ * make PREFIX-util.png and PREFIX-wait.png.  -1 with err on failure. */
+int sim_plot(const tp_sim_result *r, const char *prefix, const char *title,
+	     tp_error *err);
+
+#endif

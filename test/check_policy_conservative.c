@@ -1,0 +1,661 @@
+/* check_policy_conservative.c - unit tests for profile.c and
+ * policy_conservative.c. */
+#include "check_util.h"
+#include "cluster.h"
+#include "engine.h"
+#include "policy.h"
+#include "profile.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+/* ---- fixtures ---------------------------------------------------------- */
+
+static tp_alloc *first_free(int n)
+{
+	tp_alloc_cfg cfg = { .nnodes = n };
+	tp_error err;
+	tp_alloc *a = tp_alloc_create("first-free", &cfg, &err);
+	ck_assert_msg(a != NULL, "%s", err.msg);
+	return a;
+}
+
+/* A topology-like allocator: the lowest run of consecutive free nodes.
+ * Not flat, so conservative plans with node sets against it. */
+static int contig_place(tp_alloc *a, const tp_nodeset *free, int nodes,
+			tp_nodeset *out)
+{
+	(void)a;
+	tp_nodeset_zero(out);
+	int run = 0;
+	for (int i = 0; i < free->n; i++) {
+		run = tp_nodeset_test(free, i) ? run + 1 : 0;
+		if (run == nodes) {
+			tp_nodeset_set_range(out, i - nodes + 1, i + 1);
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static const tp_alloc_ops contig_ops = {
+	.name = "contig", .flags = 0, .place = contig_place,
+};
+
+static tp_alloc *contig(int n)
+{
+	tp_alloc *a = tp_alloc_new(&contig_ops, n, NULL);
+	ck_assert_ptr_nonnull(a);
+	return a;
+}
+
+static tp_policy *conservative(void)
+{
+	tp_error err;
+	tp_policy *p = tp_policy_create("conservative", NULL, &err);
+	ck_assert_msg(p != NULL, "%s", err.msg);
+	return p;
+}
+
+static tp_job job(int64_t id, int nodes, int64_t est)
+{
+	return (tp_job){ .id = id, .nodes = nodes, .estimate = est,
+			 .seq = (int32_t)id };
+}
+
+/* Running job on nodes [lo, hi) until `limit`. */
+static void run_on(tp_cluster *c, tp_job *j, int lo, int hi, int64_t limit)
+{
+	tp_nodeset s;
+	ck_assert_int_eq(tp_nodeset_init(&s, c->nnodes), 0);
+	tp_nodeset_set_range(&s, lo, hi);
+	ck_assert_int_ge(tp_cluster_add_run(c, j, c->now, limit, &s,
+					    TP_NOT_FILL), 0);
+	tp_nodeset_fini(&s);
+}
+
+/* Start k was `j` on node list `nodes` ("0-1,3") with fill_for. */
+static void assert_start(const tp_cluster *c, size_t k, const tp_job *j,
+			 const char *nodes, int64_t fill_for)
+{
+	ck_assert_uint_gt(c->nstarts, k);
+	const tp_start *s = &c->starts[k];
+	ck_assert_msg(s->job == j, "start %zu: job %" PRId64 ", expected %"
+		      PRId64, k, s->job->id, j->id);
+	char *txt = tp_nodeset_format(&s->nodes);
+	ck_assert_str_eq(txt, nodes);
+	free(txt);
+	ck_assert_int_eq(s->fill_for, fill_for);
+}
+
+/* ---- profile ----------------------------------------------------------- */
+
+/* 4 nodes, {0,1} busy until 10, {2} until 20, {3} free.  Counts:
+ * [0,10) 1, [10,20) 3, [20,inf) 4. */
+START_TEST(test_profile_counts)
+{
+	tp_alloc *a = first_free(4);
+	tp_cluster c;
+	tp_cluster_init(&c, 4, a);
+	tp_job r1 = job(1, 2, 10), r2 = job(2, 1, 20);
+	run_on(&c, &r1, 0, 2, 10);
+	run_on(&c, &r2, 2, 3, 20);
+	tp_profile p;
+	ck_assert_int_eq(tp_profile_init(&p, 4, false), 0);
+	ck_assert_int_eq(tp_profile_build(&p, &c), 0);
+	ck_assert_uint_eq(p.n, 3);
+	ck_assert_int_eq(p.t[1], 10);
+	ck_assert_int_eq(p.free[0], 1);
+	ck_assert_int_eq(p.free[1], 3);
+	ck_assert_int_eq(p.free[2], 4);
+	/* 1 node for 100 s fits now; 2 nodes wait for 10; 4 for 20. */
+	ck_assert_int_eq(tp_profile_earliest(&p, a, 1, 100, NULL), 0);
+	ck_assert_int_eq(tp_profile_earliest(&p, a, 2, 5, NULL), 10);
+	ck_assert_int_eq(tp_profile_earliest(&p, a, 4, 1, NULL), 20);
+	ck_assert_int_eq(tp_profile_earliest(&p, a, 5, 1, NULL),
+			 TP_PROFILE_NEVER);
+	/* Reserve 3 nodes over [10,15): [0,10) 1, [10,15) 0, [15,20) 3,
+	 * [20,inf) 4.  2 nodes for 10 s: not at 0 (1), nor 10 (0): at 15. */
+	ck_assert_int_eq(tp_profile_reserve(&p, 10, 5, 3, NULL), 0);
+	ck_assert_uint_eq(p.n, 4);
+	ck_assert_int_eq(p.t[2], 15);
+	ck_assert_int_eq(p.free[1], 0);
+	ck_assert_int_eq(p.free[2], 3);
+	ck_assert_int_eq(tp_profile_earliest(&p, a, 2, 10, NULL), 15);
+	/* A 1-node job of 12 s: now [0,10) 1 but [10,12) 0: no; 15. */
+	ck_assert_int_eq(tp_profile_earliest(&p, a, 1, 12, NULL), 15);
+	ck_assert_int_eq(tp_profile_earliest(&p, a, 1, 10, NULL), 0);
+	ck_assert_int_eq(tp_profile_free_for(&p, 1), 10);
+	ck_assert_int_eq(tp_profile_free_for(&p, 2), 0);
+	ck_assert_int_eq(tp_profile_free_for(&p, 3), 0);
+	/* A reservation "for ever" must not overflow time. */
+	ck_assert_int_eq(tp_profile_reserve(&p, 20, INT64_MAX, 4, NULL), 0);
+	ck_assert_int_eq(tp_profile_earliest(&p, a, 1, 1, NULL), 0);
+	ck_assert_int_eq(tp_profile_earliest(&p, a, 1, 11, NULL),
+			 TP_PROFILE_NEVER);
+	tp_profile_fini(&p);
+	tp_cluster_fini(&c);
+	tp_alloc_destroy(a);
+}
+END_TEST
+
+/* Set mode, contiguous allocator, 4 nodes: {1} busy until 10, {3} until
+ * 20; free {0,2}.  2 contiguous nodes: not now ({0,2} not adjacent), at 10
+ * on {0,1}. */
+START_TEST(test_profile_sets)
+{
+	tp_alloc *a = contig(4);
+	tp_cluster c;
+	tp_cluster_init(&c, 4, a);
+	tp_job r1 = job(1, 1, 10), r2 = job(2, 1, 20);
+	run_on(&c, &r1, 1, 2, 10);
+	run_on(&c, &r2, 3, 4, 20);
+	tp_profile p;
+	tp_nodeset w;
+	tp_nodeset_init(&w, 4);
+	ck_assert_int_eq(tp_profile_init(&p, 4, true), 0);
+	ck_assert(tp_profile_has_sets(&p));
+	ck_assert_int_eq(tp_profile_build(&p, &c), 0);
+	ck_assert_int_eq(tp_profile_earliest(&p, a, 2, 5, &w), 10);
+	char *txt = tp_nodeset_format(&w);
+	ck_assert_str_eq(txt, "0-1");
+	free(txt);
+	ck_assert_int_eq(tp_profile_reserve(&p, 10, 5, 2, &w), 0);
+	/* 1 node for 100 s: {0} is pinned during [10,15), {2} is free
+	 * throughout: now on {2}. */
+	ck_assert_int_eq(tp_profile_earliest(&p, a, 1, 100, &w), 0);
+	txt = tp_nodeset_format(&w);
+	ck_assert_str_eq(txt, "2");
+	free(txt);
+	/* 3 contiguous for 1 s: [15,20) has {0,1,2}. */
+	ck_assert_int_eq(tp_profile_earliest(&p, a, 3, 1, &w), 15);
+	tp_nodeset_fini(&w);
+	tp_profile_fini(&p);
+	tp_cluster_fini(&c);
+	tp_alloc_destroy(a);
+}
+END_TEST
+
+/* A job past its limit still holds its nodes now; assumed gone at now+1. */
+START_TEST(test_profile_overdue_job)
+{
+	tp_alloc *a = first_free(2);
+	tp_cluster c;
+	tp_cluster_init(&c, 2, a);
+	c.now = 50;
+	tp_job r = job(1, 2, 10);
+	run_on(&c, &r, 0, 2, 40);
+	tp_profile p;
+	tp_profile_init(&p, 2, false);
+	tp_profile_build(&p, &c);
+	ck_assert_int_eq(tp_profile_earliest(&p, a, 1, 1, NULL), 51);
+	tp_profile_fini(&p);
+	tp_cluster_fini(&c);
+	tp_alloc_destroy(a);
+}
+END_TEST
+
+/* ---- passes, hand-worked ----------------------------------------------- */
+
+/* 4 nodes, R on {0,1} until 10, now 0; queue A(4 n, 5 s), B(2, 20),
+ * C(2, 5).  Profile [0,10) 2 free, [10,inf) 4.
+ *  A: 4 nodes first at 10 -> reserved [10,15), 0 free then.
+ *  B: at 0 its [0,20) crosses [10,15) (0 free); at 10 none; at 15 -> [15,35).
+ *  C: at 0 [0,5) lies in [0,10) with 2 free -> starts now on {2,3},
+ *     backfilled around A (the first waiting job).
+ * Only C starts; A is the reserved head at 10. */
+START_TEST(test_pass_brief_example)
+{
+	tp_alloc *a = first_free(4);
+	tp_policy *p = conservative();
+	tp_cluster c;
+	tp_cluster_init(&c, 4, a);
+	tp_job r = job(9, 2, 10), ja = job(1, 4, 5), jb = job(2, 2, 20),
+	       jc = job(3, 2, 5);
+	run_on(&c, &r, 0, 2, 10);
+	tp_cluster_enqueue(&c, &ja);
+	tp_cluster_enqueue(&c, &jb);
+	tp_cluster_enqueue(&c, &jc);
+	tp_policy_pass(p, &c);
+	ck_assert_uint_eq(c.nstarts, 1);
+	assert_start(&c, 0, &jc, "2-3", ja.id);
+	ck_assert_ptr_eq(c.resv_job, &ja);
+	ck_assert_int_eq(c.resv_time, 10);
+	ck_assert_uint_eq(c.nqueue, 2);
+	ck_assert_ptr_eq(c.queue[0], &ja);
+	ck_assert_ptr_eq(c.queue[1], &jb);
+	ck_assert_uint_eq(p->stats.backfilled, 1);
+	tp_cluster_fini(&c);
+	tp_policy_destroy(p);
+	tp_alloc_destroy(a);
+}
+END_TEST
+
+/* Conservative protects every reservation, EASY only the head's.
+ * 4 nodes, R on {0,1} until 10; queue A(3, 10), B(4, 10), D(1, 30),
+ * E(1, 5).
+ *  A: at 10 -> [10,20), 1 free then.
+ *  B: 4 nodes: at 20 -> [20,30), 0 free then.
+ *  D: at 0 its [0,30) crosses [20,30) with 0 free -> not now (EASY would
+ *     start it: 1 node <= the head's 1 extra node), reserved at 30.
+ *  E: at 0 [0,5) has 2 free -> starts now on node 2 (first free).
+ * Started: E only, fill_for A. */
+START_TEST(test_pass_protects_later_reservations)
+{
+	tp_alloc *a = first_free(4);
+	tp_policy *p = conservative();
+	tp_cluster c;
+	tp_cluster_init(&c, 4, a);
+	tp_job r = job(9, 2, 10), ja = job(1, 3, 10), jb = job(2, 4, 10),
+	       jd = job(3, 1, 30), je = job(4, 1, 5);
+	run_on(&c, &r, 0, 2, 10);
+	tp_cluster_enqueue(&c, &ja);
+	tp_cluster_enqueue(&c, &jb);
+	tp_cluster_enqueue(&c, &jd);
+	tp_cluster_enqueue(&c, &je);
+	tp_policy_pass(p, &c);
+	ck_assert_uint_eq(c.nstarts, 1);
+	assert_start(&c, 0, &je, "2", ja.id);
+	ck_assert_ptr_eq(c.resv_job, &ja);
+	ck_assert_int_eq(c.resv_time, 10);
+	tp_cluster_fini(&c);
+	tp_policy_destroy(p);
+	tp_alloc_destroy(a);
+}
+END_TEST
+
+/* In-order starts are not backfills; the reserved job is the first that
+ * waits, and a later start is a fill for it (not for the old head).
+ * 4 idle nodes; queue P(2, 10), Q(4, 10), S(2, 5), T(1, 20).
+ *  P: now on {0,1} (in order).
+ *  Q: at 10 (after P) -> [10,20).
+ *  S: [0,5) has 2 free -> now on {2,3}, fill for Q.
+ *  T: [0,20) crosses [10,20) with 0 free -> reserved at 20. */
+START_TEST(test_pass_fill_for_first_waiting)
+{
+	tp_alloc *a = first_free(4);
+	tp_policy *p = conservative();
+	tp_cluster c;
+	tp_cluster_init(&c, 4, a);
+	tp_job jp = job(1, 2, 10), jq = job(2, 4, 10), js = job(3, 2, 5),
+	       jt = job(4, 1, 20);
+	tp_cluster_enqueue(&c, &jp);
+	tp_cluster_enqueue(&c, &jq);
+	tp_cluster_enqueue(&c, &js);
+	tp_cluster_enqueue(&c, &jt);
+	tp_policy_pass(p, &c);
+	ck_assert_uint_eq(c.nstarts, 2);
+	assert_start(&c, 0, &jp, "0-1", TP_NOT_FILL);
+	assert_start(&c, 1, &js, "2-3", jq.id);
+	ck_assert_ptr_eq(c.resv_job, &jq);
+	ck_assert_int_eq(c.resv_time, 10);
+	ck_assert_uint_eq(p->stats.backfilled, 1);
+	ck_assert_uint_eq(p->stats.started, 2);
+	tp_cluster_fini(&c);
+	tp_policy_destroy(p);
+	tp_alloc_destroy(a);
+}
+END_TEST
+
+/* A job larger than the machine gets no reservation and blocks nobody;
+ * with nothing waiting, the start behind it is not a backfill. */
+START_TEST(test_pass_never_fits)
+{
+	tp_alloc *a = first_free(4);
+	tp_policy *p = conservative();
+	tp_cluster c;
+	tp_cluster_init(&c, 4, a);
+	tp_job big = job(1, 8, 10), small = job(2, 1, 10);
+	tp_cluster_enqueue(&c, &big);
+	tp_cluster_enqueue(&c, &small);
+	tp_policy_pass(p, &c);
+	ck_assert_uint_eq(c.nstarts, 1);
+	assert_start(&c, 0, &small, "0", TP_NOT_FILL);
+	ck_assert_ptr_null(c.resv_job);
+	ck_assert_uint_eq(c.nqueue, 1);
+	tp_cluster_fini(&c);
+	tp_policy_destroy(p);
+	tp_alloc_destroy(a);
+}
+END_TEST
+
+/* Topology: plan with node sets.  Contiguous allocator, 4 nodes, {1} busy
+ * until 10, {3} until 20, free {0,2}; queue A(2, 5), B(1, 100), C(1, 100),
+ * D(1, 5).
+ *  A: no 2 adjacent free nodes now (counts alone would say yes); at 10
+ *     {0,1,2} -> {0,1} pinned over [10,15).
+ *  B: free throughout [0,100): {0,2} minus pinned {0} -> {2}: now on {2}
+ *     (first-free on c->free would have taken the reserved node 0).
+ *  C: now: {0} is pinned at 10; at 10 nothing is left; at 15 [15,20)
+ *     has {0,1}, [20,...) {0,1,3} -> reserved at 15 on {0}.
+ *  D: [0,5) ends before A's pin: now on {0}.
+ * Started: B on 2, D on 0, both fills for A. */
+START_TEST(test_pass_sets)
+{
+	tp_alloc *a = contig(4);
+	tp_policy *p = conservative();
+	tp_cluster c;
+	tp_cluster_init(&c, 4, a);
+	tp_job r1 = job(8, 1, 10), r2 = job(9, 1, 20), ja = job(1, 2, 5),
+	       jb = job(2, 1, 100), jc = job(3, 1, 100), jd = job(4, 1, 5);
+	run_on(&c, &r1, 1, 2, 10);
+	run_on(&c, &r2, 3, 4, 20);
+	tp_cluster_enqueue(&c, &ja);
+	tp_cluster_enqueue(&c, &jb);
+	tp_cluster_enqueue(&c, &jc);
+	tp_cluster_enqueue(&c, &jd);
+	tp_policy_pass(p, &c);
+	ck_assert_uint_eq(c.nstarts, 2);
+	assert_start(&c, 0, &jb, "2", ja.id);
+	assert_start(&c, 1, &jd, "0", ja.id);
+	ck_assert_ptr_eq(c.resv_job, &ja);
+	ck_assert_int_eq(c.resv_time, 10);
+	ck_assert_uint_eq(c.nqueue, 2);
+	tp_cluster_fini(&c);
+	tp_policy_destroy(p);
+	tp_alloc_destroy(a);
+}
+END_TEST
+
+START_TEST(test_pass_empty_queue)
+{
+	tp_alloc *a = first_free(4);
+	tp_policy *p = conservative();
+	tp_cluster c;
+	tp_cluster_init(&c, 4, a);
+	tp_job dummy = job(1, 1, 1);
+	c.resv_job = &dummy; /* stale from an earlier pass */
+	tp_policy_pass(p, &c);
+	ck_assert_uint_eq(c.nstarts, 0);
+	ck_assert_ptr_null(c.resv_job);
+	tp_cluster_fini(&c);
+	tp_policy_destroy(p);
+	tp_alloc_destroy(a);
+}
+END_TEST
+
+/* ---- schedules through the engine -------------------------------------- */
+
+static void add_wjob(tp_workload *w, int64_t id, int64_t submit,
+		     int64_t runtime, int64_t est, int nodes)
+{
+	tp_wjob j = { .id = id, .submit = submit, .runtime = runtime,
+		      .estimate = est, .nodes = nodes };
+	ck_assert_int_eq(tp_workload_add(w, &j), 0);
+}
+
+static const tp_record *rec_of(const tp_sim_result *r, int64_t id)
+{
+	for (size_t i = 0; i < r->nrec; i++)
+		if (r->rec[i].id == id)
+			return &r->rec[i];
+	ck_abort_msg("no record for job %" PRId64, id);
+	return NULL;
+}
+
+static void simulate(const tp_workload *w, tp_alloc *a, tp_sim_result *r)
+{
+	tp_policy *p = conservative();
+	tp_engine_opts o = { .check = true };
+	tp_error err;
+	ck_assert_msg(tp_simulate(w, p, a, &o, r, &err) == 0, "%s", err.msg);
+	ck_assert_uint_eq(r->resv_violations, 0);
+	tp_policy_destroy(p);
+}
+
+/* 4 nodes.  J1(2 n, 10 s), J2(4, 5), J3(2, 20) at 0; J4(2, 5) at 1.
+ *  t=0: J1 now on {0,1}; J2 at 10; J3 at 15 ([0,20) crosses J2's).
+ *  t=1: J4 [1,6) fits beside J1 -> starts, a fill for J2.
+ *  t=10: J1 ends, J2 starts; t=15: J2 ends, J3 starts (ends 35).
+ * With J1 running only 4 s (estimate 10) the plan compresses:
+ *  t=4: J1 ends; J4 holds {2,3} until 6 -> J2 at 6, J3 at 11. */
+START_TEST(test_engine_schedule)
+{
+	for (int early = 0; early <= 1; early++) {
+		tp_workload w = { .nodes = 4, .ppn = 1 };
+		add_wjob(&w, 1, 0, early ? 4 : 10, 10, 2);
+		add_wjob(&w, 2, 0, 5, 5, 4);
+		add_wjob(&w, 3, 0, 20, 20, 2);
+		add_wjob(&w, 4, 1, 5, 5, 2);
+		tp_alloc *a = first_free(4);
+		tp_sim_result r;
+		simulate(&w, a, &r);
+		ck_assert_uint_eq(r.nrec, 4);
+		ck_assert_int_eq(rec_of(&r, 1)->start, 0);
+		ck_assert_int_eq(rec_of(&r, 4)->start, 1);
+		ck_assert(rec_of(&r, 4)->fill);
+		ck_assert(!rec_of(&r, 1)->fill);
+		ck_assert_int_eq(rec_of(&r, 2)->start, early ? 6 : 10);
+		ck_assert_int_eq(rec_of(&r, 3)->start, early ? 11 : 15);
+		ck_assert_int_eq(r.last_end, early ? 31 : 35);
+		tp_sim_result_fini(&r);
+		tp_alloc_destroy(a);
+		tp_workload_fini(&w);
+	}
+}
+END_TEST
+
+/* ---- randomised invariants --------------------------------------------- */
+
+static uint64_t rng_state;
+static uint64_t rnd(void) /* xorshift64*: seeded, reproducible */
+{
+	rng_state ^= rng_state >> 12;
+	rng_state ^= rng_state << 25;
+	rng_state ^= rng_state >> 27;
+	return rng_state * 2685821657736338717ull;
+}
+static int64_t rnd_in(int64_t lo, int64_t hi) /* [lo, hi] */
+{
+	return lo + (int64_t)(rnd() % (uint64_t)(hi - lo + 1));
+}
+
+/* A random busy state: running jobs on random disjoint node sets, a
+ * random queue; then one pass.  Starts must use free nodes, none twice,
+ * enough of them; the plan's start-now decisions must be exactly those of
+ * a full plan (the early stop must not change decisions). */
+static void random_pass(tp_alloc *a, int nnodes)
+{
+	tp_cluster c;
+	tp_cluster_init(&c, nnodes, a);
+	c.now = rnd_in(0, 1000);
+	enum { MAXJ = 64 };
+	tp_job runs[MAXJ], queue[MAXJ];
+	tp_nodeset s, before, used;
+	tp_nodeset_init(&s, nnodes);
+	tp_nodeset_init(&before, nnodes);
+	tp_nodeset_init(&used, nnodes);
+	int nrun = (int)rnd_in(0, MAXJ - 1);
+	for (int i = 0; i < nrun; i++) {
+		tp_nodeset_zero(&s);
+		for (int k = (int)rnd_in(1, 8); k > 0; k--) {
+			int n = (int)rnd_in(0, nnodes - 1);
+			if (tp_nodeset_test(&c.free, n))
+				tp_nodeset_set(&s, n);
+		}
+		if (!tp_nodeset_count(&s))
+			continue;
+		runs[i] = job(1000 + i, tp_nodeset_count(&s), 100);
+		ck_assert_int_ge(tp_cluster_add_run(&c, &runs[i], c.now - 1,
+						    c.now + rnd_in(-5, 200), &s,
+						    TP_NOT_FILL), 0);
+	}
+	int nq = (int)rnd_in(1, MAXJ);
+	for (int i = 0; i < nq; i++) {
+		queue[i] = job(i, (int)rnd_in(1, nnodes / 2), rnd_in(1, 150));
+		tp_cluster_enqueue(&c, &queue[i]);
+	}
+
+	/* Full plan, no early stop: which jobs get "now"? */
+	char want[MAXJ] = {0};
+	tp_profile prof;
+	tp_profile_init(&prof, nnodes, !tp_alloc_is_flat(a));
+	tp_profile_build(&prof, &c);
+	for (int i = 0; i < nq; i++) {
+		int64_t t = tp_profile_earliest(&prof, a, queue[i].nodes,
+						queue[i].estimate, &s);
+		if (t == TP_PROFILE_NEVER)
+			continue;
+		tp_profile_reserve(&prof, t, queue[i].estimate,
+				   queue[i].nodes, &s);
+		want[i] = t == c.now;
+	}
+	tp_profile_fini(&prof);
+
+	tp_policy *p = conservative();
+	tp_nodeset_copy(&before, &c.free);
+	tp_nodeset_zero(&used);
+	tp_policy_pass(p, &c);
+	char got[MAXJ] = {0};
+	for (size_t k = 0; k < c.nstarts; k++) {
+		const tp_start *st = &c.starts[k];
+		ck_assert(tp_nodeset_subset(&st->nodes, &before));
+		ck_assert(!tp_nodeset_intersects(&st->nodes, &used));
+		ck_assert_int_ge(tp_nodeset_count(&st->nodes), st->job->nodes);
+		tp_nodeset_or(&used, &st->nodes);
+		got[st->job->id] = 1;
+	}
+	for (int i = 0; i < nq; i++)
+		ck_assert_msg(got[i] == want[i], "job %d: started %d, plan %d",
+			      i, got[i], want[i]);
+	tp_policy_destroy(p);
+	tp_nodeset_fini(&s);
+	tp_nodeset_fini(&before);
+	tp_nodeset_fini(&used);
+	tp_cluster_fini(&c);
+}
+
+START_TEST(test_random_passes)
+{
+	rng_state = 0x9e3779b97f4a7c15ull + (uint64_t)_i;
+	int nnodes = (int)rnd_in(4, 130);
+	tp_alloc *flat = first_free(nnodes), *sets = contig(nnodes);
+	for (int k = 0; k < 50; k++) {
+		random_pass(flat, nnodes);
+		random_pass(sets, nnodes);
+	}
+	tp_alloc_destroy(flat);
+	tp_alloc_destroy(sets);
+}
+END_TEST
+
+/* Every job's first reservation, recorded by a wrapper around the policy
+ * that plans the whole queue before each pass (the same plan the policy
+ * makes, without its early stop). */
+typedef struct first_resv {
+	int64_t *t;    /* by job id; INT64_MAX = none yet */
+} first_resv;
+static first_resv g_first;
+
+static void recording_pass(tp_policy *p, tp_cluster *c)
+{
+	tp_profile prof;
+	tp_nodeset where;
+	tp_nodeset_init(&where, c->nnodes);
+	tp_profile_init(&prof, c->nnodes, !tp_alloc_is_flat(c->alloc));
+	tp_profile_build(&prof, c);
+	for (size_t i = 0; i < c->nqueue; i++) {
+		const tp_job *j = c->queue[i];
+		int64_t t = tp_profile_earliest(&prof, c->alloc, j->nodes,
+						j->estimate, &where);
+		if (t == TP_PROFILE_NEVER)
+			continue;
+		tp_profile_reserve(&prof, t, j->estimate, j->nodes, &where);
+		if (g_first.t[j->id] == INT64_MAX)
+			g_first.t[j->id] = t;
+	}
+	tp_profile_fini(&prof);
+	tp_nodeset_fini(&where);
+	tp_policy_conservative.pass(p, c);
+}
+
+static const tp_policy_ops recording_ops = {
+	.name = "conservative-recorded", .summary = "",
+	.pass = recording_pass,
+};
+
+/* Random workload of n jobs on `nodes` nodes; run time = estimate when
+ * exact, else uniform in [1, estimate]. */
+static void random_workload(tp_workload *w, int nodes, int n, bool exact)
+{
+	*w = (tp_workload){ .nodes = nodes, .ppn = 1 };
+	int64_t t = 0;
+	for (int i = 0; i < n; i++) {
+		t += rnd_in(0, 30);
+		int64_t est = rnd_in(1, 300);
+		add_wjob(w, i, t, exact ? est : rnd_in(1, est), est,
+			 (int)rnd_in(1, nodes));
+	}
+}
+
+/* With exact estimates no job starts later than its first reservation,
+ * flat or with node sets; the engine's own checks (no busy node, head
+ * never later than its reservation) hold with run time <= estimate. */
+START_TEST(test_random_schedules)
+{
+	rng_state = 0xdeadbeefcafef00dull + (uint64_t)_i;
+	int nodes = (int)rnd_in(4, 40), n = 300;
+	for (int sets = 0; sets <= 1; sets++) {
+		tp_alloc *a = sets ? contig(nodes) : first_free(nodes);
+		tp_workload w;
+		random_workload(&w, nodes, n, true);
+		int64_t first[300];
+		for (int i = 0; i < n; i++)
+			first[i] = INT64_MAX;
+		g_first = (first_resv){ first };
+		tp_policy pol = { .ops = &recording_ops };
+		tp_policy_opts_default(&pol.opts);
+		tp_engine_opts o = { .check = true };
+		tp_sim_result r;
+		tp_error err;
+		ck_assert_msg(tp_simulate(&w, &pol, a, &o, &r, &err) == 0,
+			      "%s", err.msg);
+		ck_assert_uint_eq(r.nrec, (size_t)n);
+		for (size_t i = 0; i < r.nrec; i++) {
+			const tp_record *rc = &r.rec[i];
+			ck_assert_int_ne(first[rc->id], INT64_MAX);
+			ck_assert_msg(rc->start <= first[rc->id],
+				      "sets=%d job %" PRId64 " reserved at %"
+				      PRId64 ", started %" PRId64, sets,
+				      rc->id, first[rc->id], rc->start);
+		}
+		tp_sim_result_fini(&r);
+		tp_workload_fini(&w);
+
+		random_workload(&w, nodes, n, false);
+		simulate(&w, a, &r);
+		ck_assert_uint_eq(r.nrec, (size_t)n);
+		tp_sim_result_fini(&r);
+		tp_workload_fini(&w);
+		tp_alloc_destroy(a);
+	}
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("policy_conservative");
+	TCase *tc = tcase_create("profile");
+	tcase_add_test(tc, test_profile_counts);
+	tcase_add_test(tc, test_profile_sets);
+	tcase_add_test(tc, test_profile_overdue_job);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("pass");
+	tcase_add_test(tc, test_pass_brief_example);
+	tcase_add_test(tc, test_pass_protects_later_reservations);
+	tcase_add_test(tc, test_pass_fill_for_first_waiting);
+	tcase_add_test(tc, test_pass_never_fits);
+	tcase_add_test(tc, test_pass_sets);
+	tcase_add_test(tc, test_pass_empty_queue);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("engine");
+	tcase_add_test(tc, test_engine_schedule);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("random");
+	tcase_set_timeout(tc, 60);
+	tcase_add_loop_test(tc, test_random_passes, 0, 20);
+	tcase_add_loop_test(tc, test_random_schedules, 0, 10);
+	suite_add_tcase(s, tc);
+	return tp_check_run(s);
+}
