@@ -6,8 +6,8 @@
 # which no Debian binary package ships.  They come from Debian's source
 # package: this script adds a deb-src twin of the configured deb entries when
 # none exists, downloads the source (about 10 MB, `apt-get source
-# --download-only`, no build dependencies), extracts only the *.h files and
-# writes the small config.h those headers expect.  A full ./configure is not
+# --download-only`, no build dependencies), applies Debian's patches, keeps
+# only the *.h files (4 MB) and writes the small config.h they expect.  A full ./configure is not
 # needed: this config.h gives object code identical to a configured tree.
 #
 # DIR defaults to $SLURM_TOPO_CACHE/slurm-22.05.8, where SLURM_TOPO_CACHE
@@ -19,7 +19,9 @@ set -eu
 
 VERSION=22.05.8
 VERSION_NUMBER=0x160508
-PACKAGES="libslurm-dev slurm-wlm-basic-plugins slurm-wlm-basic-plugins-dev"
+# libslurm-dev: public headers; basic-plugins: libslurmfull and select/linear;
+# patch, xz-utils: Debian's patches and their tarball.
+PACKAGES="libslurm-dev slurm-wlm-basic-plugins slurm-wlm-basic-plugins-dev patch xz-utils"
 
 cache=${SLURM_TOPO_CACHE:-${XDG_CACHE_HOME:-${HOME:-/root}/.cache}/slurm-topo}
 dir=${1:-$cache/slurm-$VERSION}
@@ -35,8 +37,20 @@ version_ok() {
 		"$1/slurm/slurm_version.h" 2>/dev/null
 }
 
-if [ -f "$dir/.complete" ] && version_ok "$dir" &&
-   [ -f "$dir/src/common/select.h" ] && [ -f "$dir/config.h" ]; then
+prepared() {
+	[ -f "$dir/.complete" ] && version_ok "$dir" &&
+		[ -f "$dir/src/common/select.h" ] && [ -f "$dir/config.h" ]
+}
+if prepared; then
+	echo "$dir"
+	exit 0
+fi
+
+# One preparation at a time (configure and a test script may race).
+mkdir -p "$cache" "$(dirname "$dir")"
+exec 9>"$cache/.lock"
+flock 9
+if prepared; then
 	echo "$dir"
 	exit 0
 fi
@@ -46,8 +60,6 @@ as_root() {
 	"$@"
 }
 
-# Packages: the public headers (libslurm-dev) and libslurmfull, the library
-# the plugins resolve Slurm's internal functions against.
 missing=
 for p in $PACKAGES; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
@@ -86,7 +98,6 @@ if ! have_deb_src; then
 	added_src=yes
 fi
 
-mkdir -p "$cache"
 work=$(mktemp -d "$cache/.work.XXXXXX")
 trap 'rm -rf "$work"' EXIT INT TERM
 
@@ -141,10 +152,7 @@ cat > "$tmpdir/config.h" <<'EOF'
 EOF
 touch "$tmpdir/.complete"
 
-# Publish atomically: a concurrent run either sees nothing or a whole tree.
-mkdir -p "$(dirname "$dir")"
-rm -rf "$dir.old"
-[ -e "$dir" ] && mv "$dir" "$dir.old"
+# Publish: readers check .complete, which comes last with the rename.
+rm -rf "$dir"
 mv "$tmpdir" "$dir"
-rm -rf "$dir.old"
 echo "$dir"

@@ -2,29 +2,49 @@
 #include "check_util.h"
 #include "fattree.h"
 
+#include <dirent.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 /* ---- helpers ---- */
 
-static char tmpdir[] = "/tmp/check_fattree.XXXXXX";
+/* Check records every passing assertion (one write each); checks inside
+ * big loops use this and call Check only on failure. */
+#define QUIET_EQ(a, b) do { long long qa_ = (a), qb_ = (b); \
+	if (qa_ != qb_) ck_abort_msg("failed: %s == %s (%lld != %lld)", #a, #b, qa_, qb_); } while (0)
 
-static void make_tmpdir(void)
+
+/* Scratch directory made by main(); tmpfs when there is one (the tests
+ * write thousands of small files). */
+static char tmpdir[64];
+
+static int make_tmpdir(void)
 {
-	static int done;
-	if (!done) {
-		ck_assert_ptr_nonnull(mkdtemp(tmpdir));
-		done = 1;
-	}
+	const char *base = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";
+	snprintf(tmpdir, sizeof(tmpdir), "%s/check_fattree.XXXXXX", base);
+	return mkdtemp(tmpdir) ? 0 : -1;
 }
 
-/* Write text to a fresh file; returns its path (static buffer per call
- * site is not enough: caller copies). */
+static void remove_tmpdir(void)
+{
+	DIR *d = opendir(tmpdir);
+	char path[1024];
+	for (struct dirent *e; d && (e = readdir(d));) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", tmpdir, e->d_name);
+		unlink(path);
+	}
+	if (d)
+		closedir(d);
+	rmdir(tmpdir);
+}
+
+/* Write text to tmpdir/name; the path goes to path. */
 static void write_file(char *path, size_t len, const char *name,
 		       const char *text)
 {
-	make_tmpdir();
 	snprintf(path, len, "%s/%s", tmpdir, name);
 	FILE *fp = fopen(path, "w");
 	ck_assert_ptr_nonnull(fp);
@@ -107,7 +127,7 @@ START_TEST(test_real_files)
 		ck_assert_str_eq(tp_fattree_node_name(t, cases[i].nodes - 1),
 				 cases[i].last);
 		for (int v = 0; v < t->nnodes; v++)
-			ck_assert_int_eq(tp_fattree_node_index(t, tp_fattree_node_name(t, v)), v);
+			QUIET_EQ(tp_fattree_node_index(t, tp_fattree_node_name(t, v)), v);
 		ck_assert_int_eq(tp_fattree_node_index(t, "no-such-node"), -1);
 		ck_assert_ptr_null(tp_fattree_node_name(t, cases[i].nodes));
 		tp_fattree_free(t);
@@ -174,8 +194,8 @@ START_TEST(test_syntax_accepted)
 		   "switchname=top SWITCHES=mid[1-2] # trailing comment\n"
 		   "SwitchName=mid2 Switches=l3\n"
 		   "SwitchName=l1 Nodes=a[01-02] LinkSpeed=10\n"
-		   "SwitchName=mid1 Switches=l1,\\\n"
-		   "   l2\n"
+		   "SwitchName=mid1 \\\n"
+		   "   Switches=l1,l2\n"
 		   "SwitchName=l3 nodes=c7\n"
 		   "SwitchName=l2 Nodes=b[8-10]\n");
 	tp_fattree *t = tp_fattree_load(path, &err);
@@ -290,8 +310,8 @@ START_TEST(test_generate_hops_formula)
 		for (int a = 0; a < t->nnodes; a++)
 			for (int b = 0; b < t->nnodes; b++) {
 				int want = a == b ? 0 : 2 * regular_lca_level(a, b, width) + 1;
-				ck_assert_int_eq(tp_fattree_hops(t, a, b), want);
-				ck_assert_int_eq(tp_fattree_hops(t, a, b), tp_fattree_hops(t, b, a));
+				QUIET_EQ(tp_fattree_hops(t, a, b), want);
+				QUIET_EQ(tp_fattree_hops(t, a, b), tp_fattree_hops(t, b, a));
 			}
 		tp_fattree_free(t);
 	}
@@ -315,7 +335,6 @@ static void check_roundtrip(const tp_fattree *t, const char *name)
 {
 	char path[1024];
 	tp_error err = { "" };
-	make_tmpdir();
 	snprintf(path, sizeof(path), "%s/%s", tmpdir, name);
 	FILE *fp = fopen(path, "w");
 	ck_assert_ptr_nonnull(fp);
@@ -333,7 +352,7 @@ static void check_roundtrip(const tp_fattree *t, const char *name)
 			ck_assert_str_eq(u->sw[s].name, t->sw[s].name);
 	for (int a = 0; a < t->nnodes; a += 1 + t->nnodes / 50)
 		for (int b = 0; b < t->nnodes; b++)
-			ck_assert_int_eq(tp_fattree_hops(u, a, b), tp_fattree_hops(t, a, b));
+			QUIET_EQ(tp_fattree_hops(u, a, b), tp_fattree_hops(t, a, b));
 	tp_fattree_free(u);
 }
 
@@ -405,8 +424,8 @@ START_TEST(test_msu_partition_irregular)
 		sum += tp_fattree_msu_size(t, m);
 		ck_assert_int_le(tp_fattree_msu_size(t, m), 4);
 		for (int v = t->msu_lo[m]; v < t->msu_lo[m + 1]; v++) {
-			ck_assert_int_eq(t->node_msu[v], m);
-			ck_assert_int_eq(t->node_leaf[v], t->msu_leaf[m]);
+			QUIET_EQ(t->node_msu[v], m);
+			QUIET_EQ(t->node_leaf[v], t->msu_leaf[m]);
 		}
 	}
 	ck_assert_int_eq(sum, 234);
@@ -500,7 +519,7 @@ START_TEST(test_hop_sum)
 			for (int v = 0; v < t->nnodes; v++)
 				if (rand_r(&seed) % 100 < p)
 					tp_nodeset_set(&s, v);
-			ck_assert_int_eq(tp_fattree_hop_sum(t, &s), pairwise(t, &s));
+			QUIET_EQ(tp_fattree_hop_sum(t, &s), pairwise(t, &s));
 		}
 		tp_nodeset_fini(&s);
 		tp_fattree_free(t);
@@ -528,5 +547,11 @@ int main(void)
 	tcase_add_test(tc, test_opts_parse);
 	tcase_add_test(tc, test_hop_sum);
 	suite_add_tcase(s, tc);
-	return tp_check_run(s);
+	if (make_tmpdir()) {
+		perror(tmpdir);
+		return EXIT_FAILURE;
+	}
+	int rc = tp_check_run(s);
+	remove_tmpdir();
+	return rc;
 }

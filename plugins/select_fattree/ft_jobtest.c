@@ -10,11 +10,16 @@
  * The chosen nodes become the only candidates select/linear sees; linear
  * then checks CPUs/memory, records the usage and (WILL_RUN) the start time.
  *
+ * When the allocator finds no placement on the candidates, the answer is
+ * "no" (the job waits, or backfill tries a later time slot), so no other
+ * node choice slips in.
+ *
  * Jobs the tree allocator does not decide go to select/linear unchanged,
  * with a log line saying why: required nodes (--nodelist), --contiguous,
  * --switches, node sharing, zero-node jobs; jobs the allocator cannot place
- * even when every node they may use is free (so they never starve); and
- * placements linear refuses (e.g. CPU or memory constraints).
+ * even when every node they may use is free (so they never starve);
+ * RUN_NOW/WILL_RUN without a placement when preemption candidates exist;
+ * and placements linear refuses (e.g. CPU or memory constraints).
  */
 #include "ft_jobtest.h"
 
@@ -200,7 +205,7 @@ static void free_releases(tpl_release *rel, size_t n)
 }
 
 static void log_placement(ft_ctx *c, job_record_t *job_ptr, uint16_t mode,
-			  bitstr_t *bitmap, int64_t when)
+			  bitstr_t *bitmap, int64_t when, const char *range)
 {
 	tp_nodeset got;
 	if (tp_nodeset_init(&got, c->map->ntopo))
@@ -218,9 +223,9 @@ static void log_placement(ft_ctx *c, job_record_t *job_ptr, uint16_t mode,
 			 (long)job_ptr->start_time);
 
 	if (slurm_conf.debug_flags & DEBUG_FLAG_SELECT_TYPE)
-		log_flag(SELECT_TYPE, "%s: %pJ %s: nodes=%d units=%d hop_sum=%.0f NodeList=%s allocator=%s%s%s",
-			 plugin_tag, job_ptr, mode_name(mode), nodes, units,
-			 hops, names, c->st->cfg.allocator,
+		log_flag(SELECT_TYPE, "%s: %pJ %s: nodes=%d (of %s) units=%d hop_sum=%.0f NodeList=%s allocator=%s%s%s",
+			 plugin_tag, job_ptr, mode_name(mode), nodes, range,
+			 units, hops, names, c->st->cfg.allocator,
 			 when > 0 ? " after-releases" : "", start);
 	else if ((mode & SELECT_MODE_BASE) == SELECT_MODE_RUN_NOW)
 		debug("%s: %pJ %s: nodes=%d units=%d hop_sum=%.0f NodeList=%s",
@@ -244,15 +249,21 @@ static void log_linear(job_record_t *job_ptr, uint16_t mode, const char *why)
 		       job_ptr, mode_name(mode), why);
 }
 
-/* RUN_NOW found no placement: wait for one, or let linear decide? */
-static const char *run_now_fallback(ft_ctx *c, job_record_t *job_ptr,
-				    bitstr_t *bitmap, int lo, int hi,
-				    List preemptees)
+/*
+ * No tree placement on the candidates: NULL means "not on these nodes"
+ * (RUN_NOW: the job waits; TEST_ONLY: slurmctld goes on to ask about all
+ * nodes; WILL_RUN: sched/backfill tries its next time slot), otherwise
+ * the reason select/linear decides instead.
+ */
+static const char *fallback_reason(ft_ctx *c, job_record_t *job_ptr,
+				   bitstr_t *bitmap, int lo, int hi,
+				   uint16_t mode, List preemptees)
 {
 	const char *why = NULL;
 	tp_nodeset ever, tmp;
 
-	if (preemptees && list_count(preemptees) > 0)
+	if ((mode & SELECT_MODE_BASE) != SELECT_MODE_TEST_ONLY &&
+	    preemptees && list_count(preemptees) > 0)
 		return "no free placement and preemption candidates exist";
 	if (tp_nodeset_init(&ever, c->map->ntopo))
 		return "out of memory";
@@ -268,8 +279,14 @@ static const char *run_now_fallback(ft_ctx *c, job_record_t *job_ptr,
 	return why;
 }
 
-/* Hand linear exactly `chosen`; if it refuses, its own choice. */
-static int narrowed_test(ft_ctx *c, const tp_nodeset *chosen, int64_t when,
+/*
+ * Hand linear exactly `chosen` (k nodes) as the job's node count, min and
+ * max alike: with topology/tree, linear would otherwise keep only the
+ * min_nodes of a range that fit under one switch.  If linear refuses,
+ * its own choice on the original candidates and counts.
+ */
+static int narrowed_test(ft_ctx *c, const tp_nodeset *chosen, int k,
+			 int64_t when, const char *range,
 			 job_record_t *job_ptr, bitstr_t *bitmap,
 			 uint32_t min_nodes, uint32_t max_nodes,
 			 uint32_t req_nodes, uint16_t mode, List preemptees,
@@ -279,11 +296,10 @@ static int narrowed_test(ft_ctx *c, const tp_nodeset *chosen, int64_t when,
 	int rc;
 
 	tpl_set_to_bits(c->map, chosen, bitmap);
-	rc = linear_test(c, job_ptr, bitmap, min_nodes, max_nodes, req_nodes,
-			 mode, preemptees, preemptee_job_list,
-			 exc_core_bitmap);
+	rc = linear_test(c, job_ptr, bitmap, k, k, k, mode, preemptees,
+			 preemptee_job_list, exc_core_bitmap);
 	if (rc == SLURM_SUCCESS) {
-		log_placement(c, job_ptr, mode, bitmap, when);
+		log_placement(c, job_ptr, mode, bitmap, when, range);
 	} else {
 		bit_copybits(bitmap, orig);
 		log_linear(job_ptr, mode,
@@ -306,6 +322,10 @@ int ft_job_test(ft_ctx *c, job_record_t *job_ptr, bitstr_t *bitmap,
 	int lo, hi, k, rc;
 	int64_t when = 0;
 
+	if (!why && (mode & SELECT_MODE_BASE) != SELECT_MODE_RUN_NOW &&
+	    (mode & SELECT_MODE_BASE) != SELECT_MODE_TEST_ONLY &&
+	    (mode & SELECT_MODE_BASE) != SELECT_MODE_WILL_RUN)
+		why = "a mode the tree allocator does not answer";
 	if (!why && c->map->nslurm != node_record_count)
 		why = "node table changed since the tree map was built";
 	if (!why && tp_nodeset_init(&usable, c->map->ntopo))
@@ -342,25 +362,26 @@ int ft_job_test(ft_ctx *c, job_record_t *job_ptr, bitstr_t *bitmap,
 		free_releases(rel, nrel);
 		break;
 	}
-	default:
+	default: /* excluded above */
 		k = -1;
 	}
 
 	if (k >= 0) {
-		rc = narrowed_test(c, &chosen, when, job_ptr, bitmap,
+		char range[64];
+		snprintf(range, sizeof(range), "%d-%d, min/req/max %u/%u/%u",
+			 lo, hi, min_nodes, req_nodes, max_nodes);
+		rc = narrowed_test(c, &chosen, k, when, range, job_ptr, bitmap,
 				   min_nodes, max_nodes, req_nodes, mode,
 				   preemptees, preemptee_job_list,
 				   exc_core_bitmap);
-	} else if ((mode & SELECT_MODE_BASE) == SELECT_MODE_RUN_NOW &&
-		   !(why = run_now_fallback(c, job_ptr, bitmap, lo, hi,
-					    preemptees))) {
-		/* A tree placement exists once nodes free up: wait for it. */
-		debug3("%s: %pJ RUN_NOW: no placement of %d-%d nodes now",
-		       plugin_tag, job_ptr, lo, hi);
+	} else if (!(why = fallback_reason(c, job_ptr, bitmap, lo, hi, mode,
+					   preemptees))) {
+		/* A tree placement exists once nodes free up: not here. */
+		debug3("%s: %pJ %s: no placement of %d-%d nodes on these nodes",
+		       plugin_tag, job_ptr, mode_name(mode), lo, hi);
 		rc = EINVAL;
 	} else {
-		log_linear(job_ptr, mode,
-			   why ? why : "no tree placement on the candidate nodes");
+		log_linear(job_ptr, mode, why);
 		rc = linear_test(c, job_ptr, bitmap, min_nodes, max_nodes,
 				 req_nodes, mode, preemptees,
 				 preemptee_job_list, exc_core_bitmap);

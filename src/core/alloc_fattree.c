@@ -48,6 +48,9 @@ typedef struct ft_alloc {
 	const tp_fattree *t;
 	int nunit, max_depth;
 	/* scan of the free set */
+	int *mword;       /* [nmsu] word holding the MSU, -1 if it straddles */
+	uint8_t *mshift;  /* [nmsu] its first bit in that word */
+	uint64_t *mmask;  /* [nmsu] size-bit mask */
 	int *mfree;       /* [nmsu] free nodes per MSU */
 	int *leaf_free;   /* [nswitch] completely free MSUs of a leaf */
 	int *leaf_full;   /* [nswitch] ... of which full-size */
@@ -72,6 +75,15 @@ static int msu_size(const ft_alloc *st, int m)
 	return tp_fattree_msu_size(st->t, m);
 }
 
+/* Free nodes of MSU m: one shift-mask-popcount when it sits in a word. */
+static int msu_count(const ft_alloc *st, const tp_nodeset *free, int m)
+{
+	int w = st->mword[m];
+	if (w < 0)
+		return tp_ft_count_range(free, st->t->msu_lo[m], st->t->msu_lo[m + 1]);
+	return tp_ft_popcount64((free->w[w] >> st->mshift[m]) & st->mmask[m]);
+}
+
 /* Free nodes per MSU, completely free MSUs per leaf, short-unit sizes. */
 static void scan_free(ft_alloc *st, const tp_nodeset *free)
 {
@@ -83,7 +95,7 @@ static void scan_free(ft_alloc *st, const tp_nodeset *free)
 		int all = 0, full = 0;
 		for (int m = s->msu_lo; m < s->msu_hi; m++) {
 			int size = msu_size(st, m);
-			int f = tp_ft_count_range(free, t->msu_lo[m], t->msu_lo[m + 1]);
+			int f = msu_count(st, free, m);
 			st->mfree[m] = f;
 			if (f != size)
 				continue;
@@ -296,8 +308,10 @@ static size_t plan_tables(ft_alloc *st, const dp_job *j)
 	return total;
 }
 
-/* A leaf choosing x of its free units: C(x,2) same-leaf pairs and the
- * per-unit depth term (see doc/fattree-design.md), plus the tie-break. */
+/* A leaf choosing x of its free units: the per-unit depth term and its
+ * C(x,2) pairs whose lowest common switch is the leaf (see
+ * doc/fattree-design.md; the +1 of every pair is the constant C(k,2),
+ * left out), plus the tie-break. */
 static void fill_leaf(ft_alloc *st, int v, const dp_job *j)
 {
 	const tp_fattree *t = st->t;
@@ -307,7 +321,7 @@ static void fill_leaf(ft_alloc *st, int v, const dp_job *j)
 	for (int i = 0; i < (xc + 1) * (dc + 1); i++)
 		T[i] = INF;
 	for (int x = 0; x <= xc; x++) {
-		int64_t hop = pairs(x) * (1 - 2 * D) + (int64_t)x * (j->k - 1) * D;
+		int64_t hop = (int64_t)x * (j->k - 1) * D - 2 * D * pairs(x);
 		int64_t val = hop * j->K + (j->prefer ? (int64_t)x * st->leaf_free[v] : 0);
 		if (x <= full)
 			T[x * (dc + 1)] = val;
@@ -510,7 +524,7 @@ static int fattree_capacity(tp_alloc *a, const tp_nodeset *free)
 	int sum = 0;
 	for (int m = 0; m < t->nmsu; m++) {
 		int size = msu_size(st, m);
-		if (tp_ft_count_range(free, t->msu_lo[m], t->msu_lo[m + 1]) == size)
+		if (msu_count(st, free, m) == size)
 			sum += size;
 	}
 	return sum;
@@ -527,6 +541,9 @@ static void fattree_destroy(tp_alloc *a)
 	ft_alloc *st = a->state;
 	if (!st)
 		return;
+	free(st->mword);
+	free(st->mshift);
+	free(st->mmask);
 	free(st->mfree);
 	free(st->leaf_free);
 	free(st->leaf_full);
@@ -567,6 +584,9 @@ static ft_alloc *state_new(const tp_fattree *t)
 	for (int l = 0; l < t->nleaf; l++)
 		if (t->sw[t->leaves[l]].depth > st->max_depth)
 			st->max_depth = t->sw[t->leaves[l]].depth;
+	st->mword = malloc(nm * sizeof(int));
+	st->mshift = malloc(nm);
+	st->mmask = malloc(nm * sizeof(uint64_t));
 	st->mfree = malloc(nm * sizeof(int));
 	st->picked = malloc(nm * sizeof(int));
 	st->short_hist = malloc((size_t)t->nunit * sizeof(int));
@@ -582,13 +602,20 @@ static ft_alloc *state_new(const tp_fattree *t)
 	st->off = malloc(ns * sizeof(size_t));
 	st->mg = malloc(ns * sizeof(ft_merge));
 	st->stack = malloc(3 * ns * sizeof(int));
-	if (!st->mfree || !st->picked || !st->short_hist || !st->leaf_free ||
+	if (!st->mword || !st->mshift || !st->mmask || !st->mfree || !st->picked || !st->short_hist || !st->leaf_free ||
 	    !st->leaf_full || !st->F || !st->S || !st->xcap || !st->dcap ||
 	    !st->first || !st->mg_lo || !st->mg_n || !st->off || !st->mg ||
 	    !st->stack || ensure_cap(st, 4096)) {
 		tp_alloc tmp = { .state = st };
 		fattree_destroy(&tmp);
 		return NULL;
+	}
+	for (int m = 0; m < t->nmsu; m++) {
+		int lo = t->msu_lo[m], size = t->msu_lo[m + 1] - lo;
+		int fits = (lo & 63) + size <= 64;
+		st->mword[m] = fits ? lo >> 6 : -1;
+		st->mshift[m] = (uint8_t)(lo & 63);
+		st->mmask[m] = size >= 64 ? ~0ull : ((uint64_t)1 << size) - 1;
 	}
 	return st;
 }

@@ -128,24 +128,24 @@ int tp_torus_place(const tp_torus *t, tp_torus_method method,
 	if (nsh <= 0)
 		return -1;
 	cand_ctx c = { .t = t, .avail = avail };
-	if (!direct && !(c.counts = tp_torus_counts_new(t, avail))) {
-		free(sh);
-		return -1;
+	tp_torus_counts *own = NULL;
+	if (method == TP_TORUS_MSS) {
+		/* the evaluator's prefix sums serve the candidate tests too */
+		if ((c.eval = tp_mss_eval_new(t, avail, direct)))
+			c.counts = tp_mss_eval_counts(c.eval);
+		else
+			c.failed = 1;
+	} else if (!direct && !(c.counts = own = tp_torus_counts_new(t, avail))) {
+		c.failed = 1;
 	}
 	bool shape_major = method == TP_TORUS_BASE ||
 			   o->fs_order == TP_TORUS_FS_DIAMETER;
 	void (*each)(cand_ctx *, const tp_torus_shape *, int, cand_fn) =
 		shape_major ? each_shape_major : each_offset_major;
-	if (method == TP_TORUS_MSS) {
-		if ((c.eval = tp_mss_eval_new(t, avail, direct)))
-			each(&c, sh, nsh, keep_best_phi);
-		else
-			c.failed = 1;
-	} else {
-		each(&c, sh, nsh, take_first);
-	}
+	if (!c.failed)
+		each(&c, sh, nsh, method == TP_TORUS_MSS ? keep_best_phi : take_first);
 	tp_mss_eval_free(c.eval);
-	tp_torus_counts_free((tp_torus_counts *)c.counts);
+	tp_torus_counts_free(own);
 	free(sh);
 	if (c.failed || !c.found)
 		return -1;

@@ -181,6 +181,16 @@ long long tp_fattree_hop_sum(const tp_fattree *t, const tp_nodeset *nodes);
 /* Free nodes of MSU m in `free` (popcount over its range). */
 int tp_fattree_msu_free(const tp_fattree *t, const tp_nodeset *free, int m);
 
+/* Bits set in x, branch- and call-free (the build does not assume a
+ * popcount instruction; __builtin_popcountll would call libgcc). */
+static inline int tp_ft_popcount64(uint64_t x)
+{
+	x = x - ((x >> 1) & 0x5555555555555555ull);
+	x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+	x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
+	return (int)((x * 0x0101010101010101ull) >> 56);
+}
+
 /* Members of s in [lo, hi), a word at a time (nodeset.h counts bit by bit;
  * allocators call this for every MSU or leaf at every decision). */
 static inline int tp_ft_count_range(const tp_nodeset *s, int lo, int hi)
@@ -193,7 +203,7 @@ static inline int tp_ft_count_range(const tp_nodeset *s, int lo, int hi)
 		uint64_t x = s->w[lo >> 6] >> b;
 		if (take < 64)
 			x &= ((uint64_t)1 << take) - 1;
-		c += __builtin_popcountll(x);
+		c += tp_ft_popcount64(x);
 		lo += take;
 	}
 	return c;

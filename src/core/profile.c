@@ -18,15 +18,18 @@ int tp_profile_init(tp_profile *p, int nnodes, bool with_sets)
 	p->nnodes = nnodes;
 	if (!with_sets)
 		return 0;
-	if (tp_nodeset_init(&p->win, nnodes))
-		return -1;
 	/* A non-NULL set pointer is what marks set mode, even while empty. */
 	p->set = calloc(1, sizeof(*p->set));
-	if (!p->set) {
-		tp_nodeset_fini(&p->win);
+	p->fits_all = calloc((size_t)nnodes + 1, 1);
+	int bad = !p->set || !p->fits_all ||
+		  tp_nodeset_init(&p->win, nnodes) ||
+		  tp_nodeset_init(&p->all, nnodes);
+	for (int k = 0; k < TP_PROFILE_FAILS && !bad; k++)
+		bad = tp_nodeset_init(&p->fail[k], nnodes);
+	if (bad) {
+		tp_profile_fini(p);
 		return -1;
 	}
-	p->cap = 0;
 	return 0;
 }
 
@@ -36,8 +39,12 @@ void tp_profile_fini(tp_profile *p)
 		for (size_t i = 0; i < p->nset_init; i++)
 			tp_nodeset_fini(&p->set[i]);
 		free(p->set);
-		tp_nodeset_fini(&p->win);
 	}
+	tp_nodeset_fini(&p->win);
+	tp_nodeset_fini(&p->all);
+	for (int k = 0; k < TP_PROFILE_FAILS; k++)
+		tp_nodeset_fini(&p->fail[k]);
+	free(p->fits_all);
 	free(p->t);
 	free(p->free);
 	memset(p, 0, sizeof(*p));
@@ -143,6 +150,11 @@ int tp_profile_build(tp_profile *p, const tp_cluster *c)
 			tp_nodeset_or(&p->set[last], nodes);
 	}
 	free(ends);
+	if (p->set) {
+		tp_nodeset_copy(&p->all, &p->set[p->n - 1]);
+		memset(p->fits_all, 0, (size_t)p->nnodes + 1);
+		p->nfail = p->fail_next = 0;
+	}
 	return 0;
 }
 
@@ -174,6 +186,50 @@ static void window_set(tp_profile *p, size_t i, int64_t dur)
 		tp_nodeset_and(&p->win, &p->set[j]);
 }
 
+/* Set mode: was a superset of `w` refused for this size since the build?
+ * (Reservations only take nodes away, so refusals stay valid.) */
+static bool known_refusal(const tp_profile *p, int nodes, const tp_nodeset *w)
+{
+	for (size_t k = 0; k < p->nfail; k++)
+		if (p->fail_nodes[k] == nodes && tp_nodeset_subset(w, &p->fail[k]))
+			return true;
+	return false;
+}
+
+static void remember_refusal(tp_profile *p, int nodes, const tp_nodeset *w)
+{
+	tp_nodeset_copy(&p->fail[p->fail_next], w);
+	p->fail_nodes[p->fail_next] = nodes;
+	p->fail_next = (p->fail_next + 1) % TP_PROFILE_FAILS;
+	if (p->nfail < TP_PROFILE_FAILS)
+		p->nfail++;
+}
+
+/* Set mode: place on `w`, asking the allocator only when needed. */
+static bool place_on(tp_profile *p, tp_alloc *a, int nodes,
+		     const tp_nodeset *w, tp_nodeset *where)
+{
+	if (tp_nodeset_count(w) < nodes || known_refusal(p, nodes, w))
+		return false;
+	if (tp_alloc_place(a, w, nodes, where) == 0)
+		return true;
+	remember_refusal(p, nodes, w);
+	return false;
+}
+
+/* Set mode: can a job of `nodes` nodes be placed on `all` (and so maybe
+ * on some window)?  Asked of the allocator once per size and build. */
+static bool placeable_ever(tp_profile *p, tp_alloc *a, int nodes,
+			   tp_nodeset *scratch)
+{
+	if (nodes < 0 || nodes > p->nnodes)
+		return false;
+	if (!p->fits_all[nodes])
+		p->fits_all[nodes] = place_on(p, a, nodes, &p->all, scratch)
+				     ? 1 : -1;
+	return p->fits_all[nodes] > 0;
+}
+
 int64_t tp_profile_earliest(tp_profile *p, tp_alloc *a, int nodes,
 			    int64_t dur, tp_nodeset *where)
 {
@@ -182,13 +238,15 @@ int64_t tp_profile_earliest(tp_profile *p, tp_alloc *a, int nodes,
 		return i == NONE ? TP_PROFILE_NEVER : p->t[i];
 	}
 	/* Counts first (cheap, necessary), then the allocator on the window's
-	 * node set; a refusal moves on to the next segment start. */
+	 * node set; a refusal moves on to the next segment start, unless
+	 * the size cannot be placed at all. */
 	for (size_t i = find_count(p, nodes, dur, 0); i != NONE;
 	     i = find_count(p, nodes, dur, i + 1)) {
 		window_set(p, i, dur);
-		if (tp_nodeset_count(&p->win) >= nodes &&
-		    tp_alloc_place(a, &p->win, nodes, where) == 0)
+		if (place_on(p, a, nodes, &p->win, where))
 			return p->t[i];
+		if (!placeable_ever(p, a, nodes, where))
+			break;
 	}
 	return TP_PROFILE_NEVER;
 }

@@ -21,7 +21,13 @@
  * inside a segment can only shrink the set of nodes free throughout the
  * window.  Set mode relies on the allocator being monotone (if it can place
  * a job on F it can place it on any superset of F), which every allocator
- * of the project is.
+ * of the project is.  Allocator calls dominate the cost of planning with a
+ * topology allocator, so monotonicity is also used to save them: a window
+ * inside one already refused for the same size (since the last build) is
+ * refused without a call, and after a first refusal a size that cannot be
+ * placed even on every node free or running is "never" at once (some sizes
+ * cannot be placed at all on a torus; such a job would otherwise cost a
+ * failed search over the whole profile in every pass).
  */
 #ifndef TP_PROFILE_H
 #define TP_PROFILE_H
@@ -36,6 +42,8 @@
 
 /* "Never": a job that cannot fit even when every running job has ended. */
 #define TP_PROFILE_NEVER INT64_MAX
+/* Refused placements remembered per build (set mode). */
+#define TP_PROFILE_FAILS 16
 
 typedef struct tp_profile {
 	int64_t *t;       /* segment starts, strictly increasing; t[0] = now */
@@ -44,7 +52,17 @@ typedef struct tp_profile {
 	size_t n, cap;    /* segments in use / allocated */
 	size_t nset_init; /* set[0..nset_init) own their word arrays (pool) */
 	int nnodes;
-	tp_nodeset win;   /* set mode scratch: free throughout a window */
+	/* Set mode only. */
+	tp_nodeset win;   /* scratch: free throughout a window */
+	tp_nodeset all;   /* every node free or running at build time: no
+			   * window is ever larger */
+	signed char *fits_all; /* by job size, since the build: 0 unknown,
+				* 1 placeable on `all`, -1 never */
+	/* Recent refusals since the build (size, window), a ring: a window
+	 * inside a refused one of the same size needs no allocator call. */
+	tp_nodeset fail[TP_PROFILE_FAILS];
+	int fail_nodes[TP_PROFILE_FAILS];
+	size_t nfail, fail_next;
 } tp_profile;
 
 /* with_sets selects set mode.  Returns 0, -1 on ENOMEM. */

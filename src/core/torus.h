@@ -207,6 +207,9 @@ tp_mss_eval *tp_mss_eval_new(const tp_torus *t, const tp_nodeset *free,
 			     bool direct);
 /* phi(free minus box); box must consist of free nodes.  -1 on ENOMEM. */
 int64_t tp_mss_eval_phi(tp_mss_eval *e, const tp_box *box);
+/* The fast evaluator's locked counts of the free set (NULL if direct), for
+ * callers that also test candidate boxes. */
+const tp_torus_counts *tp_mss_eval_counts(const tp_mss_eval *e);
 void tp_mss_eval_free(tp_mss_eval *e);
 
 /* ---- placement (alloc_torus.c) --------------------------------------- */

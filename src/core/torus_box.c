@@ -404,28 +404,44 @@ tp_torus_counts *tp_torus_counts_new(const tp_torus *t, const tp_nodeset *avail)
 		free(c);
 		return NULL;
 	}
-	/* Cells at padded coordinate x >= 1 hold locked(x - 1 mod d). */
-	int x[TP_TORUS_MAX_DIMS], tc[TP_TORUS_MAX_DIMS];
+	/* Cells at padded coordinate x >= 1 hold locked(x - 1 mod d):
+	 * odometer over the leading dimensions, a plain loop over the last. */
+	int x[TP_TORUS_MAX_DIMS], stride[TP_TORUS_MAX_DIMS], last = n - 1;
+	stride[last] = 1;
+	for (int i = last - 1; i >= 0; i--)
+		stride[i] = stride[i + 1] * dims[i + 1];
 	for (int i = 0; i < n; i++)
 		x[i] = 1;
 	for (;;) {
 		long qi = 0;
-		for (int i = 0; i < n; i++) {
+		int row = 0;
+		for (int i = 0; i < last; i++) {
 			qi += x[i] * c->qstride[i];
-			tc[i] = (x[i] - 1) % dims[i];
+			row += (x[i] - 1) % dims[i] * stride[i];
 		}
-		c->q[qi] = !tp_nodeset_test(avail, tp_torus_index(t, tc));
-		int j = n - 1;
+		for (int p = 1, pos = 0; p <= c->ext[last]; p++) {
+			c->q[qi + p] = !tp_nodeset_test(avail, row + pos);
+			if (++pos == dims[last])
+				pos = 0;
+		}
+		int j = last - 1;
 		while (j >= 0 && ++x[j] > c->ext[j])
 			x[j--] = 1;
 		if (j < 0)
 			break;
 	}
-	/* Running sums along each dimension in turn. */
-	for (int i = 0; i < n; i++)
-		for (long qi = 0; qi < cells; qi++)
-			if ((qi / c->qstride[i]) % (c->ext[i] + 1))
-				c->q[qi] += c->q[qi - c->qstride[i]];
+	/* Running sums along each dimension in turn (blocks of (ext+1) rows
+	 * of qstride cells; the x = 0 planes stay zero). */
+	for (int i = 0; i < n; i++) {
+		long s = c->qstride[i], block = s * (c->ext[i] + 1);
+		for (long b0 = 0; b0 < cells; b0 += block)
+			for (long r = b0 + s; r < b0 + block; r += s) {
+				int *dst = c->q + r;
+				const int *src = dst - s;
+				for (long k = 0; k < s; k++)
+					dst[k] += src[k];
+			}
+	}
 	return c;
 }
 

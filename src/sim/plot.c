@@ -25,14 +25,16 @@ static int write_util(const tp_sim_result *r, const char *path, tp_error *err)
 	}
 	for (size_t i = 0; i < r->nrec; i++) {
 		const tp_record *x = &r->rec[i];
-		for (double a = (double)(x->start - t0); a < (double)(x->end - t0);) {
-			int b = (int)(a / width);
-			if (b >= UTIL_BUCKETS)
-				break;
-			double edge = (b + 1) * width, to = (double)(x->end - t0);
-			double hi = edge < to ? edge : to;
-			busy[b] += (hi - a) * x->nodes_alloc;
-			a = hi;
+		double a = (double)(x->start - t0), z = (double)(x->end - t0);
+		int first = (int)(a / width), last = (int)(z / width);
+		if (last >= UTIL_BUCKETS)
+			last = UTIL_BUCKETS - 1;
+		/* Overlap of [a, z) with each bucket it touches. */
+		for (int b = first; b <= last; b++) {
+			double lo = b * width, hi = lo + width;
+			double o = (z < hi ? z : hi) - (a > lo ? a : lo);
+			if (o > 0)
+				busy[b] += o * x->nodes_alloc;
 		}
 	}
 	fprintf(fp, "# day utilisation\n");
@@ -79,7 +81,7 @@ static int write_script(const char *prefix, const char *title, tp_error *err)
 		"plot '%1$s-util.dat' using 1:2 with lines title 'utilisation'\n"
 		"set output '%1$s-wait.png'\nset title '%2$s: wait distribution'\n"
 		"set xlabel 'wait (s), lower bound of bin'\nset ylabel 'fraction of jobs'\n"
-		"set logscale x 2\nset yrange [0:*]\nset style fill solid 0.5\n"
+		"set logscale x 2\nset format x '%%.0f'\nset yrange [0:*]\nset style fill solid 0.5\n"
 		"plot '%1$s-wait.dat' using ($1>0?$1:0.5):2 with boxes title 'jobs'\n",
 		prefix, title);
 	return fclose(fp) ? tp_errorf(err, "%s: write failed", path) : 0;

@@ -178,7 +178,11 @@ restart_ctld() { "$TOPO_CLUSTER" restart-ctld --dir "$LIVE_DIR" "$@"; }
 # slurmctld writes its state at most every 5 s (SAVE_MAX_WAIT in
 # src/slurmctld/state_save.c, polled once a second): only after that long is
 # every change made so far on disk, so only then may a crash test demand it.
-wait_state_saved() { sleep "${LIVE_STATE_SAVE_WAIT:-7}"; }
+# (sleep in the background: `wait` lets a SIGTERM/SIGINT trap run at once.)
+wait_state_saved() {
+	sleep "${LIVE_STATE_SAVE_WAIT:-7}" &
+	wait $!
+}
 
 # ------------------------------------------------------------------- jobs
 
@@ -271,18 +275,20 @@ running_jobs() { sx squeue -h -t RUNNING -o '%i %N'; }
 assert_no_node_shared() {
 	local d=$1 i j a b bad="" n
 	shift
-	local -a ids=("$@") st en nl
+	local -a ids=("$@") st en hosts
 	n=${#ids[@]}
 	for ((i = 0; i < n; i++)); do
 		st[i]=$(job_time "${ids[i]}" StartTime 2>/dev/null || echo 0)
 		en[i]=$(job_time "${ids[i]}" EndTime 2>/dev/null || echo 0)
-		nl[i]=$(job_nodes "${ids[i]}" | sort | paste -sd' ')
+		hosts[i]=$(job_nodes "${ids[i]}" | sort | paste -sd' ')
 	done
 	for ((i = 0; i < n; i++)); do
 		for ((j = i + 1; j < n; j++)); do
-			[ "${st[i]}" -lt "${en[j]}" ] && [ "${st[j]}" -lt "${en[i]}" ] || continue
-			for a in ${nl[i]}; do
-				for b in ${nl[j]}; do
+			if [ "${st[i]}" -ge "${en[j]}" ] || [ "${st[j]}" -ge "${en[i]}" ]; then
+				continue
+			fi
+			for a in ${hosts[i]}; do
+				for b in ${hosts[j]}; do
 					[ "$a" = "$b" ] && bad="$bad${bad:+; }jobs ${ids[i]} and ${ids[j]} both on $a"
 				done
 			done

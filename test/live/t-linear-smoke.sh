@@ -2,6 +2,7 @@
 # Live smoke test of the harness with stock Slurm plugins (select/linear,
 # sched/backfill) on 8 nodes: allocation, a slurmctld crash and restart with
 # jobs running, and a DOWN node.  The topology tests follow this pattern.
+# shellcheck source=test/live/lib.sh
 . "$(dirname "$0")/lib.sh"
 
 live_require

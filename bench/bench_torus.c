@@ -1,0 +1,270 @@
+/*
+ * bench_torus - decision time of the torus allocators on fragmented states.
+ *
+ * For each torus (144 = 4x4x3x3, 4096 = 8x8x8x8, 13824 = 24x24x24, all
+ * rings) it builds random fragmented states: jobs of power-of-two sizes in
+ * random free boxes up to ~85 % load, then random jobs leave until the
+ * load is a random target in 50..70 %.  It then times single placement
+ * decisions of random power-of-two job sizes for torus-base, torus-fs and
+ * torus-mss (median, p99, mean), and the direct (node-by-node) MSS
+ * evaluation on the same decisions where it is feasible, reporting the
+ * direct/fast ratio and checking that both choose the same box.  Times
+ * are CPU time of the deciding thread (wall-clock medians alongside).
+ * Usage: bench_torus [SEED]
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "alloc.h"
+#include "torus.h"
+
+static unsigned long long rng_state = 88172645463325252ull;
+static unsigned rnd(unsigned n)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return (unsigned)(rng_state % n);
+}
+
+/* Decisions are timed in thread CPU time: on a shared machine wall time
+ * mostly measures the other processes; wall medians are printed too. */
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static double wall(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+typedef struct bench_case {
+	const char *label;
+	int ndims, dims[4];
+	int max_log2;        /* job sizes 1 .. 2^max_log2 */
+	int decisions;       /* per allocator */
+	int direct_decisions;
+	double direct_budget_s;
+} bench_case;
+
+static const bench_case cases[] = {
+	{ "4x4x3x3", 4, { 4, 4, 3, 3 }, 5, 400, 400, 60 },
+	{ "8x8x8x8", 4, { 8, 8, 8, 8 }, 7, 150, 12, 120 },
+	{ "24x24x24", 3, { 24, 24, 24 }, 8, 60, 2, 120 },
+};
+
+#define NSTATES 8
+
+/* Sizes 2^k with k uniform, so small jobs dominate by count. */
+static int job_size(int max_log2)
+{
+	return 1 << rnd((unsigned)max_log2 + 1);
+}
+
+/* A random box of `w` nodes made only of free nodes, or -1. */
+static int random_free_box(const tp_torus *t, const tp_nodeset *avail, int w,
+			   tp_box *box)
+{
+	tp_torus_shape *sh;
+	int nsh = tp_torus_shapes(t, w, 0, &sh);
+	int rc = -1;
+	for (int tries = 0; nsh > 0 && tries < 200 && rc; tries++) {
+		const int *len = sh[rnd((unsigned)nsh)].len;
+		tp_torus_placement(t, len, (long)rnd((unsigned)tp_torus_placements(t, len)), box);
+		if (tp_torus_box_all_free(t, box, avail))
+			rc = 0;
+	}
+	free(sh);
+	return rc;
+}
+
+static void fragmented_state(const tp_torus *t, int max_log2, tp_nodeset *avail)
+{
+	int N = tp_torus_nnodes(t), njobs = 0;
+	tp_box *jobs = malloc((size_t)N * sizeof(*jobs));
+	tp_nodeset box_nodes;
+	tp_nodeset_init(&box_nodes, N);
+	tp_nodeset_fill(avail);
+	for (int fails = 0; fails < 200 && tp_nodeset_count(avail) > N * 15 / 100;) {
+		tp_box b;
+		if (random_free_box(t, avail, job_size(max_log2), &b)) {
+			fails++;
+			continue;
+		}
+		tp_nodeset_zero(&box_nodes);
+		tp_torus_box_nodes(t, &b, &box_nodes);
+		tp_nodeset_andnot(avail, &box_nodes);
+		jobs[njobs++] = b;
+	}
+	double target = 0.50 + rnd(21) / 100.0;
+	while (njobs && tp_nodeset_count(avail) < N * (1 - target)) {
+		int k = (int)rnd((unsigned)njobs);
+		tp_torus_box_nodes(t, &jobs[k], avail);
+		jobs[k] = jobs[--njobs];
+	}
+	tp_nodeset_fini(&box_nodes);
+	free(jobs);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+typedef struct stats {
+	double median, p99, mean;
+} stats;
+
+static stats summarise(double *ms, int n)
+{
+	stats s = { 0, 0, 0 };
+	if (!n)
+		return s;
+	double *v = malloc((size_t)n * sizeof(*v));
+	memcpy(v, ms, (size_t)n * sizeof(*v));
+	qsort(v, (size_t)n, sizeof(*v), cmp_double);
+	s.median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	int k = (99 * n + 99) / 100 - 1;
+	s.p99 = v[k < 0 ? 0 : k];
+	for (int i = 0; i < n; i++)
+		s.mean += v[i] / n;
+	free(v);
+	return s;
+}
+
+/* torus-mss medians per job size (the candidate count drives the time). */
+static void print_by_size(const double *ms, const int *size, int nd,
+			  int max_log2)
+{
+	double *v = malloc((size_t)nd * sizeof(*v));
+	printf("  %-12s", "  by size");
+	for (int k = 0; k <= max_log2; k++) {
+		int n = 0;
+		for (int i = 0; i < nd; i++)
+			if (size[i] == 1 << k)
+				v[n++] = ms[i];
+		if (n)
+			printf(" %d:%.2f", 1 << k, summarise(v, n).median);
+	}
+	printf("  (median ms)\n");
+	free(v);
+}
+
+static void run_case(const bench_case *bc)
+{
+	tp_error err;
+	tp_torus *t = tp_torus_generate(bc->ndims, bc->dims, NULL, &err);
+	if (!t) {
+		fprintf(stderr, "bench_torus: %s\n", err.msg);
+		exit(1);
+	}
+	int N = tp_torus_nnodes(t);
+	tp_nodeset states[NSTATES], out;
+	double load = 0;
+	for (int s = 0; s < NSTATES; s++) {
+		tp_nodeset_init(&states[s], N);
+		fragmented_state(t, bc->max_log2, &states[s]);
+		load += 1.0 - (double)tp_nodeset_count(&states[s]) / N;
+	}
+	load /= NSTATES;
+	tp_nodeset_init(&out, N);
+	printf("\ntorus %s (%d nodes, rings), %d states, mean load %.0f %%, job sizes 1..%d\n",
+	       bc->label, N, NSTATES, 100 * load, 1 << bc->max_log2);
+	printf("  %-12s %9s %7s %10s %10s %10s %10s\n", "allocator", "decisions",
+	       "placed", "median_ms", "p99_ms", "mean_ms", "wall_med");
+
+	/* the same decision list for every allocator */
+	int nd = bc->decisions;
+	int *dstate = malloc((size_t)nd * sizeof(int)), *dsize = malloc((size_t)nd * sizeof(int));
+	for (int i = 0; i < nd; i++) {
+		dstate[i] = (int)rnd(NSTATES);
+		dsize[i] = job_size(bc->max_log2);
+	}
+	double *ms = malloc((size_t)nd * sizeof(double));
+	double *wall_ms = malloc((size_t)nd * sizeof(double));
+	double *fast_ms = malloc((size_t)nd * sizeof(double));
+	static const char *const names[] = { "torus-base", "torus-fs", "torus-mss" };
+	tp_alloc_cfg cfg = { .nnodes = N, .torus = t };
+	for (int m = 0; m < 3; m++) {
+		tp_alloc *a = tp_alloc_create(names[m], &cfg, &err);
+		int placed = 0;
+		for (int i = 0; i < nd; i++) {
+			double w0 = wall(), t0 = now();
+			int rc = tp_alloc_place(a, &states[dstate[i]], dsize[i], &out);
+			ms[i] = (now() - t0) * 1e3;
+			wall_ms[i] = (wall() - w0) * 1e3;
+			placed += rc == 0;
+		}
+		stats s = summarise(ms, nd), sw = summarise(wall_ms, nd);
+		printf("  %-12s %9d %7d %10.3f %10.3f %10.3f %10.3f\n", names[m],
+		       nd, placed, s.median, s.p99, s.mean, sw.median);
+		if (m == 2)
+			memcpy(fast_ms, ms, (size_t)nd * sizeof(double));
+		if (m == 2)
+			print_by_size(ms, dsize, nd, bc->max_log2);
+		tp_alloc_destroy(a);
+	}
+
+	/* direct MSS on the first decisions, within a time budget */
+	int ndir = 0, mismatches = 0;
+	double spent = 0;
+	double *dir_ms = malloc((size_t)nd * sizeof(double));
+	double *fast_same = malloc((size_t)nd * sizeof(double));
+	for (int i = 0; i < nd && ndir < bc->direct_decisions &&
+	     spent < bc->direct_budget_s; i++) {
+		tp_box bd, bf;
+		double t0 = now();
+		int rd = tp_torus_place(t, TP_TORUS_MSS, &states[dstate[i]], dsize[i],
+					TP_TORUS_PLACE_DIRECT, &bd);
+		double dt = now() - t0;
+		spent += dt;
+		int rf = tp_torus_place(t, TP_TORUS_MSS, &states[dstate[i]], dsize[i],
+					0, &bf);
+		if (rd != rf || (!rd && !tp_torus_box_equal(t, &bd, &bf)))
+			mismatches++;
+		dir_ms[ndir] = dt * 1e3;
+		fast_same[ndir] = fast_ms[i];
+		ndir++;
+	}
+	stats sd = summarise(dir_ms, ndir), sf = summarise(fast_same, ndir);
+	printf("  %-12s %9d %7s %10.3f %10.3f %10.3f %10s\n", "mss-direct", ndir,
+	       "-", sd.median, sd.p99, sd.mean, "-");
+	printf("  direct/fast on the same %d decisions: median %.1fx, mean %.1fx; "
+	       "different choices: %d\n", ndir,
+	       sf.median > 0 ? sd.median / sf.median : 0,
+	       sf.mean > 0 ? sd.mean / sf.mean : 0, mismatches);
+	if (mismatches) {
+		fprintf(stderr, "bench_torus: fast and direct MSS disagree\n");
+		exit(1);
+	}
+	free(dir_ms);
+	free(fast_same);
+	free(ms);
+	free(wall_ms);
+	free(fast_ms);
+	free(dstate);
+	free(dsize);
+	for (int s = 0; s < NSTATES; s++)
+		tp_nodeset_fini(&states[s]);
+	tp_nodeset_fini(&out);
+	tp_torus_free(t);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc > 1)
+		rng_state = strtoull(argv[1], NULL, 10) | 1;
+	printf("bench_torus: single placement decisions on fragmented states\n"
+	       "(goals: torus-mss <= 1 ms at 144 nodes, <= 50 ms at 4096)\n");
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		run_case(&cases[i]);
+	return 0;
+}

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# sim-cli.sh - toposim's command line: required options, bad values named
+# in the error, malformed input named by file and line, "-" and /dev/null
+# as outputs, --plot producing both charts.
+set -uo pipefail
+toposim=${TOPOSIM:-./src/sim/toposim}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() { echo "FAILED: $*"; fail=$((fail + 1)); }
+
+cat > "$tmp/t.swf" <<'SWF'
+; MaxNodes: 4
+; MaxProcs: 4
+1 0 -1 10 3 -1 -1 3 10 -1 1 -1 -1 -1 -1 -1 -1 -1
+2 1 -1 5 2 -1 -1 2 5 -1 1 -1 -1 -1 -1 -1 -1 -1
+3 2 -1 3 1 -1 -1 1 3 -1 1 -1 -1 -1 -1 -1 -1 -1
+SWF
+
+# expect_fail PATTERN ARGS... : exit status 2 or 1 and PATTERN on stderr.
+expect_fail() {
+	local pat=$1
+	shift
+	if "$toposim" "$@" > /dev/null 2> "$tmp/err"; then
+		bad "toposim $* succeeded"
+	elif grep -q -- "$pat" "$tmp/err"; then
+		ok
+	else
+		bad "toposim $*: stderr lacks '$pat': $(cat "$tmp/err")"
+	fi
+}
+expect_fail "--policy is required" --workload "$tmp/t.swf" --jobs-csv - --summary-json -
+expect_fail "--window: expected an integer" --workload "$tmp/t.swf" --policy window-ff \
+	--window 0 --jobs-csv - --summary-json -
+expect_fail "unknown policy 'nope'" --workload "$tmp/t.swf" --policy nope --jobs-csv - --summary-json -
+expect_fail "unknown allocator 'nope'" --workload "$tmp/t.swf" --policy easy --alloc nope \
+	--jobs-csv - --summary-json -
+expect_fail "$tmp/missing.swf" --workload "$tmp/missing.swf" --policy easy --jobs-csv - --summary-json -
+cp "$tmp/t.swf" "$tmp/bad.swf"
+echo "4 3 -1 x 1 -1 -1 1 3 -1 1 -1 -1 -1 -1 -1 -1 -1" >> "$tmp/bad.swf"
+expect_fail "bad.swf:6" --workload "$tmp/bad.swf" --policy easy --jobs-csv - --summary-json -
+# --lenient skips and counts the malformed line instead.
+if "$toposim" --workload "$tmp/bad.swf" --lenient --policy easy --quiet --jobs-csv /dev/null \
+	--summary-json - | grep -q '"malformed": 1'; then ok; else bad "--lenient count"; fi
+
+# Both outputs on stdout; the CSV has the hand-worked EASY schedule.
+out=$("$toposim" --workload "$tmp/t.swf" --policy easy --quiet --jobs-csv - --summary-json /dev/null)
+if echo "$out" | grep -q '^3,2,2,5,1,1,3,3,completed,0,"3",1,1,$'; then ok; else bad "csv: $out"; fi
+if echo "$out" | head -1 | grep -q '^id,submit,start,end,nodes_req,nodes_alloc,estimate,runtime,status,extensions,nodelist'; then
+	ok; else bad "csv header"; fi
+
+if command -v gnuplot > /dev/null; then
+	"$toposim" --workload "$tmp/t.swf" --policy fcfs --quiet --jobs-csv /dev/null \
+		--summary-json /dev/null --plot "$tmp/p"
+	if [ -s "$tmp/p-util.png" ] && [ -s "$tmp/p-wait.png" ]; then ok; else bad "--plot"; fi
+fi
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
