@@ -29,6 +29,7 @@
  * Stateless between calls: everything is derived from the free set.  The
  * scratch buffers make one allocator instance non-reentrant.
  */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,6 +53,8 @@ typedef struct ft_alloc {
 	uint8_t *mshift;  /* [nmsu] its first bit in that word */
 	uint64_t *mmask;  /* [nmsu] size-bit mask */
 	int *mfree;       /* [nmsu] free nodes per MSU */
+	bool aligned;     /* MSU m is nodes [m*Nunit, (m+1)*Nunit), Nunit | 64 */
+	bool has_short;   /* some leaf ends with a short unit */
 	int *leaf_free;   /* [nswitch] completely free MSUs of a leaf */
 	int *leaf_full;   /* [nswitch] ... of which full-size */
 	int *short_hist;  /* [nunit] completely free short MSUs by size */
@@ -84,19 +87,49 @@ static int msu_count(const ft_alloc *st, const tp_nodeset *free, int m)
 	return tp_ft_popcount64((free->w[w] >> st->mshift[m]) & st->mmask[m]);
 }
 
+/* Aligned MSUs: free counts of all the MSUs of a word at once, by the
+ * first steps of a SWAR popcount (each step doubles the lane width; a lane
+ * of w bits holds counts up to w). */
+static void count_aligned(ft_alloc *st, const tp_nodeset *free)
+{
+	int w = st->nunit, per = 64 / w, words = tp_nodeset_words(free);
+	uint64_t lane = w == 64 ? ~0ull : ((uint64_t)1 << w) - 1;
+	for (int k = 0, m = 0; k < words && m < st->t->nmsu; k++) {
+		uint64_t c = free->w[k];
+		if (w >= 2)
+			c = c - ((c >> 1) & 0x5555555555555555ull);
+		if (w >= 4)
+			c = (c & 0x3333333333333333ull) + ((c >> 2) & 0x3333333333333333ull);
+		if (w >= 8)
+			c = (c + (c >> 4)) & 0x0f0f0f0f0f0f0f0full;
+		if (w >= 16)
+			c = (c + (c >> 8)) & 0x00ff00ff00ff00ffull;
+		if (w >= 32)
+			c = (c + (c >> 16)) & 0x0000ffff0000ffffull;
+		if (w >= 64)
+			c = (c + (c >> 32)) & 0xffffffffull;
+		for (int j = 0; j < per && m < st->t->nmsu; j++, m++)
+			st->mfree[m] = (int)((c >> (j * w)) & lane);
+	}
+}
+
 /* Free nodes per MSU, completely free MSUs per leaf, short-unit sizes. */
 static void scan_free(ft_alloc *st, const tp_nodeset *free)
 {
 	const tp_fattree *t = st->t;
 	memset(st->short_hist, 0, (size_t)st->nunit * sizeof(int));
 	st->free_full = st->free_short = st->max_leaf_free = 0;
+	if (st->aligned)
+		count_aligned(st, free);
+	else
+		for (int m = 0; m < t->nmsu; m++)
+			st->mfree[m] = msu_count(st, free, m);
 	for (int l = 0; l < t->nleaf; l++) {
 		const tp_ft_switch *s = &t->sw[t->leaves[l]];
 		int all = 0, full = 0;
 		for (int m = s->msu_lo; m < s->msu_hi; m++) {
 			int size = msu_size(st, m);
-			int f = msu_count(st, free, m);
-			st->mfree[m] = f;
+			int f = st->mfree[m];
 			if (f != size)
 				continue;
 			all++;
@@ -238,7 +271,7 @@ static int ensure_cap(ft_alloc *st, size_t need)
 static int short_deficit(const ft_alloc *st, int l, int slack)
 {
 	const tp_fattree *t = st->t;
-	if (t->sw[l].msu_lo == t->sw[l].msu_hi)
+	if (!st->has_short || t->sw[l].msu_lo == t->sw[l].msu_hi)
 		return 0;
 	int m = t->sw[l].msu_hi - 1, size = msu_size(st, m);
 	if (size == st->nunit || st->mfree[m] != size)
@@ -610,9 +643,12 @@ static ft_alloc *state_new(const tp_fattree *t)
 		fattree_destroy(&tmp);
 		return NULL;
 	}
+	st->aligned = 64 % t->nunit == 0;
 	for (int m = 0; m < t->nmsu; m++) {
 		int lo = t->msu_lo[m], size = t->msu_lo[m + 1] - lo;
 		int fits = (lo & 63) + size <= 64;
+		st->aligned &= lo == m * t->nunit && size == t->nunit;
+		st->has_short |= size != t->nunit;
 		st->mword[m] = fits ? lo >> 6 : -1;
 		st->mshift[m] = (uint8_t)(lo & 63);
 		st->mmask[m] = size >= 64 ? ~0ull : ((uint64_t)1 << size) - 1;

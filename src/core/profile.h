@@ -84,7 +84,8 @@ int tp_profile_build(tp_profile *p, const tp_cluster *c);
  * seconds fits, as the profile's mode defines it (see above).  In set mode
  * the allocator `a` is asked for a placement and its nodes are written to
  * `where` (initialised, p->nnodes nodes); in count mode `a` and `where` are
- * not used (may be NULL).  Returns the start time (a segment start), or
+ * not used (may be NULL).  Use one allocator between two builds: its
+ * refusals are remembered.  Returns the start time (a segment start), or
  * TP_PROFILE_NEVER.  Allocates nothing, so it cannot fail otherwise. */
 int64_t tp_profile_earliest(tp_profile *p, tp_alloc *a, int nodes,
 			    int64_t dur, tp_nodeset *where);

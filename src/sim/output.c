@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 FILE *sim_open_out(const char *path, tp_error *err)
@@ -27,18 +28,41 @@ int sim_close_out(FILE *fp, const char *path, tp_error *err)
 	return 0;
 }
 
-void sim_write_csv(FILE *fp, const tp_sim_result *r)
+/* "0-2,5" -> "n1,n2,n3,n6" through name(). */
+static void put_names(FILE *fp, const char *list, sim_name_fn name,
+		      const void *arg)
+{
+	const char *sep = "";
+	for (const char *p = list; *p;) {
+		char *end;
+		long lo = strtol(p, &end, 10), hi = lo;
+		if (*end == '-')
+			hi = strtol(end + 1, &end, 10);
+		for (long i = lo; i <= hi; i++) {
+			fprintf(fp, "%s%s", sep, name(arg, (int)i));
+			sep = ",";
+		}
+		p = *end == ',' ? end + 1 : end;
+	}
+}
+
+void sim_write_csv(FILE *fp, const tp_sim_result *r, sim_name_fn name,
+		   const void *arg)
 {
 	fputs("id,submit,start,end,nodes_req,nodes_alloc,estimate,runtime,"
 	      "status,extensions,nodelist,attempt,fill,hop_sum\n", fp);
 	for (size_t i = 0; i < r->nrec; i++) {
 		const tp_record *x = &r->rec[i];
 		fprintf(fp, "%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64
-			",%d,%d,%" PRId64 ",%" PRId64 ",%s,%d,\"%s\",%d,%d,",
+			",%d,%d,%" PRId64 ",%" PRId64 ",%s,%d,\"",
 			x->id, x->submit, x->start, x->end, x->nodes_req,
 			x->nodes_alloc, x->estimate, x->runtime,
-			tp_status_name(x->status), x->extensions,
-			x->nodelist ? x->nodelist : "", x->attempt, x->fill);
+			tp_status_name(x->status), x->extensions);
+		if (name && x->nodelist)
+			put_names(fp, x->nodelist, name, arg);
+		else
+			fputs(x->nodelist ? x->nodelist : "", fp);
+		fprintf(fp, "\",%d,%d,", x->attempt, x->fill);
 		if (x->cost >= 0)
 			fprintf(fp, "%.0f\n", x->cost);
 		else

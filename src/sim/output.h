@@ -13,7 +13,11 @@ FILE *sim_open_out(const char *path, tp_error *err);
 /* Close what sim_open_out returned; -1 with err set if writing failed. */
 int sim_close_out(FILE *fp, const char *path, tp_error *err);
 
-void sim_write_csv(FILE *fp, const tp_sim_result *r);
+/* Node names for the nodelist column: name(arg, i), NULL for indices. */
+typedef const char *(*sim_name_fn)(const void *arg, int i);
+
+void sim_write_csv(FILE *fp, const tp_sim_result *r, sim_name_fn name,
+		   const void *arg);
 
 typedef struct sim_run_info {
 	const char *workload, *policy, *alloc;

@@ -53,6 +53,15 @@ tp_alloc *sim_topology_alloc(const sim_topology *t, const char *name,
 	return tp_alloc_create(name, &cfg, err);
 }
 
+const char *sim_topology_node_name(const sim_topology *t, int i)
+{
+	if (t->fattree)
+		return tp_fattree_node_name(t->fattree, i);
+	if (t->torus)
+		return tp_torus_node_name(t->torus, i);
+	return NULL;
+}
+
 void sim_topology_fini(sim_topology *t)
 {
 	if (t->fattree)

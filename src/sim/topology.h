@@ -24,6 +24,8 @@ int sim_topology_load(sim_topology *t, const char *fattree_path,
 const char *sim_topology_default_alloc(const sim_topology *t);
 tp_alloc *sim_topology_alloc(const sim_topology *t, const char *name,
 			     int nnodes, tp_error *err);
+/* Name of node i ("n12"), or NULL when the machine is flat. */
+const char *sim_topology_node_name(const sim_topology *t, int i);
 void sim_topology_fini(sim_topology *t);
 
 #endif

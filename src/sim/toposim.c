@@ -165,15 +165,21 @@ static double now_seconds(void)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+static const char *node_name(const void *topo, int i)
+{
+	return sim_topology_node_name(topo, i);
+}
+
 static int write_outputs(const sim_config *c, const tp_sim_result *r,
-			 const sim_run_info *info, tp_error *err)
+			 const sim_run_info *info, const sim_topology *topo,
+			 tp_error *err)
 {
 	tp_summary s;
 	tp_summarize(r, &s);
 	FILE *fp = sim_open_out(c->jobs_csv, err);
 	if (!fp)
 		return -1;
-	sim_write_csv(fp, r);
+	sim_write_csv(fp, r, topo->nnodes ? node_name : NULL, topo);
 	if (sim_close_out(fp, c->jobs_csv, err))
 		return -1;
 	if (!(fp = sim_open_out(c->summary_json, err)))
@@ -224,7 +230,7 @@ static int run(const sim_config *c, tp_error *err)
 			      .alloc = alloc, .window = c->popts.window,
 			      .njob = c->popts.njob, .w = &w, .stats = &p->stats,
 			      .wall_seconds = now_seconds() - t0 };
-	rc = write_outputs(c, &r, &info, err);
+	rc = write_outputs(c, &r, &info, &topo, err);
 out:
 	tp_sim_result_fini(&r);
 	tp_policy_destroy(p);
