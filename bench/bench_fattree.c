@@ -48,11 +48,11 @@ static int read_swf_sizes(const char *path, sizes *s)
 	while (gzgets(gz, line, sizeof(line))) {
 		if (line[0] == ';')
 			continue;
-		long f[18];
+		double f[18];   /* some fields (average CPU time) are decimals */
 		int k = 0;
 		char *p = line, *end;
 		while (k < 18) {
-			f[k] = strtol(p, &end, 10);
+			f[k] = strtod(p, &end);
 			if (end == p)
 				break;
 			p = end;
@@ -60,7 +60,7 @@ static int read_swf_sizes(const char *path, sizes *s)
 		}
 		if (k < 8)
 			continue;
-		long n = f[7] > 0 ? f[7] : f[4];
+		long n = (long)(f[7] > 0 ? f[7] : f[4]);
 		if (n <= 0)
 			continue;
 		if (s->n == cap) {

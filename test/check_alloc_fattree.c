@@ -294,6 +294,8 @@ static tp_fattree *random_tree(rnd *r, int max_nodes)
 	} while (g.nnode > max_nodes);
 	for (int i = g.nlines - 1; i > 0; i--) {
 		int j = rn(r, i + 1);
+		if (j == i)
+			continue;
 		char tmp[256];
 		strcpy(tmp, g.lines[i]);
 		strcpy(g.lines[i], g.lines[j]);

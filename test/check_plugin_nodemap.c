@@ -1,4 +1,4 @@
-/* check_plugin_nodemap.c - unit tests for plugins/select_fattree/tpl_nodemap.c
+/* check_plugin_nodemap.c - unit tests for plugins/common/tpl_nodemap.c
  * (Slurm's bitstr_t from libslurmfull <-> the core's tp_nodeset). */
 #include "check_util.h"
 

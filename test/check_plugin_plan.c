@@ -1,4 +1,4 @@
-/* check_plugin_plan.c - unit tests for plugins/select_fattree/tpl_plan.c. */
+/* check_plugin_plan.c - unit tests for plugins/common/tpl_plan.c. */
 #include "check_util.h"
 
 #include <string.h>

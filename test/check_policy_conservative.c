@@ -3,6 +3,7 @@
 #include "check_util.h"
 #include "cluster.h"
 #include "engine.h"
+#include "fattree.h"
 #include "policy.h"
 #include "profile.h"
 
@@ -102,7 +103,7 @@ START_TEST(test_profile_counts)
 	run_on(&c, &r1, 0, 2, 10);
 	run_on(&c, &r2, 2, 3, 20);
 	tp_profile p;
-	ck_assert_int_eq(tp_profile_init(&p, 4, false), 0);
+	ck_assert_int_eq(tp_profile_init(&p, 4, TP_PROFILE_COUNTS), 0);
 	ck_assert_int_eq(tp_profile_build(&p, &c), 0);
 	ck_assert_uint_eq(p.n, 3);
 	ck_assert_int_eq(p.t[1], 10);
@@ -154,7 +155,7 @@ START_TEST(test_profile_sets)
 	tp_profile p;
 	tp_nodeset w;
 	tp_nodeset_init(&w, 4);
-	ck_assert_int_eq(tp_profile_init(&p, 4, true), 0);
+	ck_assert_int_eq(tp_profile_init(&p, 4, TP_PROFILE_SETS), 0);
 	ck_assert(tp_profile_has_sets(&p));
 	ck_assert_int_eq(tp_profile_build(&p, &c), 0);
 	ck_assert_int_eq(tp_profile_earliest(&p, a, 2, 5, &w), 10);
@@ -187,7 +188,7 @@ START_TEST(test_profile_overdue_job)
 	tp_job r = job(1, 2, 10);
 	run_on(&c, &r, 0, 2, 40);
 	tp_profile p;
-	tp_profile_init(&p, 2, false);
+	tp_profile_init(&p, 2, TP_PROFILE_COUNTS);
 	tp_profile_build(&p, &c);
 	ck_assert_int_eq(tp_profile_earliest(&p, a, 1, 1, NULL), 51);
 	tp_profile_fini(&p);
@@ -490,7 +491,8 @@ static void random_pass(tp_alloc *a, int nnodes)
 	/* Full plan, no early stop: which jobs get "now"? */
 	char want[MAXJ] = {0};
 	tp_profile prof;
-	tp_profile_init(&prof, nnodes, !tp_alloc_is_flat(a));
+	tp_profile_init(&prof, nnodes, tp_alloc_is_flat(a) ? TP_PROFILE_COUNTS
+							    : TP_PROFILE_SETS);
 	tp_profile_build(&prof, &c);
 	for (int i = 0; i < nq; i++) {
 		int64_t t = tp_profile_earliest(&prof, a, queue[i].nodes,
@@ -540,6 +542,321 @@ START_TEST(test_random_passes)
 }
 END_TEST
 
+/* A monotone allocator that can never place some sizes (multiples of 5),
+ * as a torus cannot place sizes with no box shape; counts its calls. */
+static long g_calls;
+static int gappy_place(tp_alloc *a, const tp_nodeset *free, int nodes,
+		       tp_nodeset *out)
+{
+	g_calls++;
+	if (nodes % 5 == 0) {
+		tp_nodeset_zero(out);
+		return -1;
+	}
+	return contig_place(a, free, nodes, out);
+}
+
+static const tp_alloc_ops gappy_ops = {
+	.name = "gappy", .flags = 0, .place = gappy_place,
+};
+
+/* An allocator that is NOT monotone, in the simplest way: it places (on
+ * the lowest nodes) only when an even number of nodes is free.  The
+ * patent's fat-tree rule is not monotone either (an exact fit in a partly
+ * used unit disappears when one more node of it is free). */
+static int even_place(tp_alloc *a, const tp_nodeset *free, int nodes,
+		      tp_nodeset *out)
+{
+	(void)a;
+	int n = tp_nodeset_count(free);
+	tp_nodeset_zero(out);
+	if (n % 2 || n < nodes)
+		return -1;
+	for (int i = tp_nodeset_next(free, 0), got = 0; got < nodes;
+	     i = tp_nodeset_next(free, i + 1), got++)
+		tp_nodeset_set(out, i);
+	return 0;
+}
+
+static const tp_alloc_ops even_ops = {
+	.name = "even", .flags = 0, .place = even_place,
+};
+
+/* The oracle: intervals during which nodes are taken (running jobs until
+ * their limit, reservations), free sets computed from scratch. */
+typedef struct taken {
+	int64_t s, e;
+	int n;
+	tp_nodeset nodes; /* count mode: unused */
+} taken;
+
+static int64_t sat_end(int64_t s, int64_t d)
+{
+	return s > INT64_MAX - d ? INT64_MAX : s + d;
+}
+
+/* Free count and (set mode) set at time t. */
+static int oracle_free_at(const tp_nodeset *usable, const taken *tk, int ntk,
+			  int64_t t, bool sets, tp_nodeset *out)
+{
+	int n = tp_nodeset_count(usable);
+	tp_nodeset_copy(out, usable);
+	for (int k = 0; k < ntk; k++)
+		if (tk[k].s <= t && t < tk[k].e) {
+			n -= tk[k].n;
+			if (sets)
+				tp_nodeset_andnot(out, &tk[k].nodes);
+		}
+	return sets ? tp_nodeset_count(out) : n;
+}
+
+/* Earliest start >= from among now and every interval boundary (what the
+ * profile's segment starts are) where the job fits: by counts, or by the
+ * allocator's placement on the nodes free throughout the window. */
+static int64_t oracle_earliest(tp_alloc *a, const tp_nodeset *usable,
+			       const taken *tk, int ntk, int64_t now,
+			       int64_t from, int nodes, int64_t dur, bool sets,
+			       tp_nodeset *where)
+{
+	tp_nodeset w, f;
+	tp_nodeset_init(&w, usable->n);
+	tp_nodeset_init(&f, usable->n);
+	int64_t best = TP_PROFILE_NEVER;
+	for (int c = -1; c < 2 * ntk; c++) {
+		int64_t s = c < 0 ? now : c % 2 ? tk[c / 2].e : tk[c / 2].s;
+		if (s < from || s >= best || s == INT64_MAX)
+			continue;
+		int64_t e = sat_end(s, dur);
+		int ok = 1;
+		tp_nodeset_copy(&w, usable);
+		for (int b = -1; b < 2 * ntk && ok; b++) {
+			int64_t bt = b < 0 ? s : b % 2 ? tk[b / 2].e : tk[b / 2].s;
+			if (bt < s || bt >= e)
+				continue;
+			int cnt = oracle_free_at(usable, tk, ntk, bt, sets, &f);
+			ok = cnt >= nodes;
+			if (sets)
+				tp_nodeset_and(&w, &f);
+		}
+		if (ok && sets)
+			ok = tp_alloc_place(a, &w, nodes, &f) == 0;
+		if (ok) {
+			best = s;
+			if (sets)
+				tp_nodeset_copy(where, &f);
+		}
+	}
+	tp_nodeset_fini(&w);
+	tp_nodeset_fini(&f);
+	return best;
+}
+
+/* Random running jobs, then a sequence of earliest + reserve on the
+ * profile and on the oracle: same times, same placements. */
+static void random_profile(tp_alloc *a, int nnodes, tp_profile_mode mode)
+{
+	bool sets = mode != TP_PROFILE_COUNTS;
+	tp_cluster c;
+	tp_cluster_init(&c, nnodes, a);
+	c.now = rnd_in(0, 100);
+	enum { MAXT = 80 };
+	taken tk[MAXT];
+	tp_job runs[MAXT];
+	int ntk = 0;
+	tp_nodeset s, usable, w1, w2;
+	tp_nodeset_init(&s, nnodes);
+	tp_nodeset_init(&usable, nnodes);
+	tp_nodeset_init(&w1, nnodes);
+	tp_nodeset_init(&w2, nnodes);
+	for (int i = (int)rnd_in(0, 20); i > 0; i--) {
+		tp_nodeset_zero(&s);
+		int lo = (int)rnd_in(0, nnodes - 1);
+		for (int k = lo; k < nnodes && k < lo + rnd_in(1, 6); k++)
+			if (tp_nodeset_test(&c.free, k))
+				tp_nodeset_set(&s, k);
+		if (!tp_nodeset_count(&s))
+			continue;
+		int64_t lim = c.now + rnd_in(-3, 60);
+		runs[ntk] = job(500 + ntk, tp_nodeset_count(&s), 10);
+		tp_cluster_add_run(&c, &runs[ntk], c.now - 1, lim, &s, TP_NOT_FILL);
+		tk[ntk] = (taken){ c.now, lim > c.now ? lim : c.now + 1,
+				   tp_nodeset_count(&s), s };
+		tp_nodeset_init(&tk[ntk].nodes, nnodes);
+		tp_nodeset_copy(&tk[ntk].nodes, &s);
+		ntk++;
+	}
+	tp_nodeset_copy(&usable, &c.free);
+	for (size_t i = 0; i < c.nrun; i++)
+		tp_nodeset_or(&usable, &c.run[i].nodes);
+
+	tp_profile p;
+	ck_assert_int_eq(tp_profile_init(&p, nnodes, mode), 0);
+	ck_assert_int_eq(tp_profile_build(&p, &c), 0);
+	for (int q = 0; q < 60 && ntk < MAXT; q++) {
+		int nodes = (int)rnd_in(1, nnodes);
+		int64_t dur = rnd() % 16 ? rnd_in(1, 80) : INT64_MAX;
+		/* Sometimes only after a random time (a boundary or not). */
+		int64_t after = rnd() % 4 ? INT64_MIN : c.now + rnd_in(0, 40);
+		int64_t t1 = after == INT64_MIN
+			     ? tp_profile_earliest(&p, a, nodes, dur, &w1)
+			     : tp_profile_earliest_after(&p, a, nodes, dur,
+							 after, &w1);
+		int64_t t2 = oracle_earliest(a, &usable, tk, ntk, c.now,
+					     after == INT64_MIN ? c.now
+								: after + 1,
+					     nodes, dur, sets, &w2);
+		ck_assert_int_eq(t1, t2);
+		if (t1 == TP_PROFILE_NEVER)
+			continue;
+		if (sets)
+			ck_assert(tp_nodeset_equal(&w1, &w2));
+		ck_assert_int_eq(tp_profile_reserve(&p, t1, dur, nodes, &w1), 0);
+		tk[ntk] = (taken){ t1, sat_end(t1, dur), nodes, s };
+		tp_nodeset_init(&tk[ntk].nodes, nnodes);
+		tp_nodeset_copy(&tk[ntk].nodes, &w1);
+		ntk++;
+	}
+	for (int k = 0; k < ntk; k++)
+		tp_nodeset_fini(&tk[k].nodes);
+	tp_profile_fini(&p);
+	tp_nodeset_fini(&s);
+	tp_nodeset_fini(&usable);
+	tp_nodeset_fini(&w1);
+	tp_nodeset_fini(&w2);
+	tp_cluster_fini(&c);
+}
+
+START_TEST(test_random_profile)
+{
+	rng_state = 0x6a09e667f3bcc909ull + (uint64_t)_i;
+	int nnodes = (int)rnd_in(1, 70);
+	tp_alloc *flat = first_free(nnodes), *sets = contig(nnodes),
+		 *gappy = tp_alloc_new(&gappy_ops, nnodes, NULL),
+		 *even = tp_alloc_new(&even_ops, nnodes, NULL);
+	for (int k = 0; k < 10; k++) {
+		random_profile(flat, nnodes, TP_PROFILE_COUNTS);
+		random_profile(sets, nnodes, TP_PROFILE_SETS);
+		random_profile(sets, nnodes, TP_PROFILE_SETS_MONOTONE);
+		random_profile(gappy, nnodes, TP_PROFILE_SETS);
+		random_profile(gappy, nnodes, TP_PROFILE_SETS_MONOTONE);
+		random_profile(even, nnodes, TP_PROFILE_SETS);
+	}
+	tp_alloc_destroy(flat);
+	tp_alloc_destroy(sets);
+	tp_alloc_destroy(gappy);
+	tp_alloc_destroy(even);
+}
+END_TEST
+
+/* A size the allocator can never place costs at most two calls per
+ * build, however long the profile; later jobs are not held up by it. */
+START_TEST(test_never_placeable_is_cheap)
+{
+	enum { N = 16 };
+	tp_alloc *a = tp_alloc_new(&gappy_ops, N, NULL);
+	tp_cluster c;
+	tp_cluster_init(&c, N, a);
+	tp_job runs[N];
+	for (int i = 0; i < N - 1; i++) { /* 15 different ends */
+		runs[i] = job(100 + i, 1, 10);
+		run_on(&c, &runs[i], i, i + 1, 10 * (i + 1));
+	}
+	tp_profile p;
+	tp_nodeset w;
+	tp_nodeset_init(&w, N);
+	tp_profile_init(&p, N, TP_PROFILE_SETS_MONOTONE);
+	tp_profile_build(&p, &c);
+	g_calls = 0;
+	ck_assert_int_eq(tp_profile_earliest(&p, a, 5, 1, &w), TP_PROFILE_NEVER);
+	ck_assert_int_le(g_calls, 2);
+	ck_assert_int_eq(tp_profile_earliest(&p, a, 10, 1, &w), TP_PROFILE_NEVER);
+	ck_assert_int_eq(tp_profile_earliest(&p, a, 5, 7, &w), TP_PROFILE_NEVER);
+	ck_assert_int_le(g_calls, 4);
+	tp_profile_fini(&p);
+	tp_nodeset_fini(&w);
+
+	/* Queue: 5 nodes (never), then 1 node: starts now on 15, no fill. */
+	tp_policy *pol = conservative();
+	tp_job never = job(1, 5, 10), one = job(2, 1, 10);
+	tp_cluster_enqueue(&c, &never);
+	tp_cluster_enqueue(&c, &one);
+	tp_policy_pass(pol, &c);
+	ck_assert_uint_eq(c.nstarts, 1);
+	assert_start(&c, 0, &one, "15", TP_NOT_FILL);
+	tp_policy_destroy(pol);
+	tp_cluster_fini(&c);
+	tp_alloc_destroy(a);
+}
+END_TEST
+
+/* Not monotone: a job must not start around the head if that makes the
+ * head unplaceable on its window, even off the head's pinned nodes.
+ * "even" allocator, 8 nodes, 0-3 busy until 10; queue H(6 n, 10 s),
+ * J(1, 50), K(1, 5).
+ *  H: 4 free now; at 10 all 8 (even) -> 0-5 pinned over [10,20); the
+ *     head's window is all 8 nodes.
+ *  J: free throughout [0,50): {6,7} (even) -> node 6, now.  But then H's
+ *     window would be 7 nodes (odd): H could not be placed at 10 in the
+ *     next pass.  So J gets its next slot: at 10 ({6,7} again) -> later.
+ *  K: ends at 5, before H's window: now on 4 (of {4..7}), a fill for H. */
+START_TEST(test_pass_not_monotone_guard)
+{
+	tp_alloc *a = tp_alloc_new(&even_ops, 8, NULL);
+	tp_policy *p = conservative();
+	tp_cluster c;
+	tp_cluster_init(&c, 8, a);
+	tp_job r = job(9, 4, 10), jh = job(1, 6, 10), jj = job(2, 1, 50),
+	       jk = job(3, 1, 5);
+	run_on(&c, &r, 0, 4, 10);
+	tp_cluster_enqueue(&c, &jh);
+	tp_cluster_enqueue(&c, &jj);
+	tp_cluster_enqueue(&c, &jk);
+	tp_policy_pass(p, &c);
+	ck_assert_uint_eq(c.nstarts, 1);
+	assert_start(&c, 0, &jk, "4", jh.id);
+	ck_assert_ptr_eq(c.resv_job, &jh);
+	ck_assert_int_eq(c.resv_time, 10);
+	tp_cluster_fini(&c);
+	tp_policy_destroy(p);
+	tp_alloc_destroy(a);
+}
+END_TEST
+
+static void random_workload(tp_workload *w, int nodes, int n, bool exact);
+
+/* Random workloads with allocators that are not monotone: the even one
+ * and the fat-tree patent's (64-node tree, 4-node units), exact
+ * estimates.  The engine's checks (free nodes, head never later than its
+ * reservation) hold. */
+START_TEST(test_random_not_monotone)
+{
+	rng_state = 0xbb67ae8584caa73bull + (uint64_t)_i;
+	tp_error err;
+	tp_fattree *ft = tp_fattree_generate(3, 4, &err);
+	ck_assert_msg(ft != NULL, "%s", err.msg);
+	tp_alloc_cfg cfg = { .nnodes = 64, .fattree = ft };
+	tp_alloc *fat = tp_alloc_create("fattree", &cfg, &err);
+	ck_assert_msg(fat != NULL, "%s", err.msg);
+	tp_alloc *even = tp_alloc_new(&even_ops, 64, NULL);
+	tp_alloc *allocs[] = { fat, even };
+	for (int k = 0; k < 2; k++) {
+		tp_workload w;
+		random_workload(&w, 64, 300, true);
+		for (size_t i = 0; i < w.njobs; i++) /* mostly small jobs */
+			if (rnd() % 4)
+				w.jobs[i].nodes = (int32_t)rnd_in(1, 8);
+		tp_sim_result r;
+		simulate(&w, allocs[k], &r);
+		ck_assert_uint_eq(r.nrec, w.njobs);
+		tp_sim_result_fini(&r);
+		tp_workload_fini(&w);
+	}
+	tp_alloc_destroy(fat);
+	tp_alloc_destroy(even);
+	tp_fattree_free(ft);
+}
+END_TEST
+
 /* Every job's first reservation, recorded by a wrapper around the policy
  * that plans the whole queue before each pass (the same plan the policy
  * makes, without its early stop). */
@@ -553,7 +870,8 @@ static void recording_pass(tp_policy *p, tp_cluster *c)
 	tp_profile prof;
 	tp_nodeset where;
 	tp_nodeset_init(&where, c->nnodes);
-	tp_profile_init(&prof, c->nnodes, !tp_alloc_is_flat(c->alloc));
+	tp_profile_init(&prof, c->nnodes, tp_alloc_is_flat(c->alloc)
+					  ? TP_PROFILE_COUNTS : TP_PROFILE_SETS);
 	tp_profile_build(&prof, c);
 	for (size_t i = 0; i < c->nqueue; i++) {
 		const tp_job *j = c->queue[i];
@@ -640,6 +958,7 @@ int main(void)
 	tcase_add_test(tc, test_profile_counts);
 	tcase_add_test(tc, test_profile_sets);
 	tcase_add_test(tc, test_profile_overdue_job);
+	tcase_add_test(tc, test_never_placeable_is_cheap);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("pass");
 	tcase_add_test(tc, test_pass_brief_example);
@@ -648,12 +967,15 @@ int main(void)
 	tcase_add_test(tc, test_pass_never_fits);
 	tcase_add_test(tc, test_pass_sets);
 	tcase_add_test(tc, test_pass_empty_queue);
+	tcase_add_test(tc, test_pass_not_monotone_guard);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("engine");
 	tcase_add_test(tc, test_engine_schedule);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("random");
 	tcase_set_timeout(tc, 60);
+	tcase_add_loop_test(tc, test_random_not_monotone, 0, 10);
+	tcase_add_loop_test(tc, test_random_profile, 0, 20);
 	tcase_add_loop_test(tc, test_random_passes, 0, 20);
 	tcase_add_loop_test(tc, test_random_schedules, 0, 10);
 	suite_add_tcase(s, tc);

@@ -200,10 +200,19 @@ static unsigned rnd(unsigned n)
 	return (rnd_state >> 8) % n;
 }
 
+/* Jobs' boxes up to `load` plus a few flipped nodes, or (one time in
+ * four) nodes locked independently at random. */
 static void random_state(const tp_torus *t, tp_nodeset *avail, double load)
 {
 	int N = tp_torus_nnodes(t), n = tp_torus_ndims(t);
 	const int *dims = tp_torus_dims(t);
+	if (rnd(4) == 0) {
+		tp_nodeset_zero(avail);
+		for (int v = 0; v < N; v++)
+			if (rnd(100) >= load * 100)
+				tp_nodeset_set(avail, v);
+		return;
+	}
 	tp_nodeset lock;
 	tp_nodeset_init(&lock, N);
 	tp_nodeset_fill(avail);

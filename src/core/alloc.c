@@ -11,6 +11,7 @@ tp_alloc *tp_alloc_new(const tp_alloc_ops *ops, int nnodes, void *state)
 	tp_alloc *a = calloc(1, sizeof(*a));
 	if (a) {
 		a->ops = ops;
+		a->flags = ops->flags;
 		a->nnodes = nnodes;
 		a->state = state;
 	}

@@ -22,6 +22,11 @@ struct tp_torus;   /* torus.h */
 /* Any `nodes` free nodes will do: feasibility is a matter of counting.
  * Policies may then reason with counts (textbook EASY / conservative). */
 #define TP_ALLOC_FLAT 0x1u
+/* If a job can be placed on a set S, it can be placed on every superset
+ * of S.  Planners may then skip allocator calls (a job that fits a window
+ * fits any larger one).  Not every allocator is: the fat-tree patent's
+ * exact-fit rule for small jobs can fail once a unit has more free nodes. */
+#define TP_ALLOC_MONOTONE 0x2u
 
 typedef struct tp_alloc_ops {
 	const char *name;
@@ -41,6 +46,8 @@ typedef struct tp_alloc_ops {
 
 struct tp_alloc {
 	const tp_alloc_ops *ops;
+	unsigned flags;     /* TP_ALLOC_*: ops->flags, adjusted by create()
+			     * where options change them */
 	int nnodes;
 	void *state;
 };
@@ -69,7 +76,11 @@ int tp_alloc_capacity(tp_alloc *a, const tp_nodeset *free);
 double tp_alloc_cost(tp_alloc *a, const tp_nodeset *nodes);
 static inline bool tp_alloc_is_flat(const tp_alloc *a)
 {
-	return a->ops->flags & TP_ALLOC_FLAT;
+	return a->flags & TP_ALLOC_FLAT;
+}
+static inline bool tp_alloc_is_monotone(const tp_alloc *a)
+{
+	return a->flags & TP_ALLOC_MONOTONE;
 }
 
 /* Registry entry: each allocator module exports one of these. */

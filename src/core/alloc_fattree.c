@@ -172,16 +172,21 @@ static int best_free_unit(const ft_alloc *st, int n)
 {
 	const tp_fattree *t = st->t;
 	int best = -1, bwaste = 0, bleaf = 0;
-	for (int m = 0; m < t->nmsu; m++) {
-		int size = msu_size(st, m);
-		if (st->mfree[m] != size || size < n)
+	for (int l = 0; l < t->nleaf; l++) {
+		int v = t->leaves[l];
+		if (!st->leaf_free[v])
 			continue;
-		int waste = size - n;
-		int lf = t->opts.prefer_full ? st->leaf_free[t->msu_leaf[m]] : 0;
-		if (best < 0 || waste < bwaste || (waste == bwaste && lf < bleaf)) {
-			best = m;
-			bwaste = waste;
-			bleaf = lf;
+		int lf = t->opts.prefer_full ? st->leaf_free[v] : 0;
+		for (int m = t->sw[v].msu_lo; m < t->sw[v].msu_hi; m++) {
+			int size = msu_size(st, m), waste = size - n;
+			if (st->mfree[m] != size || waste < 0)
+				continue;
+			if (best < 0 || waste < bwaste ||
+			    (waste == bwaste && (lf < bleaf || (lf == bleaf && m < best)))) {
+				best = m;
+				bwaste = waste;
+				bleaf = lf;
+			}
 		}
 	}
 	return best;
@@ -304,6 +309,13 @@ static size_t plan_tables(ft_alloc *st, const dp_job *j)
 			st->S[v] = d;
 		} else {
 			long accF = 0, accS = 0;
+			for (int c = 0; c < s->nchild; c++)
+				accF += st->F[s->child[c]];
+			if (!accF) {    /* nothing free below: no table */
+				st->F[v] = st->S[v] = 0;
+				continue;
+			}
+			accF = 0;
 			for (int c = 0; c < s->nchild; c++) {
 				int ch = s->child[c];
 				if (!st->F[ch])
@@ -363,6 +375,30 @@ static void fill_leaf(ft_alloc *st, int v, const dp_job *j)
 	}
 }
 
+/* merge() without short units anywhere below (no deficit dimension): the
+ * common case, kept tight. */
+static void merge_plain(const int64_t *A, int xa, const int64_t *B, int xb,
+			int64_t *R, int32_t *C, int xr, int64_t w)
+{
+	for (int i = 0; i <= xr; i++)
+		R[i] = INF;
+	for (int i = 0; i <= xa; i++) {
+		int64_t a = A[i], wi = w * i;
+		if (a == INF)
+			continue;
+		int jmax = mini(xb, xr - i);
+		for (int jx = 0; jx <= jmax; jx++) {
+			if (B[jx] == INF)
+				continue;
+			int64_t v = a + B[jx] + wi * jx;
+			if (v <= R[i + jx]) {
+				R[i + jx] = v;
+				C[i + jx] = jx;
+			}
+		}
+	}
+}
+
 /* acc (xa, da) + child table -> m's table; cross pairs cost w each. */
 static void merge(ft_alloc *st, const int64_t *A, int xa, int da,
 		  const ft_merge *m, int64_t w)
@@ -372,6 +408,10 @@ static void merge(ft_alloc *st, const int64_t *A, int xa, int da,
 	int64_t *R = st->val + m->off;
 	int32_t *C = st->cho + m->off;
 	int xr = m->x, dr = m->d;
+	if (!da && !db && !dr) {
+		merge_plain(A, xa, B, xb, R, C, xr, w);
+		return;
+	}
 	for (int i = 0; i < (xr + 1) * (dr + 1); i++)
 		R[i] = INF;
 	for (int i = 0; i <= xa; i++)
@@ -670,6 +710,11 @@ static tp_alloc *fattree_create(const tp_alloc_cfg *cfg, tp_error *err)
 	}
 	ft_alloc *st = state_new(t);
 	tp_alloc *a = st ? tp_alloc_new(&fattree_ops, t->nnodes, st) : NULL;
+	/* With busy_fallback any unit with enough free nodes serves a small
+	 * job, so feasibility only grows with the free set; the patent's
+	 * strict exact-fit rule alone is not monotone. */
+	if (a && t->opts.busy_fallback)
+		a->flags |= TP_ALLOC_MONOTONE;
 	if (!a) {
 		if (st) {
 			tp_alloc tmp = { .state = st };

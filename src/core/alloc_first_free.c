@@ -24,7 +24,7 @@ static int first_free_place(tp_alloc *a, const tp_nodeset *free, int nodes,
 
 static const tp_alloc_ops first_free_ops = {
 	.name = "first-free",
-	.flags = TP_ALLOC_FLAT,
+	.flags = TP_ALLOC_FLAT | TP_ALLOC_MONOTONE,
 	.place = first_free_place,
 };
 

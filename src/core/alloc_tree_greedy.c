@@ -192,7 +192,7 @@ static void tree_greedy_destroy(tp_alloc *a)
 
 static const tp_alloc_ops tree_greedy_ops = {
 	.name = "tree-greedy",
-	.flags = 0,
+	.flags = TP_ALLOC_MONOTONE, /* succeeds whenever enough nodes are free */
 	.place = tree_greedy_place,
 	.cost = tree_greedy_cost,
 	.destroy = tree_greedy_destroy,

@@ -47,7 +47,8 @@ static void sort_batch(const tp_cluster *c, size_t *ord, size_t m)
 {
 	for (size_t i = 0; i < m; i++) {
 		size_t k = i;
-		while (k > 0 && c->queue[ord[k - 1]]->nodes < c->queue[i]->nodes) {
+		int n = c->queue[i]->nodes;
+		while (k > 0 && c->queue[ord[k - 1]]->nodes < n) {
 			ord[k] = ord[k - 1];
 			k--;
 		}

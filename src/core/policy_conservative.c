@@ -14,7 +14,9 @@
  * estimate) a re-plan reproduces the previous plan, so no job starts later
  * than its first reservation; with run time < estimate that holds for the
  * head job's reservation (c->resv_time), while a job behind a head that
- * moved up may lose its slot to it.
+ * moved up may lose its slot to it.  (With an allocator that is not
+ * monotone, see below, even the head's holds only while no job ends
+ * early: more free nodes need not mean a placement.)
  *
  * Allocation model (see profile.h): with a flat allocator the plan is by
  * node counts (the textbook algorithm) and jobs starting now are placed by
@@ -23,6 +25,16 @@
  * nodes free throughout its window, and a job starting now starts on that
  * placement (the allocator's choice on c->free less the nodes pinned for
  * jobs ahead of it), so a backfilled job never takes a reserved node.
+ *
+ * With an allocator that is not monotone (profile.h; the patent's fat-tree
+ * rule), keeping off the reserved nodes is not enough: taking other nodes
+ * of the head's window can make the head unplaceable there (e.g. a unit
+ * the head would use whole becomes partly used).  So, as EASY does with
+ * any allocator, a job may start now around the first waiting job only if
+ * that job can still be placed on its window less the nodes of the jobs
+ * started around it; otherwise it gets its earliest later slot.  For
+ * allocators that declare TP_ALLOC_MONOTONE the planner also takes
+ * shortcuts that skip allocator calls.
  *
  * A job that cannot fit even on the whole idle machine gets no reservation
  * and blocks nobody; it is not "waiting" for fill_for either.
@@ -33,6 +45,7 @@
  * cannot change this pass's decisions.  The head's reservation is always
  * computed and published in c->resv_job / c->resv_time.
  */
+#include <stdbool.h>
 #include <stdlib.h>
 
 #include "policy.h"
@@ -46,12 +59,18 @@ typedef struct now_start {
 } now_start;
 
 typedef struct plan {
+	tp_profile_mode mode;
 	tp_profile prof;
 	int *min_nodes;      /* over queue[i..] */
 	int64_t *min_est;    /* over queue[i..] */
 	now_start *now;
 	size_t nnow, capnow; /* capnow entries have initialised sets */
 	tp_nodeset where;
+	/* Non-monotone allocators: the first waiting job, its reservation
+	 * and its window less the nodes of the jobs starting now around it. */
+	const tp_job *head;
+	int64_t head_start;
+	tp_nodeset head_win, scratch, scratch_out;
 } plan;
 
 static void plan_fini(plan *pl)
@@ -63,14 +82,31 @@ static void plan_fini(plan *pl)
 		tp_nodeset_fini(&pl->now[i].where);
 	free(pl->now);
 	tp_nodeset_fini(&pl->where);
+	tp_nodeset_fini(&pl->head_win);
+	tp_nodeset_fini(&pl->scratch);
+	tp_nodeset_fini(&pl->scratch_out);
+}
+
+/* How to plan with allocator a (see profile.h). */
+static tp_profile_mode profile_mode(const tp_alloc *a)
+{
+	if (tp_alloc_is_flat(a))
+		return TP_PROFILE_COUNTS;
+	if (tp_alloc_is_monotone(a))
+		return TP_PROFILE_SETS_MONOTONE;
+	return TP_PROFILE_SETS;
 }
 
 static int plan_init(plan *pl, const tp_cluster *c)
 {
 	size_t q = c->nqueue;
 	*pl = (plan){0};
-	if (tp_profile_init(&pl->prof, c->nnodes, !tp_alloc_is_flat(c->alloc)) ||
-	    tp_nodeset_init(&pl->where, c->nnodes))
+	pl->mode = profile_mode(c->alloc);
+	if (tp_profile_init(&pl->prof, c->nnodes, pl->mode) ||
+	    tp_nodeset_init(&pl->where, c->nnodes) ||
+	    tp_nodeset_init(&pl->head_win, c->nnodes) ||
+	    tp_nodeset_init(&pl->scratch, c->nnodes) ||
+	    tp_nodeset_init(&pl->scratch_out, c->nnodes))
 		return -1;
 	pl->min_nodes = malloc(q * sizeof(*pl->min_nodes));
 	pl->min_est = malloc(q * sizeof(*pl->min_est));
@@ -113,6 +149,35 @@ static int more_may_start(const plan *pl, size_t i)
 	       pl->min_est[i];
 }
 
+/* The first waiting job's reservation was just found: remember its window
+ * if the allocator needs watching. */
+static void guard_head(plan *pl, const tp_job *job, int64_t t)
+{
+	if (pl->mode != TP_PROFILE_SETS)
+		return;
+	pl->head = job;
+	pl->head_start = t;
+	tp_nodeset_copy(&pl->head_win, tp_profile_window(&pl->prof));
+}
+
+/* May `job`, planned to start now on pl->where, start around the first
+ * waiting job?  Yes unless the allocator is not known to be monotone and
+ * the head could no longer be placed on its window without these nodes;
+ * if yes, those nodes leave the head's window. */
+static bool head_keeps_fit(plan *pl, const tp_cluster *c, const tp_job *job)
+{
+	if (!pl->head || job->estimate <= pl->head_start - c->now ||
+	    !tp_nodeset_intersects(&pl->head_win, &pl->where))
+		return true;
+	tp_nodeset_copy(&pl->scratch, &pl->head_win);
+	tp_nodeset_andnot(&pl->scratch, &pl->where);
+	if (tp_alloc_place(c->alloc, &pl->scratch, pl->head->nodes,
+			   &pl->scratch_out))
+		return false;
+	tp_nodeset_copy(&pl->head_win, &pl->scratch);
+	return true;
+}
+
 /* Reserve for the queue in order; collect the jobs whose reservation is
  * now.  Returns 0, -1 on ENOMEM. */
 static int plan_queue(plan *pl, tp_cluster *c)
@@ -122,6 +187,10 @@ static int plan_queue(plan *pl, tp_cluster *c)
 		const tp_job *job = c->queue[i];
 		int64_t t = tp_profile_earliest(&pl->prof, c->alloc, job->nodes,
 						job->estimate, &pl->where);
+		if (t == c->now && !head_keeps_fit(pl, c, job))
+			t = tp_profile_earliest_after(&pl->prof, c->alloc,
+						      job->nodes, job->estimate,
+						      c->now, &pl->where);
 		if (t == TP_PROFILE_NEVER)
 			continue;
 		if (tp_profile_reserve(&pl->prof, t, job->estimate, job->nodes,
@@ -135,8 +204,10 @@ static int plan_queue(plan *pl, tp_cluster *c)
 			first_wait = job;
 			c->resv_job = c->queue[i];
 			c->resv_time = t;
+			guard_head(pl, job, t);
 		}
-		if (first_wait && i + 1 < c->nqueue && !more_may_start(pl, i + 1))
+		if (first_wait && i + 1 < c->nqueue &&
+		    !more_may_start(pl, i + 1))
 			break;
 	}
 	return 0;
@@ -148,11 +219,12 @@ static void start_planned(tp_policy *p, tp_cluster *c, plan *pl)
 	int sets = tp_profile_has_sets(&pl->prof);
 	for (size_t k = 0; k < pl->nnow; k++) {
 		now_start *s = &pl->now[k];
-		size_t qi = s->qi - k; /* entries before it have left the queue */
+		/* The k entries started before it have left the queue. */
+		size_t qi = s->qi - k;
 		/* Flat: the plan guaranteed the count, the allocator picks. */
 		if (!sets && tp_alloc_place(c->alloc, &c->free,
 					    c->queue[qi]->nodes, &s->where))
-			return; /* a flat allocator refusing a count: keep queued */
+			return; /* refused a count it had: keep queued */
 		if (tp_cluster_start(c, qi, &s->where, s->fill_for))
 			return;
 		if (s->fill_for != TP_NOT_FILL)

@@ -12,11 +12,12 @@ static int64_t end_of(int64_t start, int64_t dur)
 	return start > INT64_MAX - dur ? INT64_MAX : start + dur;
 }
 
-int tp_profile_init(tp_profile *p, int nnodes, bool with_sets)
+int tp_profile_init(tp_profile *p, int nnodes, tp_profile_mode mode)
 {
 	memset(p, 0, sizeof(*p));
 	p->nnodes = nnodes;
-	if (!with_sets)
+	p->monotone = mode == TP_PROFILE_SETS_MONOTONE;
+	if (mode == TP_PROFILE_COUNTS)
 		return 0;
 	/* A non-NULL set pointer is what marks set mode, even while empty. */
 	p->set = calloc(1, sizeof(*p->set));
@@ -191,7 +192,8 @@ static void window_set(tp_profile *p, size_t i, int64_t dur)
 static bool known_refusal(const tp_profile *p, int nodes, const tp_nodeset *w)
 {
 	for (size_t k = 0; k < p->nfail; k++)
-		if (p->fail_nodes[k] == nodes && tp_nodeset_subset(w, &p->fail[k]))
+		if (p->fail_nodes[k] == nodes &&
+		    tp_nodeset_subset(w, &p->fail[k]))
 			return true;
 	return false;
 }
@@ -205,42 +207,49 @@ static void remember_refusal(tp_profile *p, int nodes, const tp_nodeset *w)
 		p->nfail++;
 }
 
-/* Set mode: place on `w`, asking the allocator only when needed. */
+/* Set mode: place on `w`; with a monotone allocator, skip calls whose
+ * refusal is known. */
 static bool place_on(tp_profile *p, tp_alloc *a, int nodes,
 		     const tp_nodeset *w, tp_nodeset *where)
 {
-	if (tp_nodeset_count(w) < nodes || known_refusal(p, nodes, w))
+	if (tp_nodeset_count(w) < nodes ||
+	    (p->monotone && known_refusal(p, nodes, w)))
 		return false;
 	if (tp_alloc_place(a, w, nodes, where) == 0)
 		return true;
-	remember_refusal(p, nodes, w);
+	if (p->monotone)
+		remember_refusal(p, nodes, w);
 	return false;
 }
 
 /* Set mode: can a job of `nodes` nodes be placed on `all` (and so maybe
- * on some window)?  Asked of the allocator once per size and build. */
+ * on some window)?  Asked of the allocator once per size and build, and
+ * only if it is monotone (otherwise: maybe, ask each window). */
 static bool placeable_ever(tp_profile *p, tp_alloc *a, int nodes,
 			   tp_nodeset *scratch)
 {
 	if (nodes < 0 || nodes > p->nnodes)
 		return false;
+	if (!p->monotone)
+		return true;
 	if (!p->fits_all[nodes])
 		p->fits_all[nodes] = place_on(p, a, nodes, &p->all, scratch)
 				     ? 1 : -1;
 	return p->fits_all[nodes] > 0;
 }
 
-int64_t tp_profile_earliest(tp_profile *p, tp_alloc *a, int nodes,
-			    int64_t dur, tp_nodeset *where)
+/* Earliest fit among segment starts from segment `from` on. */
+static int64_t earliest_from(tp_profile *p, tp_alloc *a, int nodes,
+			     int64_t dur, size_t from, tp_nodeset *where)
 {
 	if (!p->set) {
-		size_t i = find_count(p, nodes, dur, 0);
+		size_t i = find_count(p, nodes, dur, from);
 		return i == NONE ? TP_PROFILE_NEVER : p->t[i];
 	}
 	/* Counts first (cheap, necessary), then the allocator on the window's
 	 * node set; a refusal moves on to the next segment start, unless
 	 * the size cannot be placed at all. */
-	for (size_t i = find_count(p, nodes, dur, 0); i != NONE;
+	for (size_t i = find_count(p, nodes, dur, from); i != NONE;
 	     i = find_count(p, nodes, dur, i + 1)) {
 		window_set(p, i, dur);
 		if (place_on(p, a, nodes, &p->win, where))
@@ -249,6 +258,12 @@ int64_t tp_profile_earliest(tp_profile *p, tp_alloc *a, int nodes,
 			break;
 	}
 	return TP_PROFILE_NEVER;
+}
+
+int64_t tp_profile_earliest(tp_profile *p, tp_alloc *a, int nodes,
+			    int64_t dur, tp_nodeset *where)
+{
+	return earliest_from(p, a, nodes, dur, 0, where);
 }
 
 /* Index of the segment starting at t, or of the first starting after it. */
@@ -263,6 +278,14 @@ static size_t seg_at(const tp_profile *p, int64_t t)
 			hi = mid;
 	}
 	return lo;
+}
+
+int64_t tp_profile_earliest_after(tp_profile *p, tp_alloc *a, int nodes,
+				  int64_t dur, int64_t after,
+				  tp_nodeset *where)
+{
+	size_t from = after == INT64_MAX ? p->n : seg_at(p, after + 1);
+	return earliest_from(p, a, nodes, dur, from, where);
 }
 
 int tp_profile_reserve(tp_profile *p, int64_t start, int64_t dur, int nodes,

@@ -8,26 +8,31 @@
  * it covers.  Conservative backfilling plans the whole queue on one; EASY
  * style policies can plan only the head.
  *
- * Two modes, chosen at init:
- *  - count mode (flat allocators, where any n free nodes will do): only
+ * Modes, chosen at init:
+ *  - counts (flat allocators, where any n free nodes will do): only
  *    counts are kept; a job fits at t if at least n nodes are free
  *    throughout [t, t + duration);
- *  - set mode (topology allocators): each segment also keeps its free node
+ *  - sets (topology allocators): each segment also keeps its free node
  *    set; a job fits at t if the allocator can place it on the nodes free
  *    throughout [t, t + duration), and the reservation pins exactly that
  *    placement's nodes.  This is how Slurm's backfill plans with topology.
+ *  - sets, monotone allocator: the same answers, fewer allocator calls.
+ *    An allocator is monotone if placing on F succeeding implies placing
+ *    on any superset of F succeeds (first-free, tree-greedy and the torus
+ *    box methods are; the patent's fat-tree rule is not: a job that fits
+ *    a partly used unit exactly may find no exact fit once more nodes are
+ *    free).  Then a window inside one already refused for the same size
+ *    (since the last build) is refused without a call, and after a first
+ *    refusal a size that cannot be placed even on every node free or
+ *    running is "never" at once (some sizes cannot be placed at all on a
+ *    torus; such a job would otherwise cost a failed search over the whole
+ *    profile in every pass).  Allocator calls dominate the cost of
+ *    planning with a topology allocator.
  *
- * Only segment starts are ever candidate start times: moving a start later
- * inside a segment can only shrink the set of nodes free throughout the
- * window.  Set mode relies on the allocator being monotone (if it can place
- * a job on F it can place it on any superset of F), which every allocator
- * of the project is.  Allocator calls dominate the cost of planning with a
- * topology allocator, so monotonicity is also used to save them: a window
- * inside one already refused for the same size (since the last build) is
- * refused without a call, and after a first refusal a size that cannot be
- * placed even on every node free or running is "never" at once (some sizes
- * cannot be placed at all on a torus; such a job would otherwise cost a
- * failed search over the whole profile in every pass).
+ * Candidate start times are segment starts only.  With a monotone
+ * allocator nothing is lost: moving a start later inside a segment can
+ * only shrink the set of nodes free throughout the window.  With another
+ * allocator the earliest fit is the earliest among segment starts.
  */
 #ifndef TP_PROFILE_H
 #define TP_PROFILE_H
@@ -39,6 +44,12 @@
 #include "alloc.h"
 #include "cluster.h"
 #include "nodeset.h"
+
+typedef enum tp_profile_mode {
+	TP_PROFILE_COUNTS,
+	TP_PROFILE_SETS,
+	TP_PROFILE_SETS_MONOTONE,
+} tp_profile_mode;
 
 /* "Never": a job that cannot fit even when every running job has ended. */
 #define TP_PROFILE_NEVER INT64_MAX
@@ -52,7 +63,8 @@ typedef struct tp_profile {
 	size_t n, cap;    /* segments in use / allocated */
 	size_t nset_init; /* set[0..nset_init) own their word arrays (pool) */
 	int nnodes;
-	/* Set mode only. */
+	bool monotone;    /* TP_PROFILE_SETS_MONOTONE */
+	/* Set modes only. */
 	tp_nodeset win;   /* scratch: free throughout a window */
 	tp_nodeset all;   /* every node free or running at build time: no
 			   * window is ever larger */
@@ -65,8 +77,8 @@ typedef struct tp_profile {
 	size_t nfail, fail_next;
 } tp_profile;
 
-/* with_sets selects set mode.  Returns 0, -1 on ENOMEM. */
-int  tp_profile_init(tp_profile *p, int nnodes, bool with_sets);
+/* Returns 0, -1 on ENOMEM. */
+int  tp_profile_init(tp_profile *p, int nnodes, tp_profile_mode mode);
 void tp_profile_fini(tp_profile *p);
 static inline bool tp_profile_has_sets(const tp_profile *p)
 {
@@ -89,6 +101,16 @@ int tp_profile_build(tp_profile *p, const tp_cluster *c);
  * TP_PROFILE_NEVER.  Allocates nothing, so it cannot fail otherwise. */
 int64_t tp_profile_earliest(tp_profile *p, tp_alloc *a, int nodes,
 			    int64_t dur, tp_nodeset *where);
+/* The same, among starts strictly after `after`. */
+int64_t tp_profile_earliest_after(tp_profile *p, tp_alloc *a, int nodes,
+				  int64_t dur, int64_t after,
+				  tp_nodeset *where);
+/* Set modes, after an earliest-fit search that found a start: the nodes
+ * free throughout the chosen window (the allocator placed on these). */
+static inline const tp_nodeset *tp_profile_window(const tp_profile *p)
+{
+	return &p->win;
+}
 
 /* Take `nodes` nodes (set mode: exactly the nodes of `where`) out of
  * [start, start + dur), splitting segments where needed.  The caller

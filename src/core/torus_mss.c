@@ -1,25 +1,32 @@
 /*
  * torus_mss.c - Find_MSS and the fragmentation metric phi (spec B), in two
  * evaluations that must agree: the direct one (node by node, the paper's
- * pseudo-code) and the fast one used by the torus-mss allocator.
+ * pseudo-code, rerun for every candidate) and the fast one used by the
+ * torus-mss allocator.
  *
- * Why the fast one is exact.  Let S be the current state and S' = S minus a
- * candidate box B of free nodes.
- *  (1) grow(u) depends only on the free nodes it looked at: every extension
- *      that succeeded lies inside the final box, every one that failed hit a
- *      locked node or the end of a line, which stays so in S'.  Hence
- *      grow_S'(u) = grow_S(u) whenever grow_S(u) does not meet B.
- *  (2) The walk over seeds is the same in S and S' up to the first seed
- *      whose MSS meets B: until then the same boxes are discovered, and the
- *      next seed min(F \ discovered) is not in B (a seed lies in its own
- *      box), so removing B does not change the minimum.
- *  (3) If the S' walk reaches a node that is the i-th seed of S, no MSS of S
- *      from i on meets B, and the undiscovered sets agree (U' = U_i \ B),
- *      then by (1) and (2) the rest of the walk is S's, whose statistics
- *      are precomputed.
- * Between (2) and (3) the candidate's walk runs on its own, reusing grow_S
- * from a cache by (1).  Box tests use prefix sums (torus_box.c) plus an
- * interval test against B, so S' is never materialised.
+ * Why the fast one is exact.  Let S be the current state, F its free nodes,
+ * M_0, M_1, ... its MSSs grown from seeds s_0 < s_1 < ..., and U_i the
+ * nodes of F not yet discovered before seed i.  A candidate box B of free
+ * nodes gives S' = S minus B; U' is the undiscovered set of S''s walk.
+ *  (1) grow(u) depends only on the slabs it looked at: the ones it added lie
+ *      in the final box, the one that stopped a phase held a locked node
+ *      (or the line ended, or the ring was spanned), which stays so in S'.
+ *      Hence grow_S'(u) = grow_S(u) whenever grow_S(u) misses B, and
+ *      grow_S is computed once per node and cached.
+ *  (2) Write U' = (U_is minus B) xor X, is being S's first seed at or after
+ *      the walk's cursor.  If M_is misses B, X has no node in M_is and no
+ *      node before s_is, then s_is is the next seed of S' too, its box is
+ *      M_is, and both sides lose the same nodes: X is unchanged.  So runs of
+ *      such seeds only add their sizes (block maxima make that O(run/64)),
+ *      the walk starts at the first MSS B meets with X = 0, and X stays
+ *      small: it holds only the nodes whose discovery differs so far.
+ *  (3) Every other step takes the smallest node of U', its box (grow_S if
+ *      that misses B, else grown again in S', replaying grow_S's phases
+ *      where they still apply: grow_fast) and folds the box into X.
+ * phi needs only the largest size and how many seeds reach it.  Box tests
+ * use prefix sums (torus_box.c) plus interval tests against B, so S' is
+ * never built; test/check_torus_mss compares both evaluations on random
+ * states.
  */
 #include "torus.h"
 
@@ -229,9 +236,9 @@ static int geom_size(const geom *g, const tp_box *b)
 }
 
 /* What to do with the bits of a box. */
-enum { OP_SET, OP_CLEAR, OP_TRACK, OP_LIST, OP_WORDS };
+enum { OP_SET, OP_CLEAR, OP_LIST, OP_WORDS };
 
-/* Boxes as (word, mask) pairs: a cached box is cleared from a bit set in
+/* Boxes as (word, mask) pairs: a cached box is folded into a bit set with
  * one operation per word instead of one per row. */
 typedef struct wordpool {
 	int *word;
@@ -266,9 +273,7 @@ static void pool_add(wordpool *p, int from, int w, uint64_t m)
 
 typedef struct bitop {
 	int op;
-	uint64_t *w;     /* the bit set */
-	uint64_t *x;     /* OP_TRACK: difference set */
-	int *diff;       /* nonzero words of x */
+	uint64_t *w;      /* OP_SET, OP_CLEAR: the bit set */
 	int *list, nlist; /* OP_LIST: node indices */
 	wordpool *pool;   /* OP_WORDS: append pairs from index `from` on */
 	int from;
@@ -296,17 +301,6 @@ static void run_op(bitop *o, int lo, int hi)
 		case OP_CLEAR:
 			o->w[wi] &= ~m;
 			break;
-		case OP_TRACK: {
-			/* bits that really leave w flip in the difference set */
-			uint64_t ch = o->w[wi] & m;
-			if (ch) {
-				uint64_t old = o->x[wi];
-				o->w[wi] &= ~m;
-				o->x[wi] = old ^ ch;
-				*o->diff += (o->x[wi] != 0) - (old != 0);
-			}
-			break;
-		}
 		}
 	}
 }
@@ -387,9 +381,11 @@ struct tp_mss_eval {
 	const tp_torus *t;
 	bool direct;
 	geom g;
+	const bool *wrap;
 	tp_nodeset free;         /* S */
 	tp_nodeset scratch;      /* direct: S' */
 
+	/* Find_MSS of S */
 	tp_torus_counts *counts; /* locked counts of S */
 	int K;                   /* MSSs of S, in discovery order */
 	tp_box *mss;
@@ -397,20 +393,27 @@ struct tp_mss_eval {
 	uint64_t *undisc;        /* K x W: U_i, undiscovered free nodes before seed i */
 	int *nd_start, *nd_word; /* U_i minus U_i+1 as (word, mask) pairs */
 	uint64_t *nd_mask;
-	int *pmax, *pcnt;        /* largest size and its count over seeds < i */
-	int *cov_start, *cov;    /* MSSs covering each node (CSR) */
+	int *blk_max, *blk_cnt;  /* largest size and its count per 64 seeds */
+	int *cov_start, *cov;    /* node -> MSSs covering it (CSR) */
 	double avg_cover;        /* cover entries per free node */
-	tp_box *cache;           /* grow_S(u), valid where cached[u] */
-	unsigned char *cached;
-	int *wl_start, *wl_len;  /* grow_S(u) as pool pairs */
-	int *phases;             /* grow_S(u)'s phases (grow_fast), 4n ints */
-	const bool *wrap;
-	wordpool pool;
+	int *touch_start, *touch;/* word -> MSSs with nodes in it, ascending, */
+	uint64_t *touch_mask;    /* and their nodes there */
 
-	/* per-candidate scratch */
-	uint64_t *U, *X, *bmask; /* U', U' xor (U_is minus B), B */
-	/* (the walk keeps the number of nonzero words of X, 0 iff X = 0) */
-	int *hit_stamp, stamp, *hits, *nodes;
+	/* grow_S(u) for any free u, computed on demand */
+	tp_box *cache;
+	unsigned char *cached;
+	int *wl_start, *wl_len;  /* as pairs in pool */
+	int *phases;             /* its phases, replayed by grow_fast */
+	wordpool pool;
+	wordpool fresh;          /* pairs of the last grow in S' */
+
+	/* per candidate */
+	uint64_t *X, *bmask;     /* U' xor (U_is minus B); B */
+	int *xlist, xn;          /* words of X that may be nonzero */
+	unsigned char *inx;
+	int *tptr;               /* per listed word: position in its touch list
+				  * (entries before it are below is), or -1 */
+	int *hit_stamp, stamp, *hits, nhits, *nodes;
 };
 
 typedef struct fast_ctx {
@@ -422,7 +425,9 @@ typedef struct fast_ctx {
 } fast_ctx;
 
 /* Most slabs that are not free have a locked low corner: a bit test
- * settles those before the prefix-sum query. */
+ * settles those before the prefix-sum query.  (The test against B never
+ * fails in grow_fast's tested phases - a slab there lies beside the arc
+ * where B first cut the box - but correctness need not rest on that.) */
 static bool fast_open(void *ctx, const tp_box *slab)
 {
 	fast_ctx *c = ctx;
@@ -452,13 +457,68 @@ static bool others_meet(const geom *g, const tp_box *box, const tp_box *B,
 	return true;
 }
 
+/* Room for a phase of dimension i from the box: positions before the
+ * ring is spanned or the line ends. */
+static int phase_room(const fast_ctx *c, const tp_box *box, int i, int dir)
+{
+	int d = c->g->dims[i];
+	if (c->wrap[i])
+		return d - box->len[i];
+	return dir > 0 ? d - box->off[i] - box->len[i] : box->off[i];
+}
+
+/* k-th position a phase of dimension i would add to the box. */
+static int phase_pos(const fast_ctx *c, const tp_box *box, int i, int dir,
+		     int k)
+{
+	int d = c->g->dims[i];
+	return dir > 0 ? (box->off[i] + box->len[i] + k) % d
+		       : (box->off[i] - 1 - k + d) % d;
+}
+
+static void phase_add(const fast_ctx *c, tp_box *box, int i, int dir, int k)
+{
+	int d = c->g->dims[i];
+	box->len[i] += k;
+	if (dir < 0)
+		box->off[i] = (box->off[i] - k + d) % d;
+}
+
+/* Extend by testing slab after slab (prefix sums, minus B); returns the
+ * number of slabs added. */
+static int phase_test(const fast_ctx *c, tp_box *box, int i, int dir)
+{
+	int added = 0, room = phase_room(c, box, i, dir);
+	for (; added < room; added++) {
+		tp_box slab = *box;
+		slab.off[i] = phase_pos(c, box, i, dir, 0);
+		slab.len[i] = 1;
+		if (!fast_open((void *)c, &slab))
+			break;
+		phase_add(c, box, i, dir, 1);
+	}
+	return added;
+}
+
+static bool others_equal(const geom *g, const tp_box *a, const tp_box *b,
+			 int i)
+{
+	for (int j = 0; j < g->n; j++)
+		if (j != i && (a->off[j] != b->off[j] || a->len[j] != b->len[j]))
+			return false;
+	return true;
+}
+
 /*
- * grow() in S (B = NULL, phases recorded into rec: (off, len) of the
- * growing dimension after each of the 2n phases) or in S' = S minus B
- * replaying S's phases: while the box equals S's, a phase of S' adds S's
- * slabs up to the first one B meets (the slabs S added are free in S, and
- * the one that stopped S is not free in S' either), found by arithmetic
- * on B's arc.  From the first phase B cut short on, slabs are tested.
+ * grow() with prefix-sum slab tests, in S (B = NULL; the (off, len) of the
+ * growing dimension after each of the 2n phases is recorded into rec) or
+ * in S' = S minus B, replaying S's phases (replay) while the S' box stays
+ * inside S's box P at the same phase.  Then the positions P's phase added
+ * hold slabs free in S (all positions, if P spans the ring), so S' takes
+ * them up to the first one B meets, found by arithmetic on B's arc.  If S'
+ * gets through them, the slab that stopped P stops S' too when the other
+ * dimensions are equal; otherwise (a thinner S' box) the rest of the phase
+ * is tested, and once S' passes P, every later phase is tested.
  */
 static void grow_fast(const fast_ctx *c, int u, const int *replay, int *rec,
 		      tp_box *box)
@@ -471,48 +531,32 @@ static void grow_fast(const fast_ctx *c, int u, const int *replay, int *rec,
 		r %= g->stride[i];
 		box->len[i] = 1;
 	}
-	bool same = replay != NULL;
+	tp_box P = *box; /* S's box, while replaying */
+	bool inside = replay != NULL;
 	for (int i = 0; i < g->n; i++) {
 		int d = g->dims[i];
 		for (int dir = 1; dir >= -1; dir -= 2) {
 			int ph = 2 * (2 * i + (dir < 0));
-			if (same) {
-				int off0 = box->off[i], len0 = box->len[i];
-				int added = replay[ph + 1] - len0, k = added;
-				if (added > 0 && others_meet(g, box, B, i))
-					for (k = 0; k < added; k++) {
-						int q = dir > 0 ? (off0 + len0 + k) % d
-								: (off0 - 1 - k + d) % d;
-						int x = q - B->off[i];
+			bool done = false;
+			if (inside) {
+				int known = replay[ph + 1] == d ? INT32_MAX
+						: replay[ph + 1] - P.len[i];
+				P.off[i] = replay[ph];
+				P.len[i] = replay[ph + 1];
+				int room = phase_room(c, box, i, dir);
+				int lim = known < room ? known : room, k = lim;
+				if (lim > 0 && others_meet(g, box, B, i))
+					for (k = 0; k < lim; k++) {
+						int x = phase_pos(c, box, i, dir, k) - B->off[i];
 						if ((x < 0 ? x + d : x) < B->len[i])
 							break;
 					}
-				box->len[i] = len0 + k;
-				if (dir < 0)
-					box->off[i] = (off0 - k + d) % d;
-				same = k == added;
-				continue;
+				phase_add(c, box, i, dir, k);
+				done = k < lim || lim == room ||
+				       others_equal(g, box, &P, i);
 			}
-			while (box->len[i] < d) {
-				int q;
-				if (dir > 0) {
-					if (!c->wrap[i] && box->off[i] + box->len[i] == d)
-						break;
-					q = (box->off[i] + box->len[i]) % d;
-				} else {
-					if (!c->wrap[i] && box->off[i] == 0)
-						break;
-					q = (box->off[i] - 1 + d) % d;
-				}
-				tp_box slab = *box;
-				slab.off[i] = q;
-				slab.len[i] = 1;
-				if (!fast_open((void *)c, &slab))
-					break;
-				box->len[i]++;
-				if (dir < 0)
-					box->off[i] = q;
-			}
+			if (!done && phase_test(c, box, i, dir) > 0)
+				inside = false;
 			if (rec) {
 				rec[ph] = box->off[i];
 				rec[ph + 1] = box->len[i];
@@ -520,6 +564,8 @@ static void grow_fast(const fast_ctx *c, int u, const int *replay, int *rec,
 		}
 		if (box->len[i] == d)
 			box->off[i] = 0;
+		if (P.len[i] == d)
+			P.off[i] = 0;
 	}
 }
 
@@ -539,24 +585,7 @@ static const tp_box *grow_s(tp_mss_eval *e, int u)
 	return &e->cache[u];
 }
 
-/* Clear grow_S(u) from w (cached); with x: track the difference set. */
-static void clear_cached(tp_mss_eval *e, int u, uint64_t *w, uint64_t *x,
-			 int *diff)
-{
-	const int *word = e->pool.word + e->wl_start[u];
-	const uint64_t *mask = e->pool.mask + e->wl_start[u];
-	for (int p = 0; p < e->wl_len[u]; p++) {
-		uint64_t ch = w[word[p]] & mask[p];
-		if (!ch)
-			continue;
-		w[word[p]] &= ~ch;
-		if (x) {
-			uint64_t old = x[word[p]];
-			x[word[p]] = old ^ ch;
-			*diff += (old != ch) - (old != 0);
-		}
-	}
-}
+/* ---- preparation: Find_MSS of S and its indexes ------------------------ */
 
 static void stats_add(int *max, int *cnt, int size, int count)
 {
@@ -576,11 +605,22 @@ static void *grow_array(void *p, size_t n, size_t elem)
 	return q;
 }
 
-/* Find_MSS of S, keeping U_i before each seed. */
+/* Clear grow_S(u) from a bit set. */
+static void clear_cached(tp_mss_eval *e, int u, uint64_t *w)
+{
+	const int *word = e->pool.word + e->wl_start[u];
+	const uint64_t *mask = e->pool.mask + e->wl_start[u];
+	for (int p = 0; p < e->wl_len[u]; p++)
+		w[word[p]] &= ~mask[p];
+}
+
+/* Find_MSS of S with the fast grow, keeping U_i before each seed. */
 static int prepare_walk(tp_mss_eval *e)
 {
 	int W = e->g.W, cap = 16;
-	uint64_t *U = e->U;
+	uint64_t *U = malloc((size_t)W * sizeof(*U));
+	if (!U)
+		return -1;
 	memcpy(U, e->free.w, (size_t)W * sizeof(*U));
 	for (int u = bits_next(U, W, 0); u >= 0; u = bits_next(U, W, u + 1)) {
 		if (!e->mss || e->K == cap) {
@@ -588,16 +628,19 @@ static int prepare_walk(tp_mss_eval *e)
 			if (!(e->mss = grow_array(e->mss, (size_t)cap, sizeof(tp_box))) ||
 			    !(e->seed = grow_array(e->seed, (size_t)cap, sizeof(int))) ||
 			    !(e->size = grow_array(e->size, (size_t)cap, sizeof(int))) ||
-			    !(e->undisc = grow_array(e->undisc, (size_t)cap * W, sizeof(uint64_t))))
+			    !(e->undisc = grow_array(e->undisc, (size_t)cap * W, sizeof(uint64_t)))) {
+				free(U);
 				return -1;
+			}
 		}
 		int k = e->K++;
 		memcpy(e->undisc + (size_t)k * W, U, (size_t)W * sizeof(*U));
 		e->mss[k] = *grow_s(e, u);
 		e->seed[k] = u;
 		e->size[k] = geom_size(&e->g, &e->mss[k]);
-		clear_cached(e, u, U, NULL, NULL);
+		clear_cached(e, u, U);
 	}
+	free(U);
 	return e->pool.failed ? -1 : 0;
 }
 
@@ -633,49 +676,111 @@ static int prepare_discoveries(tp_mss_eval *e)
 	return 0;
 }
 
-/* Prefix statistics and, for each node, the MSSs that cover it. */
-static int prepare_index(tp_mss_eval *e)
+/* Statistics per block of 64 seeds, for range queries. */
+static int prepare_blocks(tp_mss_eval *e)
 {
-	int K = e->K, N = e->g.N;
-	e->pmax = calloc((size_t)K + 1, sizeof(int));
-	e->pcnt = calloc((size_t)K + 1, sizeof(int));
-	e->cov_start = calloc((size_t)N + 1, sizeof(int));
-	if (!e->pmax || !e->pcnt || !e->cov_start)
+	int nb = (e->K + 63) / 64 + 1;
+	e->blk_max = calloc((size_t)nb, sizeof(int));
+	e->blk_cnt = calloc((size_t)nb, sizeof(int));
+	if (!e->blk_max || !e->blk_cnt)
 		return -1;
-	for (int i = 0; i < K; i++) {
-		e->pmax[i + 1] = e->pmax[i];
-		e->pcnt[i + 1] = e->pcnt[i];
-		stats_add(&e->pmax[i + 1], &e->pcnt[i + 1], e->size[i], 1);
-	}
-	long total = 0;
-	for (int k = 0; k < K; k++) {
-		bitop o = { .op = OP_LIST, .list = e->nodes };
-		box_op(&e->g, &e->mss[k], &o);
-		for (int i = 0; i < o.nlist; i++)
-			e->cov_start[o.list[i] + 1]++;
-		total += o.nlist;
-	}
-	if (total > (long)INT32_MAX / 2) {
-		e->avg_cover = 1e300; /* too big to index: always scan */
-		return 0;
-	}
-	for (int v = 0; v < N; v++)
-		e->cov_start[v + 1] += e->cov_start[v];
-	if (!(e->cov = malloc((size_t)(total ? total : 1) * sizeof(int))))
+	for (int k = 0; k < e->K; k++)
+		stats_add(&e->blk_max[k >> 6], &e->blk_cnt[k >> 6], e->size[k], 1);
+	return 0;
+}
+
+/* CSR of `nkeys` lists: key(k, j) for the j-th of n(k) entries of item k;
+ * items are added in increasing k, so each list is ascending. */
+static int csr_build(int nkeys, int nitems, int (*count)(tp_mss_eval *, int),
+		     int (*key)(tp_mss_eval *, int, int), tp_mss_eval *e,
+		     int **start, int **list, long *total)
+{
+	int *st = calloc((size_t)nkeys + 1, sizeof(int));
+	if (!st)
 		return -1;
-	int *pos = malloc((size_t)N * sizeof(int));
-	if (!pos)
+	long tot = 0;
+	for (int k = 0; k < nitems; k++) {
+		int n = count(e, k);
+		for (int j = 0; j < n; j++)
+			st[key(e, k, j) + 1]++;
+		tot += n;
+	}
+	if (tot > INT32_MAX / 2) { /* more than fits in memory anyway */
+		free(st);
 		return -1;
-	memcpy(pos, e->cov_start, (size_t)N * sizeof(int));
-	for (int k = 0; k < K; k++) {
-		bitop o = { .op = OP_LIST, .list = e->nodes };
-		box_op(&e->g, &e->mss[k], &o);
-		for (int i = 0; i < o.nlist; i++)
-			e->cov[pos[o.list[i]]++] = k;
+	}
+	for (int v = 0; v < nkeys; v++)
+		st[v + 1] += st[v];
+	int *l = malloc((size_t)(tot ? tot : 1) * sizeof(int));
+	int *pos = malloc(((size_t)nkeys + 1) * sizeof(int));
+	if (!l || !pos) {
+		free(st);
+		free(l);
+		free(pos);
+		return -1;
+	}
+	memcpy(pos, st, (size_t)nkeys * sizeof(int));
+	for (int k = 0; k < nitems; k++) {
+		int n = count(e, k);
+		for (int j = 0; j < n; j++)
+			l[pos[key(e, k, j)]++] = k;
 	}
 	free(pos);
+	*start = st;
+	*list = l;
+	*total = tot;
+	return 0;
+}
+
+/* cover lists: the nodes of each MSS (listed into e->nodes); touch lists:
+ * the words of each MSS (its pairs) */
+static int cov_count(tp_mss_eval *e, int k)
+{
+	bitop o = { .op = OP_LIST, .list = e->nodes };
+	box_op(&e->g, &e->mss[k], &o);
+	return o.nlist;
+}
+static int cov_key(tp_mss_eval *e, int k, int j)
+{
+	(void)k;
+	return e->nodes[j];
+}
+static int touch_count(tp_mss_eval *e, int k)
+{
+	return e->wl_len[e->seed[k]];
+}
+static int touch_key(tp_mss_eval *e, int k, int j)
+{
+	return e->pool.word[e->wl_start[e->seed[k]] + j];
+}
+
+static int prepare_index(tp_mss_eval *e)
+{
+	long total;
+	if (csr_build(e->g.N, e->K, cov_count, cov_key, e, &e->cov_start,
+		      &e->cov, &total))
+		return -1;
 	int nfree = tp_nodeset_count(&e->free);
 	e->avg_cover = nfree ? (double)total / nfree : 0;
+	if (csr_build(e->g.W, e->K, touch_count, touch_key, e,
+		      &e->touch_start, &e->touch, &total))
+		return -1;
+	/* the masks, in the same order as csr_build filled the lists */
+	int *pos = malloc(((size_t)e->g.W + 1) * sizeof(int));
+	e->touch_mask = malloc((size_t)(total ? total : 1) * sizeof(uint64_t));
+	if (!pos || !e->touch_mask) {
+		free(pos);
+		return -1;
+	}
+	memcpy(pos, e->touch_start, (size_t)e->g.W * sizeof(int));
+	for (int k = 0; k < e->K; k++) {
+		int u = e->seed[k];
+		for (int j = 0; j < e->wl_len[u]; j++) {
+			int w = e->pool.word[e->wl_start[u] + j];
+			e->touch_mask[pos[w]++] = e->pool.mask[e->wl_start[u] + j];
+		}
+	}
+	free(pos);
 	return 0;
 }
 
@@ -687,6 +792,7 @@ tp_mss_eval *tp_mss_eval_new(const tp_torus *t, const tp_nodeset *avail,
 		return NULL;
 	e->t = t;
 	e->direct = direct;
+	e->wrap = tp_torus_wrap(t);
 	geom_init(&e->g, t);
 	int N = e->g.N, W = e->g.W;
 	if (tp_nodeset_init(&e->free, N))
@@ -703,19 +809,20 @@ tp_mss_eval *tp_mss_eval_new(const tp_torus *t, const tp_nodeset *avail,
 	e->wl_start = malloc((size_t)N * sizeof(int));
 	e->wl_len = malloc((size_t)N * sizeof(int));
 	e->phases = malloc((size_t)N * 4 * (size_t)e->g.n * sizeof(int));
-	e->wrap = tp_torus_wrap(t);
-	e->U = malloc((size_t)W * sizeof(uint64_t));
 	e->X = calloc((size_t)W, sizeof(uint64_t));
 	e->bmask = calloc((size_t)W, sizeof(uint64_t));
+	e->xlist = malloc((size_t)W * sizeof(int));
+	e->inx = calloc((size_t)W, 1);
+	e->tptr = malloc((size_t)W * sizeof(int));
 	e->nodes = malloc((size_t)N * sizeof(int));
 	if (!e->counts || !e->cache || !e->cached || !e->wl_start ||
-	    !e->wl_len || !e->phases || !e->U || !e->X ||
-	    !e->bmask || !e->nodes || prepare_walk(e))
+	    !e->wl_len || !e->phases || !e->X || !e->bmask || !e->xlist ||
+	    !e->inx || !e->tptr || !e->nodes || prepare_walk(e))
 		goto fail;
 	e->hit_stamp = calloc((size_t)e->K + 1, sizeof(int));
 	e->hits = malloc(((size_t)e->K + 1) * sizeof(int));
 	if (!e->hit_stamp || !e->hits || prepare_discoveries(e) ||
-	    prepare_index(e))
+	    prepare_blocks(e) || prepare_index(e))
 		goto fail;
 	return e;
 fail:
@@ -732,32 +839,26 @@ void tp_mss_eval_free(tp_mss_eval *e)
 	if (e->scratch.w)
 		tp_nodeset_fini(&e->scratch);
 	tp_torus_counts_free(e->counts);
-	free(e->mss);
-	free(e->seed);
-	free(e->size);
-	free(e->undisc);
-	free(e->nd_start);
-	free(e->nd_word);
-	free(e->nd_mask);
-	free(e->pmax);
-	free(e->pcnt);
-	free(e->cov_start);
-	free(e->cov);
-	free(e->cache);
-	free(e->cached);
-	free(e->wl_start);
-	free(e->wl_len);
-	free(e->phases);
-	free(e->pool.word);
-	free(e->pool.mask);
-	free(e->U);
-	free(e->X);
-	free(e->bmask);
-	free(e->hit_stamp);
-	free(e->hits);
-	free(e->nodes);
+	void *owned[] = {
+		e->mss, e->seed, e->size, e->undisc, e->nd_start, e->nd_word,
+		e->nd_mask, e->blk_max, e->blk_cnt, e->cov_start, e->cov,
+		e->touch_start, e->touch, e->touch_mask, e->cache, e->cached, e->wl_start,
+		e->wl_len, e->phases, e->pool.word, e->pool.mask,
+		e->fresh.word, e->fresh.mask, e->X, e->bmask, e->xlist, e->inx,
+		e->tptr,
+		e->hit_stamp, e->hits, e->nodes,
+	};
+	for (size_t i = 0; i < sizeof(owned) / sizeof(owned[0]); i++)
+		free(owned[i]);
 	free(e);
 }
+
+const tp_torus_counts *tp_mss_eval_counts(const tp_mss_eval *e)
+{
+	return e->counts;
+}
+
+/* ---- the direct evaluation -------------------------------------------- */
 
 static bool clear_node(void *ctx, int idx)
 {
@@ -772,6 +873,8 @@ static int64_t direct_phi(tp_mss_eval *e, const tp_box *box)
 	return tp_torus_mss_phi(e->t, &e->scratch);
 }
 
+/* ---- the fast evaluation ---------------------------------------------- */
+
 static int cmp_int(const void *a, const void *b)
 {
 	return *(const int *)a - *(const int *)b;
@@ -779,7 +882,7 @@ static int cmp_int(const void *a, const void *b)
 
 /* Indices of the MSSs of S that meet B, ascending, marked in hit_stamp.
  * Through the cover lists when B is small, else by testing every MSS. */
-static int find_hits(tp_mss_eval *e, const tp_box *B)
+static void find_hits(tp_mss_eval *e, const tp_box *B)
 {
 	int nh = 0, stamp = ++e->stamp;
 	if (geom_size(&e->g, B) * e->avg_cover < e->K) {
@@ -796,101 +899,215 @@ static int find_hits(tp_mss_eval *e, const tp_box *B)
 			}
 		}
 		qsort(e->hits, (size_t)nh, sizeof(int), cmp_int);
-		return nh;
+	} else {
+		for (int k = 0; k < e->K; k++)
+			if (geom_intersects(&e->g, &e->mss[k], B)) {
+				e->hit_stamp[k] = stamp;
+				e->hits[nh++] = k;
+			}
 	}
-	for (int k = 0; k < e->K; k++)
-		if (geom_intersects(&e->g, &e->mss[k], B)) {
-			e->hit_stamp[k] = stamp;
-			e->hits[nh++] = k;
-		}
-	return nh;
+	e->nhits = nh;
 }
 
-/* U' = U_j minus B. */
-static void restore(tp_mss_eval *e, int j)
+static void x_flip(tp_mss_eval *e, int w, uint64_t m)
 {
-	const uint64_t *uj = e->undisc + (size_t)j * e->g.W;
-	for (int w = 0; w < e->g.W; w++)
-		e->U[w] = uj[w] & ~e->bmask[w];
+	e->X[w] ^= m;
+	if (!e->inx[w]) {
+		e->inx[w] = 1;
+		e->tptr[w] = -1;
+		e->xlist[e->xn++] = w;
+	}
 }
 
 /* S's pointer passes seed i: U_i minus B becomes U_i+1 minus B. */
-static void pass_seed(tp_mss_eval *e, int i, int *diff)
+static void x_pass(tp_mss_eval *e, int i)
 {
 	for (int p = e->nd_start[i]; p < e->nd_start[i + 1]; p++) {
 		uint64_t m = e->nd_mask[p] & ~e->bmask[e->nd_word[p]];
-		if (m) {
-			uint64_t *x = &e->X[e->nd_word[p]], old = *x;
-			*x = old ^ m;
-			*diff += (*x != 0) - (old != 0);
-		}
+		if (m)
+			x_flip(e, e->nd_word[p], m);
 	}
 }
 
+/* The S' walk discovers the pairs' nodes: U' loses them, where
+ * U' = (U_is minus B) xor X. */
+static void x_discover(tp_mss_eval *e, int is, const int *word,
+		       const uint64_t *mask, int n)
+{
+	const uint64_t *ui = is < e->K ? e->undisc + (size_t)is * e->g.W : NULL;
+	for (int p = 0; p < n; p++) {
+		int w = word[p];
+		uint64_t u = ((ui ? ui[w] : 0) & ~e->bmask[w]) ^ e->X[w];
+		if (u & mask[p])
+			x_flip(e, w, u & mask[p]);
+	}
+}
+
+/* Smallest node of U' at or after `from`, or -1. */
+static int next_seed(const tp_mss_eval *e, int is, int from)
+{
+	const uint64_t *ui = is < e->K ? e->undisc + (size_t)is * e->g.W : NULL;
+	for (int w = from >> 6; w < e->g.W; w++) {
+		uint64_t u = ((ui ? ui[w] : 0) & ~e->bmask[w]) ^ e->X[w];
+		if (w == from >> 6)
+			u &= ~(uint64_t)0 << (from & 63);
+		if (u)
+			return (w << 6) + __builtin_ctzll(u);
+	}
+	return -1;
+}
+
+/* Drop the words of X that are zero again; returns X's smallest node or
+ * INT32_MAX. */
+static int x_compact(tp_mss_eval *e)
+{
+	int n = 0, xmin = INT32_MAX;
+	for (int i = 0; i < e->xn; i++) {
+		int w = e->xlist[i];
+		if (!e->X[w]) {
+			e->inx[w] = 0;
+			continue;
+		}
+		e->xlist[n++] = w;
+		int b = (w << 6) + __builtin_ctzll(e->X[w]);
+		if (b < xmin)
+			xmin = b;
+	}
+	e->xn = n;
+	return xmin;
+}
+
+/* Position of the first entry >= from in the ascending list l[a..b). */
+static int first_at_least(const int *l, int a, int b, int from)
+{
+	while (a < b) {
+		int mid = a + (b - a) / 2;
+		if (l[mid] < from)
+			a = mid + 1;
+		else
+			b = mid;
+	}
+	return a;
+}
+
 /*
- * The walk of S' = S minus B.  `is` is S's next seed (the first not below
- * the cursor); X = U' xor (U_is minus B) and diff counts its nonzero
- * words.  Whenever diff is 0 at a seed of S whose MSS does not meet B, S'
- * follows S's walk up to the next MSS that meets B, so those seeds only
- * add their sizes.
+ * How far from seed `is` the S' walk takes S's seeds with S's boxes and
+ * leaves X unchanged: up to (not including) the first seed whose MSS meets
+ * B, whose MSS has a node in X, or which comes after X's smallest node
+ * (below s_is that is a node of U' that S has discovered: a seed S' has
+ * and S has not).  Before that, each seed k is in U' (X is zero there) and
+ * U' loses exactly U_k minus U_k+1 minus B, as S's side does.
+ */
+static int common_run_end(tp_mss_eval *e, int is, int *hp)
+{
+	while (*hp < e->nhits && e->hits[*hp] < is)
+		(*hp)++;
+	int end = *hp < e->nhits ? e->hits[*hp] : e->K;
+	if (!e->xn)
+		return end;
+	int xmin = x_compact(e);
+	if (xmin == INT32_MAX)
+		return end;
+	for (int i = 0; i < e->xn && end > is; i++) {
+		int w = e->xlist[i], last = e->touch_start[w + 1];
+		int p = e->tptr[w];
+		if (p < 0)
+			p = first_at_least(e->touch, e->touch_start[w], last, is);
+		while (p < last && e->touch[p] < is)
+			p++;
+		e->tptr[w] = p;
+		for (; p < last && e->touch[p] < end; p++)
+			if (e->touch_mask[p] & e->X[w]) {
+				end = e->touch[p];
+				break;
+			}
+	}
+	/* first seed after xmin */
+	int a = is, b = end;
+	while (a < b) {
+		int mid = a + (b - a) / 2;
+		if (e->seed[mid] < xmin)
+			a = mid + 1;
+		else
+			b = mid;
+	}
+	return a;
+}
+
+/* stats over the sizes of seeds [a, b) */
+static void range_stats(const tp_mss_eval *e, int a, int b, int *max, int *cnt)
+{
+	while (a < b && (a & 63))
+		stats_add(max, cnt, e->size[a++], 1);
+	while (a + 64 <= b) {
+		stats_add(max, cnt, e->blk_max[a >> 6], e->blk_cnt[a >> 6]);
+		a += 64;
+	}
+	while (a < b)
+		stats_add(max, cnt, e->size[a++], 1);
+}
+
+/*
+ * The walk of S' = S minus B, with U' kept implicitly as (U_is minus B)
+ * xor X, `is` being S's first seed at or after the cursor.  Runs of seeds
+ * that S' shares with S (common_run_end) only add their sizes; the other
+ * steps take the smallest node of U', its box (grow_S if it misses B,
+ * else grown again in S') and fold the box into X.
  */
 static int64_t fast_phi(tp_mss_eval *e, const tp_box *B)
 {
 	const geom *g = &e->g;
-	int nh = find_hits(e, B);
-	if (!nh) /* B holds no free node: S' = S */
-		return phi_of(g->N, e->pmax[e->K], e->pcnt[e->K]);
+	find_hits(e, B);
+	int max = 0, cnt = 0, is = 0, hp = 0, cursor = 0;
+	if (!e->nhits) { /* B holds no free node: S' = S */
+		range_stats(e, 0, e->K, &max, &cnt);
+		return phi_of(g->N, max, cnt);
+	}
 	box_bits(g, B, e->bmask, OP_SET);
-	memset(e->X, 0, (size_t)g->W * sizeof(uint64_t));
-	int max = e->pmax[e->hits[0]], cnt = e->pcnt[e->hits[0]], diff = 0;
-	int is = e->hits[0], hp = 0, cursor = e->seed[is];
-	restore(e, is);
 	fast_ctx ctx = { g, e->free.w, e->counts, B, e->wrap };
-	bitop track = { .op = OP_TRACK, .w = e->U, .x = e->X, .diff = &diff };
 	for (;;) {
-		while (hp < nh && e->hits[hp] < is)
-			hp++;
-		if (!diff && is < e->K && (hp == nh || e->hits[hp] != is)) {
-			int j = hp < nh ? e->hits[hp] : e->K;
-			for (int i = is; i < j; i++)
-				stats_add(&max, &cnt, e->size[i], 1);
-			if (j == e->K)
-				break;
-			restore(e, j);
-			is = j;
-			cursor = e->seed[j];
+		while (is < e->K && e->seed[is] < cursor)
+			x_pass(e, is++);
+		int end = common_run_end(e, is, &hp);
+		if (end > is) {
+			range_stats(e, is, end, &max, &cnt);
+			cursor = e->seed[end - 1] + 1;
+			is = end;
+			continue;
 		}
-		int u = bits_next(e->U, g->W, cursor);
+		if (is == e->K && !e->xn)
+			break;
+		int u = next_seed(e, is, cursor);
 		if (u < 0)
 			break;
 		while (is < e->K && e->seed[is] < u)
-			pass_seed(e, is++, &diff);
-		if (!diff && is < e->K && e->hit_stamp[is] != e->stamp) {
-			cursor = u;
-			continue;
-		}
+			x_pass(e, is++);
 		const tp_box *m = grow_s(e, u);
 		if (geom_intersects(g, m, B)) {
 			tp_box fresh;
 			grow_fast(&ctx, u, e->phases + (size_t)u * 4 * g->n, NULL,
 				  &fresh);
+			e->fresh.n = 0;
+			bitop o = { .op = OP_WORDS, .pool = &e->fresh, .from = 0 };
+			box_op(g, &fresh, &o);
+			x_discover(e, is, e->fresh.word, e->fresh.mask, e->fresh.n);
 			stats_add(&max, &cnt, geom_size(g, &fresh), 1);
-			box_op(g, &fresh, &track);
 		} else {
+			x_discover(e, is, e->pool.word + e->wl_start[u],
+				   e->pool.mask + e->wl_start[u], e->wl_len[u]);
 			stats_add(&max, &cnt, geom_size(g, m), 1);
-			clear_cached(e, u, e->U, e->X, &diff);
 		}
 		cursor = u + 1;
 	}
+	for (int i = 0; i < e->xn; i++) {
+		e->X[e->xlist[i]] = 0;
+		e->inx[e->xlist[i]] = 0;
+	}
+	e->xn = 0;
 	box_bits(g, B, e->bmask, OP_CLEAR);
-	if (e->pool.failed)
+	if (e->pool.failed || e->fresh.failed)
 		return -1;
 	return phi_of(g->N, max, cnt);
-}
-
-const tp_torus_counts *tp_mss_eval_counts(const tp_mss_eval *e)
-{
-	return e->counts;
 }
 
 int64_t tp_mss_eval_phi(tp_mss_eval *e, const tp_box *box)

@@ -1,0 +1,1140 @@
+/*
+ * bench_torus_paper - the experiment of the Angara torus paper (spec B,
+ * "Experiment"; method and readings in doc/torus-experiment.md).
+ *
+ * Ten tori (32: 4x4x2, 4x2x2x2; 36: 4x3x3, 3x3x2x2; 64: 4x4x4, 4x4x2x2;
+ * 96: 6x4x4, 4x4x3x2; 144: 8x6x3, 4x4x3x3, every dimension a ring),
+ * windowed First-Fit with windows 1, 2, 4, ..., 128, and the three
+ * placement methods base (torus-base), Find_Systems (torus-fs) and
+ * Find_Systems+MSS (torus-mss), each on workloads written by
+ * `topogen torus` with several seeds.  For every run it records the
+ * utilisation U and the mean Q/Wtime, then prints the means over the
+ * seeds per torus and window, per torus, per window (the paper's figures
+ * 5 and 6) and overall, with the relative differences MSS vs base and
+ * MSS vs Find_Systems next to the paper's numbers, and writes data files
+ * for contrib/plot/torus-paper.gp.
+ *
+ * The runs are spread over worker processes (fork) that take tasks from
+ * a shared counter, longest first.  Every run must complete every job of
+ * its workload; --smoke (the `make check` test, also the default of the
+ * torus_paper_smoke build) runs each task twice, in different workers,
+ * and fails unless both schedules are identical.
+ *
+ * Usage: bench_torus_paper [--quick | --smoke] [options]; --help lists
+ * the options.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "alloc.h"
+#include "engine.h"
+#include "first_fit.h"
+#include "metrics.h"
+#include "policy.h"
+#include "swf.h"
+#include "torus.h"
+
+/* ---- the experiment's fixed parts ------------------------------------ */
+
+typedef struct torus_def {
+	const char *label;
+	int nodes, ndims, dims[4];
+} torus_def;
+
+/* The paper's table of simulated systems (section 3.2). */
+static const torus_def tori[] = {
+	{ "4x4x2", 32, 3, { 4, 4, 2 } },
+	{ "4x2x2x2", 32, 4, { 4, 2, 2, 2 } },
+	{ "4x3x3", 36, 3, { 4, 3, 3 } },
+	{ "3x3x2x2", 36, 4, { 3, 3, 2, 2 } },
+	{ "4x4x4", 64, 3, { 4, 4, 4 } },
+	{ "4x4x2x2", 64, 4, { 4, 4, 2, 2 } },
+	{ "6x4x4", 96, 3, { 6, 4, 4 } },
+	{ "4x4x3x2", 96, 4, { 4, 4, 3, 2 } },
+	{ "8x6x3", 144, 3, { 8, 6, 3 } },
+	{ "4x4x3x3", 144, 4, { 4, 4, 3, 3 } },
+};
+#define NTORI ((int)(sizeof(tori) / sizeof(*tori)))
+
+static const char *const methods[] = { "torus-base", "torus-fs", "torus-mss" };
+static const char *const method_label[] = { "base", "FS", "FS+MSS" };
+enum { M_BASE, M_FS, M_MSS, NMETH };
+
+/* What the paper reports (averages over systems and windows). */
+#define PAPER_U_VS_BASE 7.0
+#define PAPER_U_VS_FS 0.5
+#define PAPER_Q_VS_BASE (-36.6)
+#define PAPER_Q_VS_FS (-2.0)
+
+#define MAX_WINDOWS 16
+#define MAX_SEEDS 64
+
+/* ---- options --------------------------------------------------------- */
+
+typedef enum window_rule {
+	/* the project's window-ff: the window is the first w jobs still
+	 * waiting, so a started job's place is taken by the next one */
+	RULE_QUEUE,
+	/* the paper's definition: waiting jobs whose arrival index i has
+	 * i - imin < w, imin the oldest waiting job; jobs started out of
+	 * order leave holes that are not refilled */
+	RULE_INDEX,
+} window_rule;
+
+typedef struct bench_opts {
+	bool quick, smoke;
+	bool memo;          /* wrap the allocator in the failure memo */
+	int nseeds, first_seed;
+	double days, load;
+	int windows[MAX_WINDOWS], nwindows;
+	bool use_torus[NTORI];
+	int workers;
+	int ntransit;
+	tp_torus_distance distance;
+	window_rule rule;
+	const char *topogen;
+	const char *out;  /* data files directory, NULL = none */
+} bench_opts;
+
+/* ---- results shared between the workers ------------------------------ */
+
+typedef struct task {
+	int torus, seed, method, window; /* window: index into opts.windows */
+	int repeat;                      /* smoke: 0 first run, 1 the rerun */
+} task;
+
+typedef struct result {
+	int done;           /* 1 ok, -1 failed */
+	double util, qw, wait_s;
+	double cpu_s;
+	uint64_t passes;
+	size_t jobs, completed;
+	uint64_t hash;      /* schedule fingerprint */
+	uint64_t asked, answered; /* placement calls, answered by the memo */
+	char err[200];
+} result;
+
+typedef struct shared {
+	long next;          /* next task to take (atomic) */
+	result res[];
+} shared;
+
+/* ---- small helpers ----------------------------------------------------- */
+
+static double cpu_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static double wall_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *b = p;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ b[i]) * 1099511628211ull;
+	return h;
+}
+
+static double pct(double a, double b)
+{
+	return b != 0 ? 100.0 * (a / b - 1.0) : NAN;
+}
+
+static void die(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "bench_torus_paper: ");
+	fprintf(stderr, fmt, arg);
+	fputc('\n', stderr);
+	exit(2);
+}
+
+/* ---- option parsing ---------------------------------------------------- */
+
+static void usage(void)
+{
+	printf("usage: bench_torus_paper [--quick | --smoke] [--seeds K] [--first-seed S]\n"
+	       "         [--days D] [--load L] [--windows W,W,...] [--tori LABEL,...]\n"
+	       "         [--workers N] [--ntransit K] [--window-rule queue|index]\n"
+	       "         [--distance manhattan|torus] [--no-memo]\n"
+	       "         [--topogen PATH] [--out DIR | --no-out]\n"
+	       "defaults: all ten tori, windows 1,2,4,...,128, 3 seeds from 1, arrivals\n"
+	       "over 40 days at offered load 1.0, 2 workers, Ntransit 0, distance\n"
+	       "manhattan, window rule queue (the window-ff policy), failure memo on,\n"
+	       "data files in ./torus-paper.\n"
+	       "--quick: windows 1,4,16,128 over 8 days, no data files (< 1 min).\n"
+	       "--smoke: torus 4x4x2, windows 1,8, one seed, 8 days, every run twice\n"
+	       "(the rerun without the memo, in the other worker); exit 1 unless the\n"
+	       "schedules agree and every job completes.  See doc/torus-experiment.md.\n");
+}
+
+static long parse_num(const char *opt, const char *s, long lo, long hi)
+{
+	char *end;
+	errno = 0;
+	long v = strtol(s, &end, 10);
+	if (end == s || *end || errno || v < lo || v > hi)
+		die("bad value for %s", opt);
+	return v;
+}
+
+static double parse_real(const char *opt, const char *s)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (end == s || *end || errno || !(v > 0) || !isfinite(v))
+		die("bad value for %s (expected a number > 0)", opt);
+	return v;
+}
+
+static void parse_windows(const char *s, bench_opts *o)
+{
+	char buf[256];
+	snprintf(buf, sizeof(buf), "%s", s);
+	o->nwindows = 0;
+	for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+		if (o->nwindows == MAX_WINDOWS)
+			die("--windows: more than 16 windows in '%s'", s);
+		o->windows[o->nwindows++] = (int)parse_num("--windows", tok, 1, 1 << 20);
+	}
+	if (!o->nwindows)
+		die("--windows: empty list '%s'", s);
+}
+
+static void parse_tori(const char *s, bench_opts *o)
+{
+	char buf[256];
+	snprintf(buf, sizeof(buf), "%s", s);
+	memset(o->use_torus, 0, sizeof(o->use_torus));
+	for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+		int k = 0;
+		while (k < NTORI && strcmp(tori[k].label, tok))
+			k++;
+		if (k == NTORI)
+			die("--tori: unknown torus '%s' (the paper's ten: 4x4x2, "
+			    "4x2x2x2, 4x3x3, 3x3x2x2, 4x4x4, 4x4x2x2, 6x4x4, "
+			    "4x4x3x2, 8x6x3, 4x4x3x3)", tok);
+		o->use_torus[k] = true;
+	}
+}
+
+/* Mode presets first, so explicit options given with them still win. */
+static void set_defaults(bench_opts *o, int argc, char **argv)
+{
+	memset(o, 0, sizeof(*o));
+	o->nseeds = 3;
+	o->first_seed = 1;
+	o->days = 40;
+	o->load = 1.0;
+	parse_windows("1,2,4,8,16,32,64,128", o);
+	for (int k = 0; k < NTORI; k++)
+		o->use_torus[k] = true;
+	o->workers = 2;
+	o->distance = TP_TORUS_DIST_MANHATTAN;
+	o->memo = true;
+	o->out = "torus-paper";
+#ifdef TP_PAPER_SMOKE
+	o->smoke = true;
+#endif
+	for (int i = 1; i < argc; i++) {
+		o->quick |= !strcmp(argv[i], "--quick");
+		o->smoke |= !strcmp(argv[i], "--smoke");
+	}
+	if (o->quick) {
+		o->days = 8;
+		parse_windows("1,4,16,128", o);
+		o->out = NULL;
+	}
+	if (o->smoke) {
+		o->nseeds = 1;
+		o->days = 8;
+		parse_windows("1,8", o);
+		parse_tori("4x4x2", o);
+		o->out = NULL;
+	}
+}
+
+static const char *default_topogen(const char *argv0)
+{
+	static char path[4096];
+	const char *env = getenv("TOPOGEN");
+	if (env && *env)
+		return env;
+	const char *slash = strrchr(argv0, '/');
+	int dirlen = slash ? (int)(slash - argv0) : 1;
+	snprintf(path, sizeof(path), "%.*s/../contrib/workload/topogen", dirlen,
+		 slash ? argv0 : ".");
+	return path;
+}
+
+static void parse_args(int argc, char **argv, bench_opts *o)
+{
+	set_defaults(o, argc, argv);
+	o->topogen = default_topogen(argv[0]);
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+		if (!strcmp(a, "--quick") || !strcmp(a, "--smoke"))
+			continue;
+		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			usage();
+			exit(0);
+		}
+		if (!strcmp(a, "--no-out")) {
+			o->out = NULL;
+			continue;
+		}
+		if (!strcmp(a, "--no-memo")) {
+			o->memo = false;
+			continue;
+		}
+		if (!v)
+			die("%s: unknown option or missing value", a);
+		i++;
+		if (!strcmp(a, "--seeds"))
+			o->nseeds = (int)parse_num(a, v, 1, MAX_SEEDS);
+		else if (!strcmp(a, "--first-seed"))
+			o->first_seed = (int)parse_num(a, v, 0, 1000000);
+		else if (!strcmp(a, "--days"))
+			o->days = parse_real(a, v);
+		else if (!strcmp(a, "--load"))
+			o->load = parse_real(a, v);
+		else if (!strcmp(a, "--windows"))
+			parse_windows(v, o);
+		else if (!strcmp(a, "--tori"))
+			parse_tori(v, o);
+		else if (!strcmp(a, "--workers"))
+			o->workers = (int)parse_num(a, v, 1, 64);
+		else if (!strcmp(a, "--ntransit"))
+			o->ntransit = (int)parse_num(a, v, 0, 1000);
+		else if (!strcmp(a, "--topogen"))
+			o->topogen = v;
+		else if (!strcmp(a, "--out"))
+			o->out = v;
+		else if (!strcmp(a, "--distance")) {
+			if (!strcmp(v, "manhattan"))
+				o->distance = TP_TORUS_DIST_MANHATTAN;
+			else if (!strcmp(v, "torus"))
+				o->distance = TP_TORUS_DIST_TORUS;
+			else
+				die("--distance: expected manhattan or torus, got '%s'", v);
+		} else if (!strcmp(a, "--window-rule")) {
+			if (!strcmp(v, "queue"))
+				o->rule = RULE_QUEUE;
+			else if (!strcmp(v, "index"))
+				o->rule = RULE_INDEX;
+			else
+				die("--window-rule: expected queue or index, got '%s'", v);
+		} else
+			die("unknown option %s", a);
+	}
+}
+
+/* ---- workloads --------------------------------------------------------- */
+
+static tp_torus *make_torus(int k, int ntransit, tp_torus_distance distance)
+{
+	tp_error err;
+	tp_torus *t = tp_torus_generate(tori[k].ndims, tori[k].dims, NULL, &err);
+	if (!t)
+		die("torus: %s", err.msg);
+	tp_torus_opts to = *tp_torus_options(t);
+	to.ntransit = ntransit;
+	to.distance = distance;
+	if (tp_torus_set_options(t, &to, &err))
+		die("torus options: %s", err.msg);
+	return t;
+}
+
+/* The job sizes of a node count: the powers of two that a box of every
+ * paper torus of that node count can hold (with Ntransit), weight
+ * 1/size.  The paper's histograms are lost; it says sizes are mostly
+ * powers of two.  A size no box can hold (32 on 36 nodes, 128 on 144)
+ * would wait forever, so it is left out. */
+static void size_weights(int nodes, int ntransit, char *buf, size_t len)
+{
+	size_t used = 0;
+	buf[0] = '\0';
+	for (int s = 1; s <= nodes; s *= 2) {
+		bool fits = true;
+		for (int k = 0; k < NTORI && fits; k++) {
+			if (tori[k].nodes != nodes)
+				continue;
+			tp_torus *t = make_torus(k, ntransit, TP_TORUS_DIST_MANHATTAN);
+			tp_torus_shape *sh = NULL;
+			fits = tp_torus_shapes(t, s, ntransit, &sh) > 0;
+			free(sh);
+			tp_torus_free(t);
+		}
+		if (fits)
+			used += (size_t)snprintf(buf + used, len - used, "%s%d:%.10g",
+						 used ? "," : "", s, 1.0 / s);
+	}
+}
+
+/* Run topogen torus into path; exits on failure. */
+static void run_topogen(const bench_opts *o, int nodes, int seed,
+			const char *weights, const char *path)
+{
+	char n[16], d[32], l[32], s[16];
+	snprintf(n, sizeof(n), "%d", nodes);
+	snprintf(d, sizeof(d), "%.10g", o->days);
+	snprintf(l, sizeof(l), "%.10g", o->load);
+	snprintf(s, sizeof(s), "%d", seed);
+	char *args[] = { (char *)o->topogen, "torus", "--nodes", n, "--days", d,
+			 "--load", l, "--size-weights", (char *)weights, "--seed",
+			 s, "-o", (char *)path, NULL };
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid < 0)
+		die("fork: %s", strerror(errno));
+	if (pid == 0) {
+		execv(o->topogen, args);
+		fprintf(stderr, "bench_torus_paper: cannot run %s: %s (build it, "
+			"or give --topogen or TOPOGEN)\n", o->topogen, strerror(errno));
+		_exit(127);
+	}
+	int st;
+	if (waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st))
+		die("topogen failed for %s", path);
+}
+
+typedef struct workload_set {
+	/* by the first selected torus of each node count */
+	tp_workload w[NTORI][MAX_SEEDS];
+	int owner[NTORI];                /* torus k uses w[owner[k]] */
+	char weights[NTORI][512];
+} workload_set;
+
+/* One workload per node count and seed, shared by both tori of the node
+ * count, all methods and all windows (common random numbers). */
+static void make_workloads(const bench_opts *o, workload_set *ws)
+{
+	char dir[] = "/tmp/bench_torus_paper.XXXXXX";
+	if (!mkdtemp(dir))
+		die("mkdtemp: %s", strerror(errno));
+	for (int k = 0; k < NTORI; k++) {
+		int first = 0;
+		while (!o->use_torus[first] || tori[first].nodes != tori[k].nodes)
+			if (++first == NTORI)
+				break;
+		ws->owner[k] = first;
+		if (first != k)
+			continue;
+		size_weights(tori[k].nodes, o->ntransit, ws->weights[k],
+			     sizeof(ws->weights[k]));
+		for (int s = 0; s < o->nseeds; s++) {
+			char path[128];
+			tp_error err;
+			snprintf(path, sizeof(path), "%s/n%d-s%d.swf", dir,
+				 tori[k].nodes, o->first_seed + s);
+			run_topogen(o, tori[k].nodes, o->first_seed + s,
+				    ws->weights[k], path);
+			if (tp_swf_read(path, NULL, &ws->w[k][s], &err))
+				die("%s", err.msg);
+			unlink(path);
+		}
+	}
+	rmdir(dir);
+}
+
+/* ---- the paper's window rule (--window-rule index) ---------------------- */
+
+/* Waiting jobs keep arrival order, so queue[0] holds imin.  A pass only
+ * removes free nodes, so a job that did not fit earlier in the pass
+ * cannot fit later: one walk is enough. */
+static void index_window_pass(tp_policy *p, tp_cluster *c)
+{
+	tp_nodeset nodes;
+	if (tp_nodeset_init(&nodes, c->nnodes))
+		return;
+	size_t i = 0;
+	int free_nodes = tp_nodeset_count(&c->free);
+	while (i < c->nqueue &&
+	       c->queue[i]->seq - c->queue[0]->seq < p->opts.window) {
+		if (c->queue[i]->nodes > free_nodes ||
+		    tp_place(c, c->queue[i], &nodes)) {
+			i++;
+			continue;
+		}
+		if (tp_cluster_start(c, i, &nodes, TP_NOT_FILL))
+			break; /* out of memory: the next pass retries */
+		free_nodes = tp_nodeset_count(&c->free);
+	}
+	tp_nodeset_fini(&nodes);
+}
+
+static const tp_policy_ops index_window_ops = {
+	.name = "window-ff-index",
+	.summary = "first-fit over waiting jobs with arrival index < imin + W",
+	.pass = index_window_pass,
+};
+
+/* ---- failure memo ---------------------------------------------------------- */
+
+/* Allocators are pure functions of (free set, size) (alloc.h).  In a
+ * window pass every waiting job that does not fit is asked again with the
+ * same free set, and the sizes are a handful of powers of two, so most
+ * calls repeat one that already failed: this wrapper remembers the sizes
+ * that failed on the current free set and answers them without asking.
+ * It never changes a decision (--no-memo runs without it, and the smoke
+ * test compares both); it only saves the torus allocators' per-call setup
+ * (shapes and prefix sums), which dominates a pass (doc/torus-experiment.md). */
+typedef struct memo {
+	tp_alloc_ops ops;   /* the inner allocator's, with place/destroy ours */
+	tp_alloc *inner;
+	tp_nodeset free;    /* the free set the marks refer to */
+	bool *failed;       /* by size, 0..nnodes */
+	uint64_t asked, answered;
+} memo;
+
+static int memo_place(tp_alloc *a, const tp_nodeset *free, int nodes,
+		      tp_nodeset *out)
+{
+	memo *m = a->state;
+	m->asked++;
+	if (!tp_nodeset_equal(free, &m->free)) {
+		tp_nodeset_copy(&m->free, free);
+		memset(m->failed, 0, sizeof(*m->failed) * (size_t)(a->nnodes + 1));
+	}
+	if (nodes >= 0 && nodes <= a->nnodes && m->failed[nodes]) {
+		m->answered++;
+		tp_nodeset_zero(out);
+		return -1;
+	}
+	int rc = tp_alloc_place(m->inner, free, nodes, out);
+	if (rc && nodes >= 0 && nodes <= a->nnodes)
+		m->failed[nodes] = true;
+	return rc;
+}
+
+static int memo_capacity(tp_alloc *a, const tp_nodeset *free)
+{
+	return tp_alloc_capacity(((memo *)a->state)->inner, free);
+}
+
+static double memo_cost(tp_alloc *a, const tp_nodeset *nodes)
+{
+	return tp_alloc_cost(((memo *)a->state)->inner, nodes);
+}
+
+static void memo_destroy(tp_alloc *a)
+{
+	memo *m = a->state;
+	tp_alloc_destroy(m->inner);
+	tp_nodeset_fini(&m->free);
+	free(m->failed);
+	free(m);
+}
+
+/* Wraps inner (taken over: destroyed with the wrapper); NULL on ENOMEM. */
+static tp_alloc *memo_wrap(tp_alloc *inner)
+{
+	memo *m = calloc(1, sizeof(*m));
+	tp_alloc *a = NULL;
+	if (m && !tp_nodeset_init(&m->free, inner->nnodes) &&
+	    (m->failed = calloc((size_t)inner->nnodes + 1, sizeof(bool)))) {
+		m->ops = *inner->ops;
+		m->ops.place = memo_place;
+		m->ops.capacity = inner->ops->capacity ? memo_capacity : NULL;
+		m->ops.cost = inner->ops->cost ? memo_cost : NULL;
+		m->ops.destroy = memo_destroy;
+		m->inner = inner;
+		a = tp_alloc_new(&m->ops, inner->nnodes, m);
+	}
+	if (!a) {
+		if (m) {
+			tp_nodeset_fini(&m->free);
+			free(m->failed);
+		}
+		free(m);
+		tp_alloc_destroy(inner);
+	}
+	return a;
+}
+
+/* ---- one run ------------------------------------------------------------ */
+
+static uint64_t schedule_hash(const tp_sim_result *r)
+{
+	uint64_t h = 14695981039346656037ull;
+	for (size_t i = 0; i < r->nrec; i++) {
+		const tp_record *x = &r->rec[i];
+		h = fnv(h, &x->id, sizeof(x->id));
+		h = fnv(h, &x->start, sizeof(x->start));
+		if (x->nodelist)
+			h = fnv(h, x->nodelist, strlen(x->nodelist));
+	}
+	return h;
+}
+
+static void run_task(const bench_opts *o, const workload_set *ws,
+		     const task *tk, result *res)
+{
+	tp_error err = { "" };
+	const tp_workload *w = &ws->w[ws->owner[tk->torus]][tk->seed];
+	tp_torus *t = make_torus(tk->torus, o->ntransit, o->distance);
+	tp_alloc_cfg cfg = { .nnodes = tp_torus_nnodes(t), .torus = t };
+	tp_policy_opts po;
+	tp_policy_opts_default(&po);
+	po.window = o->windows[tk->window];
+	tp_policy *p = NULL, index_policy = { &index_window_ops, po, { 0 } };
+	tp_alloc *a = tp_alloc_create(methods[tk->method], &cfg, &err);
+	/* smoke: the rerun goes without the memo, so the check covers it */
+	bool use_memo = o->memo && !tk->repeat;
+	if (a && use_memo && !(a = memo_wrap(a)))
+		tp_errorf(&err, "out of memory");
+	if (a)
+		p = o->rule == RULE_INDEX ? &index_policy
+					  : tp_policy_create("window-ff", &po, &err);
+	tp_sim_result r = { 0 };
+	tp_engine_opts eo = { .keep_nodelists = true };
+	double c0 = cpu_now();
+	int rc = a && p ? tp_simulate(w, p, a, &eo, &r, &err) : -1;
+	res->cpu_s = cpu_now() - c0;
+	if (rc) {
+		snprintf(res->err, sizeof(res->err), "%s", err.msg);
+		res->done = -1;
+	} else {
+		tp_summary s;
+		tp_summarize(&r, &s);
+		res->util = s.utilisation;
+		res->qw = s.mean_wait_over_estimate;
+		res->wait_s = s.mean_wait;
+		res->passes = r.passes;
+		res->jobs = w->njobs;
+		res->completed = s.jobs - s.killed;
+		res->hash = schedule_hash(&r);
+		if (use_memo) {
+			res->asked = ((memo *)a->state)->asked;
+			res->answered = ((memo *)a->state)->answered;
+		}
+		res->done = 1;
+	}
+	tp_sim_result_fini(&r);
+	if (p && p != &index_policy)
+		tp_policy_destroy(p);
+	tp_alloc_destroy(a);
+	tp_torus_free(t);
+}
+
+/* ---- tasks and workers ---------------------------------------------------- */
+
+/* Longest first, so the last tasks left are short.  With the memo, cost
+ * grows with the torus, MSS costs about three times the others (phi of
+ * every candidate), and larger windows cost a little more. */
+static double task_weight(const bench_opts *o, const task *t)
+{
+	return (double)tori[t->torus].nodes * (t->method == M_MSS ? 3 : 1) *
+	       (8 + log2(o->windows[t->window]));
+}
+
+static const bench_opts *sort_opts;
+static int cmp_task(const void *a, const void *b)
+{
+	double x = task_weight(sort_opts, a), y = task_weight(sort_opts, b);
+	return x < y ? 1 : x > y ? -1 : 0;
+}
+
+static task *make_tasks(const bench_opts *o, long *ntasks)
+{
+	int repeats = o->smoke ? 2 : 1;
+	task *ts = malloc(sizeof(*ts) * NTORI * (size_t)o->nseeds * NMETH *
+			  (size_t)o->nwindows * (size_t)repeats);
+	long n = 0;
+	for (int k = 0; k < NTORI; k++)
+		for (int s = 0; o->use_torus[k] && s < o->nseeds; s++)
+			for (int m = 0; m < NMETH; m++)
+				for (int w = 0; w < o->nwindows; w++)
+					for (int r = 0; r < repeats; r++)
+						ts[n++] = (task){ k, s, m, w, r };
+	sort_opts = o;
+	qsort(ts, (size_t)n, sizeof(*ts), cmp_task);
+	*ntasks = n;
+	return ts;
+}
+
+static void worker(const bench_opts *o, const workload_set *ws,
+		   const task *ts, long ntasks, shared *sh)
+{
+	for (;;) {
+		long k = __atomic_fetch_add(&sh->next, 1, __ATOMIC_SEQ_CST);
+		if (k >= ntasks)
+			break;
+		run_task(o, ws, &ts[k], &sh->res[k]);
+	}
+}
+
+/* Smoke mode: worker i runs the tasks with repeat % workers == i, so a
+ * task and its rerun run in different processes (given two workers) and
+ * a difference would show state leaking between runs or processes. */
+static void smoke_worker(const bench_opts *o, const workload_set *ws,
+			 const task *ts, long ntasks, shared *sh, int id)
+{
+	for (long k = 0; k < ntasks; k++)
+		if (ts[k].repeat % o->workers == id)
+			run_task(o, ws, &ts[k], &sh->res[k]);
+}
+
+static void run_all(const bench_opts *o, const workload_set *ws,
+		    const task *ts, long ntasks, shared *sh)
+{
+	fflush(NULL);
+	pid_t pids[64];
+	for (int i = 0; i < o->workers; i++) {
+		pids[i] = fork();
+		if (pids[i] < 0)
+			die("fork: %s", strerror(errno));
+		if (pids[i] == 0) {
+			if (o->smoke)
+				smoke_worker(o, ws, ts, ntasks, sh, i);
+			else
+				worker(o, ws, ts, ntasks, sh);
+			_exit(0);
+		}
+	}
+	for (int i = 0; i < o->workers; i++) {
+		int st;
+		if (waitpid(pids[i], &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st))
+			die("a worker died (%s)", "see above");
+	}
+}
+
+/* ---- aggregation ------------------------------------------------------------ */
+
+/* Means over the seeds, per torus, method and window, and each seed's
+ * own values (for the spread of the headline numbers). */
+typedef struct table {
+	double u[NTORI][NMETH][MAX_WINDOWS];
+	double q[NTORI][NMETH][MAX_WINDOWS];
+	double us[MAX_SEEDS][NTORI][NMETH][MAX_WINDOWS];
+	double qs[MAX_SEEDS][NTORI][NMETH][MAX_WINDOWS];
+	double cpu[NMETH];
+	uint64_t passes[NMETH];
+	uint64_t asked, answered;
+	int failed, incomplete, irreproducible;
+} table;
+
+static void aggregate(const bench_opts *o, const task *ts, long ntasks,
+		      const shared *sh, table *tb)
+{
+	memset(tb, 0, sizeof(*tb));
+	for (long i = 0; i < ntasks; i++) {
+		const task *t = &ts[i];
+		const result *r = &sh->res[i];
+		if (r->done != 1) {
+			fprintf(stderr, "FAILED %s %s w=%d seed %d: %s\n",
+				tori[t->torus].label, methods[t->method],
+				o->windows[t->window], o->first_seed + t->seed,
+				r->done ? r->err : "not run");
+			tb->failed++;
+			continue;
+		}
+		if (r->completed != r->jobs) {
+			fprintf(stderr, "INCOMPLETE %s %s w=%d seed %d: %zu of %zu jobs\n",
+				tori[t->torus].label, methods[t->method],
+				o->windows[t->window], o->first_seed + t->seed,
+				r->completed, r->jobs);
+			tb->incomplete++;
+		}
+		tb->cpu[t->method] += r->cpu_s;
+		tb->passes[t->method] += r->passes;
+		tb->asked += r->asked;
+		tb->answered += r->answered;
+		if (t->repeat)
+			continue;
+		tb->u[t->torus][t->method][t->window] += r->util / o->nseeds;
+		tb->q[t->torus][t->method][t->window] += r->qw / o->nseeds;
+		tb->us[t->seed][t->torus][t->method][t->window] = r->util;
+		tb->qs[t->seed][t->torus][t->method][t->window] = r->qw;
+	}
+}
+
+/* Smoke: every task and its rerun gave the same schedule. */
+static void check_reruns(const bench_opts *o, const task *ts, long ntasks,
+			 const shared *sh, table *tb)
+{
+	for (long i = 0; i < ntasks; i++)
+		for (long j = 0; j < ntasks; j++) {
+			const task *a = &ts[i], *b = &ts[j];
+			if (a->repeat || !b->repeat || a->torus != b->torus ||
+			    a->seed != b->seed || a->method != b->method ||
+			    a->window != b->window)
+				continue;
+			const result *x = &sh->res[i], *y = &sh->res[j];
+			if (x->hash != y->hash || x->util != y->util || x->qw != y->qw) {
+				fprintf(stderr, "IRREPRODUCIBLE %s %s w=%d: %016" PRIx64
+					" vs %016" PRIx64 "\n", tori[a->torus].label,
+					methods[a->method], o->windows[a->window],
+					x->hash, y->hash);
+				tb->irreproducible++;
+			}
+		}
+}
+
+/* Mean of one method's values over the selected tori (or only `torus` if
+ * >= 0) and windows (or only window index `w` if >= 0). */
+static double mean_of(const bench_opts *o, double (*v)[NMETH][MAX_WINDOWS],
+		      int torus, int m, int w)
+{
+	double sum = 0;
+	int n = 0;
+	for (int k = 0; k < NTORI; k++) {
+		if (!o->use_torus[k] || (torus >= 0 && k != torus))
+			continue;
+		for (int j = 0; j < o->nwindows; j++) {
+			if (w >= 0 && j != w)
+				continue;
+			sum += v[k][m][j];
+			n++;
+		}
+	}
+	return n ? sum / n : NAN;
+}
+
+/* Mean over the selected tori and windows of the per-(torus, window)
+ * relative difference a/b - 1, in %. */
+static double mean_ratio(const bench_opts *o, double (*v)[NMETH][MAX_WINDOWS],
+			 int a, int b, int w)
+{
+	double sum = 0;
+	int n = 0;
+	for (int k = 0; k < NTORI; k++)
+		for (int j = 0; o->use_torus[k] && j < o->nwindows; j++)
+			if (w < 0 || j == w) {
+				sum += pct(v[k][a][j], v[k][b][j]);
+				n++;
+			}
+	return n ? sum / n : NAN;
+}
+
+/* ---- report ------------------------------------------------------------------ */
+
+static void print_setup(const bench_opts *o, const workload_set *ws)
+{
+	printf("Angara torus experiment (spec B): %d seeds from %d, arrivals over "
+	       "%g days, offered load %g, Ntransit %d, distance %s, window rule %s\n",
+	       o->nseeds, o->first_seed, o->days, o->load, o->ntransit,
+	       tp_torus_distance_name(o->distance),
+	       o->rule == RULE_QUEUE ? "queue (window-ff)" : "index (paper)");
+	for (int k = 0; k < NTORI; k++) {
+		if (ws->owner[k] != k || !ws->weights[k][0])
+			continue;
+		printf("  %3d nodes: sizes %s; jobs per seed:", tori[k].nodes,
+		       ws->weights[k]);
+		for (int s = 0; s < o->nseeds; s++)
+			printf(" %zu", ws->w[k][s].njobs);
+		printf("\n");
+	}
+}
+
+static void print_by_torus_window(const bench_opts *o, const table *tb)
+{
+	printf("\nPer torus and window (means over seeds): U in %%, Q = mean Q/Wtime\n");
+	printf("%-8s %4s %7s %7s %7s  %10s %10s %10s\n", "torus", "w", "U base",
+	       "U FS", "U MSS", "Q base", "Q FS", "Q MSS");
+	for (int k = 0; k < NTORI; k++)
+		for (int j = 0; o->use_torus[k] && j < o->nwindows; j++) {
+			printf("%-8s %4d", tori[k].label, o->windows[j]);
+			for (int m = 0; m < NMETH; m++)
+				printf(" %7.2f", 100 * tb->u[k][m][j]);
+			printf(" ");
+			for (int m = 0; m < NMETH; m++)
+				printf(" %10.2f", tb->q[k][m][j]);
+			printf("\n");
+		}
+}
+
+static void print_summary_row(const char *label, double ub, double uf,
+			      double um, double qb, double qf, double qm)
+{
+	printf("%-9s %6.2f %6.2f %6.2f %+6.2f %+6.2f %+6.2f  %9.2f %9.2f %9.2f %+7.1f %+6.1f\n",
+	       label, 100 * ub, 100 * uf, 100 * um, 100 * (um - ub),
+	       pct(um, ub), pct(um, uf), qb, qf, qm, pct(qm, qb), pct(qm, qf));
+}
+
+static void print_by_torus(const bench_opts *o, table *tb)
+{
+	printf("\nPer torus (means over windows and seeds); dU = U(MSS) - U(base) in "
+	       "points, r = relative difference in %%\n");
+	printf("%-9s %6s %6s %6s %6s %6s %6s  %9s %9s %9s %7s %6s\n", "torus",
+	       "Ubase", "UFS", "UMSS", "dU", "rUb", "rUfs", "Qbase", "QFS",
+	       "QMSS", "rQb", "rQfs");
+	for (int k = 0; k < NTORI; k++) {
+		if (!o->use_torus[k])
+			continue;
+		double u[NMETH], q[NMETH];
+		for (int m = 0; m < NMETH; m++) {
+			u[m] = mean_of(o, tb->u, k, m, -1);
+			q[m] = mean_of(o, tb->q, k, m, -1);
+		}
+		print_summary_row(tori[k].label, u[0], u[1], u[2], q[0], q[1], q[2]);
+	}
+	double u[NMETH], q[NMETH];
+	for (int m = 0; m < NMETH; m++) {
+		u[m] = mean_of(o, tb->u, -1, m, -1);
+		q[m] = mean_of(o, tb->q, -1, m, -1);
+	}
+	print_summary_row("all", u[0], u[1], u[2], q[0], q[1], q[2]);
+}
+
+static void print_by_window(const bench_opts *o, table *tb)
+{
+	printf("\nPer window, means over tori and seeds (the paper's figures 5 and 6)\n");
+	printf("%-9s %6s %6s %6s %6s %6s %6s  %9s %9s %9s %7s %6s\n", "window",
+	       "Ubase", "UFS", "UMSS", "dU", "rUb", "rUfs", "Qbase", "QFS",
+	       "QMSS", "rQb", "rQfs");
+	for (int j = 0; j < o->nwindows; j++) {
+		double u[NMETH], q[NMETH];
+		char label[16];
+		for (int m = 0; m < NMETH; m++) {
+			u[m] = mean_of(o, tb->u, -1, m, j);
+			q[m] = mean_of(o, tb->q, -1, m, j);
+		}
+		snprintf(label, sizeof(label), "%d", o->windows[j]);
+		print_summary_row(label, u[0], u[1], u[2], q[0], q[1], q[2]);
+	}
+}
+
+static void print_headline(const bench_opts *o, table *tb)
+{
+	double u[NMETH], q[NMETH];
+	for (int m = 0; m < NMETH; m++) {
+		u[m] = mean_of(o, tb->u, -1, m, -1);
+		q[m] = mean_of(o, tb->q, -1, m, -1);
+	}
+	printf("\nFS+MSS against the others, over all tori and windows   measured"
+	       "   (mean of per-torus-window ratios)   paper\n");
+	printf("  utilisation vs base        %+7.2f %% (%+6.2f points) (%+7.2f %%)   %+5.1f %%\n",
+	       pct(u[M_MSS], u[M_BASE]), 100 * (u[M_MSS] - u[M_BASE]),
+	       mean_ratio(o, tb->u, M_MSS, M_BASE, -1), PAPER_U_VS_BASE);
+	printf("  utilisation vs FS          %+7.2f %% (%+6.2f points) (%+7.2f %%)   %+5.1f %%\n",
+	       pct(u[M_MSS], u[M_FS]), 100 * (u[M_MSS] - u[M_FS]),
+	       mean_ratio(o, tb->u, M_MSS, M_FS, -1), PAPER_U_VS_FS);
+	printf("  mean Q/Wtime vs base       %+7.2f %%                  (%+7.2f %%)   %+5.1f %%\n",
+	       pct(q[M_MSS], q[M_BASE]), mean_ratio(o, tb->q, M_MSS, M_BASE, -1),
+	       PAPER_Q_VS_BASE);
+	printf("  mean Q/Wtime vs FS         %+7.2f %%                  (%+7.2f %%)   %+5.1f %%\n",
+	       pct(q[M_MSS], q[M_FS]), mean_ratio(o, tb->q, M_MSS, M_FS, -1),
+	       PAPER_Q_VS_FS);
+}
+
+/* The headline differences seed by seed (each seed's own means over the
+ * tori and windows), with their mean and standard error: how much of a
+ * difference the workload draw alone makes. */
+static void print_seed_spread(const bench_opts *o, table *tb)
+{
+	double sum[4] = { 0 }, sq[4] = { 0 };
+	printf("\nPer seed (relative differences of means over tori and windows, %%)\n");
+	printf("%-9s %9s %9s %9s %9s\n", "seed", "rU base", "rU FS", "rQ base", "rQ FS");
+	for (int sd = 0; sd < o->nseeds; sd++) {
+		printf("%-9d", o->first_seed + sd);
+		for (int i = 0; i < 4; i++) {
+			double (*v)[NMETH][MAX_WINDOWS] = i < 2 ? tb->us[sd] : tb->qs[sd];
+			int other = i % 2 ? M_FS : M_BASE;
+			double r = pct(mean_of(o, v, -1, M_MSS, -1),
+				       mean_of(o, v, -1, other, -1));
+			sum[i] += r;
+			sq[i] += r * r;
+			printf(" %+9.2f", r);
+		}
+		printf("\n");
+	}
+	printf("%-9s", "mean+-se");
+	for (int i = 0; i < 4; i++) {
+		double n = o->nseeds, m = sum[i] / n;
+		double var = n > 1 ? (sq[i] - n * m * m) / (n - 1) : 0;
+		printf("  %+.2f+-%.2f", m, sqrt(var > 0 ? var / n : 0));
+	}
+	printf("\n");
+}
+
+/* The paper: "utilisation grows with the window in every experiment". */
+static void print_window_trend(const bench_opts *o, const table *tb)
+{
+	int rising = 0, total = 0, end_up = 0;
+	for (int k = 0; k < NTORI; k++)
+		for (int m = 0; o->use_torus[k] && m < NMETH; m++) {
+			bool mono = true;
+			for (int j = 1; j < o->nwindows; j++)
+				mono &= tb->u[k][m][j] >= tb->u[k][m][j - 1];
+			rising += mono;
+			end_up += tb->u[k][m][o->nwindows - 1] > tb->u[k][m][0];
+			total++;
+		}
+	printf("\nWindow trend: U never falls as the window grows in %d of %d "
+	       "(torus, method) series; U(largest) > U(smallest) in %d of %d\n",
+	       rising, total, end_up, total);
+}
+
+static void print_timing(const bench_opts *o, const task *ts, long ntasks,
+			 const shared *sh, const table *tb, double wall)
+{
+	printf("\nTime: %.1f s wall with %d workers; CPU per method:", wall,
+	       o->workers);
+	for (int m = 0; m < NMETH; m++)
+		printf(" %s %.1f s (%.1f us/pass)", method_label[m], tb->cpu[m],
+		       tb->passes[m] ? 1e6 * tb->cpu[m] / tb->passes[m] : 0);
+	printf("\n");
+	if (tb->asked)
+		printf("Failure memo answered %.1f %% of %" PRIu64 " placement calls\n",
+		       100.0 * tb->answered / tb->asked, tb->asked);
+	printf("Slowest runs:");
+	long top[5] = { -1, -1, -1, -1, -1 };
+	for (long i = 0; i < ntasks; i++)
+		for (int s = 0; s < 5; s++)
+			if (top[s] < 0 || sh->res[i].cpu_s > sh->res[top[s]].cpu_s) {
+				memmove(top + s + 1, top + s, sizeof(*top) * (size_t)(4 - s));
+				top[s] = i;
+				break;
+			}
+	for (int s = 0; s < 5 && top[s] >= 0; s++) {
+		const task *t = &ts[top[s]];
+		printf(" %s/%s/w%d %.1f s;", tori[t->torus].label,
+		       method_label[t->method], o->windows[t->window],
+		       sh->res[top[s]].cpu_s);
+	}
+	printf("\n");
+}
+
+/* ---- data files for contrib/plot/torus-paper.gp ---------------------------- */
+
+static FILE *open_out(const bench_opts *o, const char *name)
+{
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/%s", o->out, name);
+	FILE *fp = fopen(path, "w");
+	if (!fp)
+		die("cannot write %s", path);
+	return fp;
+}
+
+static void write_runs(const bench_opts *o, const task *ts, long ntasks,
+		       const shared *sh)
+{
+	FILE *fp = open_out(o, "runs.csv");
+	fprintf(fp, "torus,nodes,method,window,seed,jobs,utilisation,mean_q_over_wtime,"
+		"mean_wait_s,passes,cpu_s,schedule_hash\n");
+	for (long i = 0; i < ntasks; i++) {
+		const task *t = &ts[i];
+		const result *r = &sh->res[i];
+		if (r->done == 1 && !t->repeat)
+			fprintf(fp, "%s,%d,%s,%d,%d,%zu,%.6f,%.6f,%.1f,%" PRIu64
+				",%.3f,%016" PRIx64 "\n",
+				tori[t->torus].label, tori[t->torus].nodes,
+				method_label[t->method], o->windows[t->window],
+				o->first_seed + t->seed, r->jobs, r->util, r->qw,
+				r->wait_s, r->passes, r->cpu_s, r->hash);
+	}
+	fclose(fp);
+}
+
+/* by-window.dat: the means over tori; by-torus.dat: one gnuplot data
+ * block (index) per torus.  Columns: window, U base/FS/MSS (%),
+ * Q base/FS/MSS. */
+static void write_curve(FILE *fp, const bench_opts *o, table *tb, int torus)
+{
+	for (int j = 0; j < o->nwindows; j++) {
+		fprintf(fp, "%d", o->windows[j]);
+		for (int m = 0; m < NMETH; m++)
+			fprintf(fp, " %.4f", 100 * mean_of(o, tb->u, torus, m, j));
+		for (int m = 0; m < NMETH; m++)
+			fprintf(fp, " %.4f", mean_of(o, tb->q, torus, m, j));
+		fprintf(fp, "\n");
+	}
+}
+
+static void write_data(const bench_opts *o, const task *ts, long ntasks,
+		       const shared *sh, table *tb)
+{
+	if (mkdir(o->out, 0777) && errno != EEXIST)
+		die("cannot create %s", o->out);
+	write_runs(o, ts, ntasks, sh);
+	FILE *fp = open_out(o, "by-window.dat");
+	fprintf(fp, "# window Ubase UFS UMSS Qbase QFS QMSS (means over tori and seeds)\n");
+	write_curve(fp, o, tb, -1);
+	fclose(fp);
+	fp = open_out(o, "by-torus.dat");
+	fprintf(fp, "# tori:");
+	for (int k = 0; k < NTORI; k++)
+		if (o->use_torus[k])
+			fprintf(fp, " %s", tori[k].label);
+	fprintf(fp, "\n");
+	for (int k = 0; k < NTORI; k++) {
+		if (!o->use_torus[k])
+			continue;
+		fprintf(fp, "# %s\n# window Ubase UFS UMSS Qbase QFS QMSS\n",
+			tori[k].label);
+		write_curve(fp, o, tb, k);
+		fprintf(fp, "\n\n");
+	}
+	fclose(fp);
+	printf("\nData: %s/runs.csv, by-window.dat, by-torus.dat (plot: gnuplot -e "
+	       "\"dir='%s'\" contrib/plot/torus-paper.gp)\n", o->out, o->out);
+}
+
+/* ---- main ---------------------------------------------------------------------- */
+
+int main(int argc, char **argv)
+{
+	static workload_set ws;
+	bench_opts o;
+	parse_args(argc, argv, &o);
+	if (access(o.topogen, X_OK))
+		die("workload generator %s not found (build contrib/workload/topogen, "
+		    "or give --topogen or TOPOGEN)", o.topogen);
+	double w0 = wall_now();
+	make_workloads(&o, &ws);
+	print_setup(&o, &ws);
+	fflush(stdout);
+
+	long ntasks;
+	task *ts = make_tasks(&o, &ntasks);
+	size_t shsize = sizeof(shared) + sizeof(result) * (size_t)ntasks;
+	shared *sh = mmap(NULL, shsize, PROT_READ | PROT_WRITE,
+			  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (sh == MAP_FAILED)
+		die("mmap: %s", strerror(errno));
+	run_all(&o, &ws, ts, ntasks, sh);
+
+	static table tb;
+	aggregate(&o, ts, ntasks, sh, &tb);
+	if (o.smoke)
+		check_reruns(&o, ts, ntasks, sh, &tb);
+	print_by_torus_window(&o, &tb);
+	print_by_torus(&o, &tb);
+	print_by_window(&o, &tb);
+	print_headline(&o, &tb);
+	print_seed_spread(&o, &tb);
+	print_window_trend(&o, &tb);
+	print_timing(&o, ts, ntasks, sh, &tb, wall_now() - w0);
+	if (o.out && !tb.failed)
+		write_data(&o, ts, ntasks, sh, &tb);
+	int bad = tb.failed + tb.incomplete + tb.irreproducible;
+	printf("\nChecks: %ld runs, %d failed, %d with jobs not completed, %d "
+	       "reruns differing\n", ntasks, tb.failed, tb.incomplete,
+	       tb.irreproducible);
+	munmap(sh, shsize);
+	free(ts);
+	for (int k = 0; k < NTORI; k++)
+		for (int s = 0; s < MAX_SEEDS; s++)
+			tp_workload_fini(&ws.w[k][s]);
+	return bad ? 1 : 0;
+}

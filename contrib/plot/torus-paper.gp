@@ -1,0 +1,65 @@
+# torus-paper.gp - plots of the Angara torus experiment
+# (bench/bench_torus_paper, doc/torus-experiment.md).
+#
+#   gnuplot -e "dir='torus-paper'" contrib/plot/torus-paper.gp
+#
+# reads DIR/by-window.dat and DIR/by-torus.dat (columns: window,
+# U base/FS/FS+MSS in %, mean Q/Wtime base/FS/FS+MSS) and writes
+#   DIR/torus-paper.png        means over the tori: utilisation and
+#                              delay vs window (the paper's figs 5, 6)
+#   DIR/torus-paper-tori.png   the same per torus (rows: U, then Q/Wtime)
+# Set out='...' to change the first file's name.
+
+if (!exists("dir")) dir = 'torus-paper'
+if (!exists("out")) out = dir.'/torus-paper.png'
+out_tori = dir.'/torus-paper-tori.png'
+means = dir.'/by-window.dat'
+per = dir.'/by-torus.dat'
+
+names = "base Find_Systems Find_Systems+MSS"
+set style line 1 lc rgb '#1f77b4' lw 2 pt 7 ps 1.0
+set style line 2 lc rgb '#2ca02c' lw 2 pt 5 ps 1.0
+set style line 3 lc rgb '#d62728' lw 2 pt 9 ps 1.2
+set logscale x 2
+set xtics (1, 2, 4, 8, 16, 32, 64, 128)
+set grid
+set key top left
+
+# ---- means over the tori ---------------------------------------------------
+set terminal pngcairo size 1100,450 font ',10'
+set output out
+set multiplot layout 1,2 title 'Angara torus experiment: means over the tori and seeds'
+set title 'Utilisation U'
+set xlabel 'window (jobs)'
+set ylabel 'U, %'
+plot for [m=1:3] means using 1:(column(m+1)) with linespoints ls m title word(names, m)
+set title 'Delay: mean Q/Wtime'
+set ylabel 'Q/Wtime'
+set logscale y
+set key top right
+plot for [m=1:3] means using 1:(column(m+4)) with linespoints ls m title word(names, m)
+unset logscale y
+unset multiplot
+
+# ---- per torus ---------------------------------------------------------------
+tori = system("sed -n 's/^# tori: //p' ".per)
+n = words(tori)
+cols = (n < 5 ? n : 5)
+rows = (n + cols - 1) / cols
+set terminal pngcairo size 330*cols,290*2*rows font ',9'
+set output out_tori
+set multiplot layout 2*rows,cols title 'Per torus (means over seeds): utilisation U in % (upper rows), mean Q/Wtime (lower rows)'
+set key top left font ',8'
+unset xlabel
+unset ylabel
+do for [i=1:n] {
+	set title 'U, '.word(tori, i)
+	plot for [m=1:3] per index (i-1) using 1:(column(m+1)) with linespoints ls m title (i == 1 ? word(names, m) : '')
+}
+do for [i=n+1:rows*cols] { set multiplot next }
+set logscale y
+do for [i=1:n] {
+	set title 'Q/Wtime, '.word(tori, i)
+	plot for [m=1:3] per index (i-1) using 1:(column(m+4)) with linespoints ls m notitle
+}
+unset multiplot

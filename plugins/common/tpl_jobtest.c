@@ -1,0 +1,440 @@
+/*
+ * tpl_jobtest.c - a topology select plugin's job_test; see tpl_jobtest.h.
+ *
+ * When the allocator finds no placement on the candidates, the answer is
+ * "no" (the job waits, or backfill tries a later time slot), so no other
+ * node choice slips in.
+ *
+ * Jobs the allocator does not decide go to select/linear unchanged, with a
+ * log line saying why: required nodes (--nodelist), --contiguous,
+ * --switches, node sharing, zero-node jobs.  Unless the context is strict
+ * also: jobs the allocator cannot place even when every node they may use
+ * is free (so they never starve); RUN_NOW/WILL_RUN without a placement
+ * when preemption candidates exist; and placements linear refuses (e.g.
+ * CPU or memory constraints).
+ */
+#include "tpl_jobtest.h"
+
+#include <time.h>
+
+#include "src/common/log.h"
+#include "src/common/node_conf.h"
+#include "src/common/select.h"
+#include "src/common/slurm_protocol_defs.h"
+#include "src/common/xmalloc.h"
+
+#include "tpl_plan.h"
+
+const char *tpl_mode_name(uint16_t mode)
+{
+	switch (mode & SELECT_MODE_BASE) {
+	case SELECT_MODE_RUN_NOW:
+		return "RUN_NOW";
+	case SELECT_MODE_TEST_ONLY:
+		return "TEST_ONLY";
+	case SELECT_MODE_WILL_RUN:
+		return "WILL_RUN";
+	}
+	return "other";
+}
+
+static int linear_test(tpl_ctx *c, job_record_t *job_ptr, bitstr_t *bitmap,
+		       uint32_t min_nodes, uint32_t max_nodes,
+		       uint32_t req_nodes, uint16_t mode, List preemptees,
+		       List *preemptee_job_list, bitstr_t *exc_core_bitmap)
+{
+	return c->linear->ops.job_test(job_ptr, bitmap, min_nodes, max_nodes,
+				       req_nodes, mode, preemptees,
+				       preemptee_job_list, exc_core_bitmap);
+}
+
+/* Why the allocator does not decide this job, or NULL. */
+static const char *linear_only_reason(job_record_t *job_ptr,
+				      uint32_t min_nodes)
+{
+	struct job_details *d = job_ptr->details;
+
+	if (!d || min_nodes == 0)
+		return "no compute nodes requested";
+	if (d->req_node_bitmap && bit_set_count(d->req_node_bitmap) > 0)
+		return "required nodes (--nodelist)";
+	if (d->contiguous)
+		return "contiguous nodes (--contiguous)";
+	if (job_ptr->req_switch)
+		return "a switch count (--switches)";
+	if (d->share_res && job_ptr->part_ptr &&
+	    (job_ptr->part_ptr->max_share & ~SHARED_FORCE) > 1)
+		return "node sharing (OverSubscribe)";
+	return NULL;
+}
+
+/*
+ * Node counts to try, [lo, hi]: the requested count first (Slurm's
+ * req_nodes, which is max_nodes when the job gave a range), down to
+ * min_nodes; lo is raised to what min_cpus needs on the largest candidate
+ * nodes, so a task-count job without -N gets enough nodes.
+ */
+static void node_count_range(job_record_t *job_ptr, bitstr_t *bitmap,
+			     uint32_t min_nodes, uint32_t max_nodes,
+			     uint32_t req_nodes, int *lo, int *hi)
+{
+	int64_t l = min_nodes, h = MAX(req_nodes, min_nodes);
+	uint32_t min_cpus = job_ptr->details->min_cpus;
+	int max_cpus = 0;
+
+	if (max_nodes && h > max_nodes)
+		h = max_nodes;
+	for (int i = 0; i < node_record_count && min_cpus > 1; i++) {
+		node_record_t *n = node_record_table_ptr[i];
+		if (n && bit_test(bitmap, i) && n->cpus > max_cpus)
+			max_cpus = n->cpus;
+	}
+	if (max_cpus > 0 && min_cpus > 1) {
+		int64_t need = ((int64_t)min_cpus + max_cpus - 1) / max_cpus;
+		if (need > l)
+			l = need;
+	}
+	if (h < l)
+		h = l;
+	*lo = (int)MIN(l, INT32_MAX);
+	*hi = (int)MIN(h, INT32_MAX);
+}
+
+static bool node_busy(const node_record_t *n)
+{
+	return !n || n->run_job_cnt || n->comp_job_cnt || n->sus_job_cnt;
+}
+
+/* Keep in `s` only the nodes no job holds now. */
+static void drop_busy(tpl_ctx *c, tp_nodeset *s)
+{
+	for (int j = tp_nodeset_next(s, 0); j >= 0; j = tp_nodeset_next(s, j + 1)) {
+		int i = c->map->to_slurm[j];
+		if (i < 0 || i >= node_record_count ||
+		    node_busy(node_record_table_ptr[i]))
+			tp_nodeset_clear(s, j);
+	}
+}
+
+/*
+ * Nodes the job could use if every job ended: the candidates plus the
+ * busy nodes of its partition that are not down, drained or failed,
+ * within its reservation and not excluded.  (Node features are not
+ * re-checked: an approximation that only decides wait vs. fall back.)
+ */
+static void ever_usable(tpl_ctx *c, job_record_t *job_ptr, bitstr_t *bitmap,
+			tp_nodeset *out)
+{
+	bitstr_t *b = bit_copy(bitmap);
+	part_record_t *part = job_ptr->part_ptr;
+
+	if (part && part->node_bitmap) {
+		bitstr_t *p = bit_copy(part->node_bitmap);
+		for (int i = 0; i < node_record_count; i++) {
+			node_record_t *n = node_record_table_ptr[i];
+			if (!bit_test(p, i))
+				continue;
+			if (!n || IS_NODE_DOWN(n) || IS_NODE_DRAIN(n) ||
+			    IS_NODE_FAIL(n) || IS_NODE_FUTURE(n))
+				bit_clear(p, i);
+		}
+		if (job_ptr->resv_ptr && job_ptr->resv_ptr->node_bitmap)
+			bit_and(p, job_ptr->resv_ptr->node_bitmap);
+		if (job_ptr->details->exc_node_bitmap)
+			bit_and_not(p, job_ptr->details->exc_node_bitmap);
+		bit_or(b, p);
+		FREE_NULL_BITMAP(p);
+	}
+	tpl_bits_to_set(c->map, b, out);
+	FREE_NULL_BITMAP(b);
+}
+
+/* Running jobs' candidate nodes with their end times (WILL_RUN). */
+static size_t collect_releases(tpl_ctx *c, const tp_nodeset *usable,
+			       tpl_release **out)
+{
+	tpl_release *rel = NULL;
+	size_t n = 0, cap = 0;
+	time_t now = time(NULL);
+	job_record_t *j;
+
+	*out = NULL;
+	if (!c->job_list || !*c->job_list)
+		return 0;
+	ListIterator it = list_iterator_create(*c->job_list);
+	while ((j = list_next(it))) {
+		bool running = IS_JOB_RUNNING(j) || IS_JOB_SUSPENDED(j);
+		if ((!running && !IS_JOB_COMPLETING(j)) || !j->node_bitmap)
+			continue;
+		if (n == cap) {
+			cap = cap ? 2 * cap : 64;
+			xrealloc(rel, cap * sizeof(*rel));
+		}
+		if (tp_nodeset_init(&rel[n].nodes, c->map->ntopo))
+			break;
+		tpl_bits_to_set(c->map, j->node_bitmap, &rel[n].nodes);
+		tp_nodeset_and(&rel[n].nodes, usable);
+		if (!tp_nodeset_count(&rel[n].nodes)) {
+			tp_nodeset_fini(&rel[n].nodes);
+			continue;
+		}
+		/* Overrunning and completing jobs: any moment now. */
+		rel[n].time = (running && j->end_time > now) ? j->end_time : now;
+		n++;
+	}
+	list_iterator_destroy(it);
+	*out = rel;
+	return n;
+}
+
+static void free_releases(tpl_release *rel, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		tp_nodeset_fini(&rel[i].nodes);
+	xfree(rel);
+}
+
+static void log_placement(tpl_ctx *c, job_record_t *job_ptr, uint16_t mode,
+			  bitstr_t *bitmap, int64_t when, int requested,
+			  const char *range)
+{
+	tp_nodeset got;
+	if (tp_nodeset_init(&got, c->map->ntopo))
+		return;
+	tpl_bits_to_set(c->map, bitmap, &got);
+	char desc[256] = "";
+	c->describe(c->topo, c->alloc, &got, requested, desc, sizeof(desc));
+	int nodes = tp_nodeset_count(&got);
+	char *names = bitmap2node_name(bitmap);
+	char start[40] = "";
+	if ((mode & SELECT_MODE_BASE) == SELECT_MODE_WILL_RUN)
+		snprintf(start, sizeof(start), " start=%ld",
+			 (long)job_ptr->start_time);
+
+	if (slurm_conf.debug_flags & DEBUG_FLAG_SELECT_TYPE)
+		log_flag(SELECT_TYPE, "%s: %pJ %s: nodes=%d (of %s) %s NodeList=%s allocator=%s%s%s",
+			 c->plugin_type, job_ptr, tpl_mode_name(mode), nodes,
+			 range, desc, names, c->alloc_name,
+			 when > 0 ? " after-releases" : "", start);
+	else if ((mode & SELECT_MODE_BASE) == SELECT_MODE_RUN_NOW)
+		debug("%s: %pJ %s: nodes=%d %s NodeList=%s", c->plugin_type,
+		      job_ptr, tpl_mode_name(mode), nodes, desc, names);
+	else
+		debug2("%s: %pJ %s: nodes=%d %s NodeList=%s%s",
+		       c->plugin_type, job_ptr, tpl_mode_name(mode), nodes,
+		       desc, names, start);
+	xfree(names);
+	tp_nodeset_fini(&got);
+}
+
+static void log_linear(tpl_ctx *c, job_record_t *job_ptr, uint16_t mode,
+		       const char *why)
+{
+	if (slurm_conf.debug_flags & DEBUG_FLAG_SELECT_TYPE)
+		log_flag(SELECT_TYPE, "%s: %pJ %s: %s: select/linear chooses",
+			 c->plugin_type, job_ptr, tpl_mode_name(mode), why);
+	else
+		debug2("%s: %pJ %s: %s: select/linear chooses",
+		       c->plugin_type, job_ptr, tpl_mode_name(mode), why);
+}
+
+/* select/linear's own choice, reported to the plugin when it succeeds. */
+static int linear_choice(tpl_ctx *c, const char *why, job_record_t *job_ptr,
+			 bitstr_t *bitmap, uint32_t min_nodes,
+			 uint32_t max_nodes, uint32_t req_nodes,
+			 uint16_t mode, List preemptees,
+			 List *preemptee_job_list, bitstr_t *exc_core_bitmap)
+{
+	log_linear(c, job_ptr, mode, why);
+	int rc = linear_test(c, job_ptr, bitmap, min_nodes, max_nodes,
+			     req_nodes, mode, preemptees, preemptee_job_list,
+			     exc_core_bitmap);
+	if (rc == SLURM_SUCCESS && c->linear_chose)
+		c->linear_chose(c, job_ptr, mode, bitmap);
+	return rc;
+}
+
+/*
+ * No placement on the candidates: NULL means "not on these nodes"
+ * (RUN_NOW: the job waits; TEST_ONLY: slurmctld goes on to ask about all
+ * nodes; WILL_RUN: sched/backfill tries its next time slot), otherwise
+ * the reason select/linear decides instead (never when strict).
+ */
+static const char *fallback_reason(tpl_ctx *c, job_record_t *job_ptr,
+				   bitstr_t *bitmap, int lo, int hi,
+				   uint16_t mode, List preemptees,
+				   char *buf, size_t len)
+{
+	const char *why = NULL;
+	tp_nodeset ever, tmp;
+
+	if (c->strict)
+		return NULL;
+	if ((mode & SELECT_MODE_BASE) != SELECT_MODE_TEST_ONLY &&
+	    preemptees && list_count(preemptees) > 0)
+		return "no free placement and preemption candidates exist";
+	if (tp_nodeset_init(&ever, c->map->ntopo))
+		return "out of memory";
+	if (tp_nodeset_init(&tmp, c->map->ntopo)) {
+		tp_nodeset_fini(&ever);
+		return "out of memory";
+	}
+	ever_usable(c, job_ptr, bitmap, &ever);
+	if (tpl_place_range(c->alloc, &ever, lo, hi, &tmp) < 0) {
+		snprintf(buf, len, "the %s allocator cannot place it even on all its usable nodes",
+			 c->kind);
+		why = buf;
+	}
+	tp_nodeset_fini(&tmp);
+	tp_nodeset_fini(&ever);
+	return why;
+}
+
+/*
+ * Hand linear exactly `chosen` (k nodes) as the job's node count, min and
+ * max alike: with topology/tree, linear would otherwise keep only the
+ * min_nodes of a range that fit under one switch.  If linear refuses,
+ * its own choice on the original candidates and counts (strict: "no").
+ */
+static int narrowed_test(tpl_ctx *c, const tp_nodeset *chosen, int k,
+			 int requested, int64_t when, const char *range,
+			 job_record_t *job_ptr, bitstr_t *bitmap,
+			 uint32_t min_nodes, uint32_t max_nodes,
+			 uint32_t req_nodes, uint16_t mode, List preemptees,
+			 List *preemptee_job_list, bitstr_t *exc_core_bitmap)
+{
+	bitstr_t *orig = bit_copy(bitmap);
+	int rc;
+
+	tpl_set_to_bits(c->map, chosen, bitmap);
+	rc = linear_test(c, job_ptr, bitmap, k, k, k, mode, preemptees,
+			 preemptee_job_list, exc_core_bitmap);
+	if (rc == SLURM_SUCCESS) {
+		log_placement(c, job_ptr, mode, bitmap, when, requested, range);
+	} else if (c->strict) {
+		bit_copybits(bitmap, orig);
+		if (slurm_conf.debug_flags & DEBUG_FLAG_SELECT_TYPE)
+			log_flag(SELECT_TYPE, "%s: %pJ %s: select/linear refused the %s placement (CPU, memory or node limits): the job waits",
+				 c->plugin_type, job_ptr, tpl_mode_name(mode),
+				 c->kind);
+		else
+			debug2("%s: %pJ %s: select/linear refused the %s placement (CPU, memory or node limits): the job waits",
+			       c->plugin_type, job_ptr, tpl_mode_name(mode),
+			       c->kind);
+		rc = SLURM_ERROR;
+	} else {
+		char why[128];
+		snprintf(why, sizeof(why), "select/linear refused the %s placement (CPU, memory or node limits)",
+			 c->kind);
+		bit_copybits(bitmap, orig);
+		rc = linear_choice(c, why, job_ptr, bitmap, min_nodes, max_nodes,
+				   req_nodes, mode, preemptees,
+				   preemptee_job_list, exc_core_bitmap);
+	}
+	FREE_NULL_BITMAP(orig);
+	return rc;
+}
+
+/* The allocator's answer for `mode`: node count placed (into `chosen`),
+ * or -1.  *when: 0, or the release time WILL_RUN needed. */
+static int place_for_mode(tpl_ctx *c, uint16_t mode, tp_nodeset *usable,
+			  int lo, int hi, tp_nodeset *chosen, int64_t *when)
+{
+	int k = -1;
+
+	*when = 0;
+	switch (mode & SELECT_MODE_BASE) {
+	case SELECT_MODE_TEST_ONLY:
+		k = tpl_place_range(c->alloc, usable, lo, hi, chosen);
+		break;
+	case SELECT_MODE_RUN_NOW:
+		drop_busy(c, usable);
+		k = tpl_place_range(c->alloc, usable, lo, hi, chosen);
+		break;
+	case SELECT_MODE_WILL_RUN: {
+		tpl_release *rel;
+		size_t nrel = collect_releases(c, usable, &rel);
+		drop_busy(c, usable);
+		k = tpl_place_earliest(c->alloc, usable, rel, nrel, lo, hi,
+				       chosen, when);
+		free_releases(rel, nrel);
+		break;
+	}
+	}
+	return k;
+}
+
+int tpl_job_test(tpl_ctx *c, job_record_t *job_ptr, bitstr_t *bitmap,
+		 uint32_t min_nodes, uint32_t max_nodes, uint32_t req_nodes,
+		 uint16_t mode, List preemptees, List *preemptee_job_list,
+		 bitstr_t *exc_core_bitmap)
+{
+	const char *why = linear_only_reason(job_ptr, min_nodes);
+	char why_buf[160];
+	tp_nodeset usable, chosen;
+	int lo, hi, k, rc;
+	int64_t when = 0;
+
+	if (!why && (mode & SELECT_MODE_BASE) != SELECT_MODE_RUN_NOW &&
+	    (mode & SELECT_MODE_BASE) != SELECT_MODE_TEST_ONLY &&
+	    (mode & SELECT_MODE_BASE) != SELECT_MODE_WILL_RUN) {
+		snprintf(why_buf, sizeof(why_buf),
+			 "a mode the %s allocator does not answer", c->kind);
+		why = why_buf;
+	}
+	if (!why && c->map->nslurm != node_record_count) {
+		snprintf(why_buf, sizeof(why_buf),
+			 "node table changed since the %s map was built",
+			 c->kind);
+		why = why_buf;
+	}
+	if (!why && tp_nodeset_init(&usable, c->map->ntopo))
+		why = "out of memory";
+	if (!why && tp_nodeset_init(&chosen, c->map->ntopo)) {
+		tp_nodeset_fini(&usable);
+		why = "out of memory";
+	}
+	if (why)
+		return linear_choice(c, why, job_ptr, bitmap, min_nodes,
+				     max_nodes, req_nodes, mode, preemptees,
+				     preemptee_job_list, exc_core_bitmap);
+
+	tpl_bits_to_set(c->map, bitmap, &usable);
+	node_count_range(job_ptr, bitmap, min_nodes, max_nodes, req_nodes,
+			 &lo, &hi);
+	k = place_for_mode(c, mode, &usable, lo, hi, &chosen, &when);
+
+	/* An allocator may give more nodes than asked (torus transit
+	 * nodes); slurmctld refuses more than the job's maximum. */
+	int got = k >= 0 ? tp_nodeset_count(&chosen) : -1;
+	if (got > 0 && max_nodes && (uint32_t)got > max_nodes) {
+		debug2("%s: %pJ %s: the placement of %d nodes exceeds the job's maximum of %u nodes",
+		       c->plugin_type, job_ptr, tpl_mode_name(mode), got,
+		       max_nodes);
+		k = got = -1;
+	}
+
+	if (got > 0) {
+		char range[64];
+		snprintf(range, sizeof(range), "%d-%d, min/req/max %u/%u/%u",
+			 lo, hi, min_nodes, req_nodes, max_nodes);
+		rc = narrowed_test(c, &chosen, got, k, when, range, job_ptr,
+				   bitmap, min_nodes, max_nodes, req_nodes,
+				   mode, preemptees, preemptee_job_list,
+				   exc_core_bitmap);
+	} else if (!(why = fallback_reason(c, job_ptr, bitmap, lo, hi, mode,
+					   preemptees, why_buf,
+					   sizeof(why_buf)))) {
+		/* A placement may exist once nodes free up: not here. */
+		debug3("%s: %pJ %s: no placement of %d-%d nodes on these nodes",
+		       c->plugin_type, job_ptr, tpl_mode_name(mode), lo, hi);
+		rc = EINVAL;
+	} else {
+		rc = linear_choice(c, why, job_ptr, bitmap, min_nodes,
+				   max_nodes, req_nodes, mode, preemptees,
+				   preemptee_job_list, exc_core_bitmap);
+	}
+	tp_nodeset_fini(&chosen);
+	tp_nodeset_fini(&usable);
+	return rc;
+}

@@ -1,0 +1,66 @@
+/* tpl_nodetable.c - plugin files and the node table; see tpl_nodetable.h. */
+#include "tpl_nodetable.h"
+
+#include <libgen.h>
+
+#include "src/common/hostlist.h"
+#include "src/common/log.h"
+#include "src/common/node_conf.h"
+#include "src/common/read_config.h"
+#include "src/common/xmalloc.h"
+#include "src/common/xstring.h"
+
+void tpl_conf_paths(const char *name, char **conf, char **dir)
+{
+	*conf = get_extra_conf_path((char *)name);
+	char *copy = xstrdup(*conf);
+	*dir = xstrdup(dirname(copy));
+	xfree(copy);
+}
+
+/* Slurm node names that have no place in the topology, as a hostlist. */
+static void report_missing(const tpl_nodemap *m, const char *plugin_type,
+			   const char *kind, const char *topo_file)
+{
+	hostlist_t hl = hostlist_create(NULL);
+	for (int i = 0; i < m->nslurm; i++) {
+		node_record_t *n = node_record_table_ptr[i];
+		if (n && n->name && m->to_topo[i] < 0)
+			hostlist_push_host(hl, n->name);
+	}
+	char *names = hostlist_ranged_string_xmalloc(hl);
+	error("%s: %d node(s) of slurm.conf are not in %s: %s (every node needs its place in the %s)",
+	      plugin_type, m->nmissing, topo_file, names, kind);
+	xfree(names);
+	hostlist_destroy(hl);
+}
+
+int tpl_nodetable_map(tpl_nodemap *out, const void *topo, int ntopo,
+		      tpl_topo_index_fn index, const char *plugin_type,
+		      const char *kind, const char *topo_file)
+{
+	const char **names = xcalloc(node_record_count + 1, sizeof(char *));
+	tpl_nodemap m;
+	tp_error err = { { 0 } };
+	int rc = 0;
+
+	for (int i = 0; i < node_record_count; i++)
+		if (node_record_table_ptr[i])
+			names[i] = node_record_table_ptr[i]->name;
+	if (tpl_nodemap_build(&m, names, node_record_count, topo, ntopo,
+			      index, &err)) {
+		error("%s: %s: %s", plugin_type, topo_file, err.msg);
+		rc = -1;
+	} else if (m.nmissing) {
+		report_missing(&m, plugin_type, kind, topo_file);
+		tpl_nodemap_fini(&m);
+		rc = -1;
+	} else {
+		if (m.nunused)
+			info("%s: %d node(s) of %s are not in slurm.conf; they are never chosen",
+			     plugin_type, m.nunused, topo_file);
+		*out = m;
+	}
+	xfree(names);
+	return rc;
+}

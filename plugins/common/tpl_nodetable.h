@@ -1,0 +1,26 @@
+/*
+ * tpl_nodetable.h - a topology plugin's link to slurmctld's node table:
+ * where its file is, and the map of Slurm's nodes onto the topology.
+ */
+#ifndef TPL_NODETABLE_H
+#define TPL_NODETABLE_H
+
+#include "tpl_nodemap.h"
+
+/* `name` beside slurm.conf (found like topology.conf, with
+ * get_extra_conf_path) and slurm.conf's directory, both xmalloc'd. */
+void tpl_conf_paths(const char *name, char **conf, char **dir);
+
+/*
+ * Map the current node table (node_record_table_ptr) onto a topology of
+ * `ntopo` nodes by name.  Every Slurm node must have its place in the
+ * topology: otherwise -1, with an error logged that names the missing
+ * nodes (as a hostlist), `topo_file` and `kind` ("tree", "torus").
+ * Topology nodes that slurm.conf lacks are logged once at info; they are
+ * never chosen.  0 on success, *out then owned by the caller.
+ */
+int tpl_nodetable_map(tpl_nodemap *out, const void *topo, int ntopo,
+		      tpl_topo_index_fn index, const char *plugin_type,
+		      const char *kind, const char *topo_file);
+
+#endif

@@ -1,0 +1,49 @@
+/*
+ * st_ctld.h - one sched/topo cycle inside slurmctld.
+ *
+ * Under slurmctld's locks (config read, job write, node write, partition
+ * read, federation read: the set sched/backfill takes) the cycle
+ *   1. asks Slurm for the runnable pending jobs (build_job_queue(), the
+ *      same eligibility tests Slurm's own schedulers use: not held,
+ *      dependencies satisfied, begin time passed, partition and QOS
+ *      limits), then for each partition in slurm.conf order:
+ *   2. builds an st_view: free nodes (the partition's nodes that are
+ *      available, idle, not completing, not booting, not powered down),
+ *      running jobs with Slurm's end_time as their limit, nodes still
+ *      completing as ending now, and the partition's pending jobs;
+ *   3. asks the core about fill jobs at their limit and carries out the
+ *      answers (extend the time limit, or requeue, or let Slurm end it);
+ *   4. runs one pass and starts each decided job through select_nodes()
+ *      with every node but the decided ones excluded, checks it got
+ *      exactly those nodes, and launches it as Slurm's schedulers do.
+ */
+#ifndef ST_CTLD_H
+#define ST_CTLD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "policy.h"
+#include "st_fills.h"
+#include "st_params.h"
+#include "st_stats.h"
+#include "st_topo.h"
+#include "st_view.h"
+
+typedef struct st_ctx {
+	st_params params;
+	tp_policy *policy;
+	st_topo topo;
+	bool topo_ok;
+	st_fills fills;
+	st_stats stats;
+	st_view view;
+	uint32_t started_now; /* starts of the current cycle */
+} st_ctx;
+
+/* One cycle over every partition; the caller holds the locks above.
+ * Returns the number of jobs started. */
+uint32_t st_ctld_cycle(st_ctx *x, time_t now);
+
+#endif

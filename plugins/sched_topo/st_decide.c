@@ -1,0 +1,94 @@
+/* st_decide.c - at-limit questions and one pass on a view; see st_decide.h. */
+#include "st_decide.h"
+
+#include <stdlib.h>
+
+int64_t st_round_up(int64_t x, int64_t unit)
+{
+	if (unit <= 1 || x <= 0)
+		return x;
+	return (x + unit - 1) / unit * unit;
+}
+
+static int cmp_job_id(const void *a, const void *b)
+{
+	const tp_job *x = *(tp_job *const *)a, *y = *(tp_job *const *)b;
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+/* Jobs due for a question, sorted by job id. */
+static size_t collect_due(st_view *v, st_fills *f, int64_t horizon,
+			  unsigned flags, tp_job **out)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < v->c.nrun; i++) {
+		const tp_run *r = &v->c.run[i];
+		if (r->job->id < 0 || r->limit > v->c.now + horizon)
+			continue;
+		st_fill *e = st_fills_find(f, (uint32_t)r->job->id);
+		if (e ? e->decided_end == r->limit : !(flags & ST_ASK_ALL))
+			continue;
+		out[n++] = r->job;
+	}
+	qsort(out, n, sizeof(*out), cmp_job_id);
+	return n;
+}
+
+/* Ask about one due job; EXTEND goes into the view and the table. */
+static void ask(tp_policy *p, st_view *v, st_fill *e, st_limit_dec *d,
+		int64_t unit)
+{
+	tp_run *r = &v->c.run[d->run];
+	uint64_t denied = p->stats.ext_denied;
+
+	if (e)
+		e->decided_end = r->limit;
+	d->action = tp_policy_at_limit(p, &v->c, (size_t)d->run, &d->arg);
+	d->denied = p->stats.ext_denied > denied;
+	d->raw = d->arg;
+	if (d->action == TP_LIMIT_EXTEND && d->arg <= 0)
+		d->action = TP_LIMIT_KILL; /* nothing to extend by */
+	if (d->action == TP_LIMIT_KILL)
+		return;
+	d->arg = st_round_up(d->arg, unit);
+	if (d->action == TP_LIMIT_EXTEND) {
+		r->limit += d->arg;
+		r->extensions++;
+		if (e)
+			e->extensions = r->extensions;
+	}
+}
+
+long st_decide_limits(tp_policy *p, st_view *v, st_fills *f, int64_t horizon,
+		      int64_t unit, unsigned flags, st_limit_fn apply,
+		      void *arg)
+{
+	if (!v->c.nrun || (!f->n && !(flags & ST_ASK_ALL)))
+		return 0;
+	tp_job **due = malloc(v->c.nrun * sizeof(*due));
+	if (!due)
+		return -1;
+	size_t n = collect_due(v, f, horizon, flags, due);
+	for (size_t k = 0; k < n; k++) {
+		st_limit_dec d = { .job = due[k],
+				   .run = tp_cluster_find_run(&v->c, due[k]) };
+		st_fill *e = st_fills_find(f, (uint32_t)due[k]->id);
+		if (d.run < 0)
+			continue; /* ended by an earlier callback */
+		if (e)
+			f->dirty = true;
+		ask(p, v, e, &d, unit);
+		if (apply)
+			apply(arg, v, &d);
+	}
+	free(due);
+	return (long)n;
+}
+
+void st_decide_pass(tp_policy *p, st_view *v)
+{
+	tp_cluster_clear_starts(&v->c);
+	v->c.resv_job = NULL;
+	v->c.resv_time = 0;
+	tp_policy_pass(p, &v->c);
+}

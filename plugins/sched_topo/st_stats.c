@@ -1,0 +1,112 @@
+/* st_stats.c - sched/topo's counters; see st_stats.h. */
+#include "st_stats.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "policy.h"
+
+void st_stats_init(st_stats *s, int64_t now)
+{
+	memset(s, 0, sizeof(*s));
+	s->since = now;
+}
+
+void st_stats_cycle(st_stats *s, uint64_t us, int64_t now)
+{
+	s->cycles++;
+	s->last_us = us;
+	s->sum_us += us;
+	if (us > s->max_us)
+		s->max_us = us;
+	s->last_cycle_at = now;
+}
+
+void st_stats_started(st_stats *s, const char *policy, int fill)
+{
+	const char *const *names = tp_policy_names();
+	s->started++;
+	if (fill)
+		s->started_fill++;
+	for (size_t i = 0; names[i] && i < ST_STATS_MAX_POLICIES; i++)
+		if (!strcmp(names[i], policy))
+			s->started_by[i]++;
+}
+
+uint64_t st_stats_mean_us(const st_stats *s)
+{
+	return s->cycles ? s->sum_us / s->cycles : 0;
+}
+
+void st_stats_line(const st_stats *s, char *buf, size_t len)
+{
+	snprintf(buf, len,
+		 "cycles=%" PRIu64 " last_us=%" PRIu64 " mean_us=%" PRIu64
+		 " max_us=%" PRIu64 " pending=%" PRIu32 " running=%" PRIu32
+		 " started=%" PRIu64 " (fill %" PRIu64 ", %s) start_failed=%" PRIu64
+		 " mismatches=%" PRIu64 " ext_granted=%" PRIu64
+		 " ext_denied=%" PRIu64 " requeued=%" PRIu64,
+		 s->cycles, s->last_us, st_stats_mean_us(s), s->max_us,
+		 s->last_pending, s->last_running, s->started, s->started_fill,
+		 s->policy, s->start_failed, s->mismatches, s->ext_granted,
+		 s->ext_denied, s->requeued);
+}
+
+void st_stats_format(const st_stats *s, char *buf, size_t len)
+{
+	size_t u = (size_t)snprintf(buf, len,
+		"since=%" PRId64 "\n"
+		"last_cycle_at=%" PRId64 "\n"
+		"policy=%s\n"
+		"cycles=%" PRIu64 "\n"
+		"last_cycle_us=%" PRIu64 "\n"
+		"mean_cycle_us=%" PRIu64 "\n"
+		"max_cycle_us=%" PRIu64 "\n"
+		"sum_cycle_us=%" PRIu64 "\n"
+		"last_pending=%" PRIu32 "\n"
+		"last_running=%" PRIu32 "\n"
+		"last_started=%" PRIu32 "\n"
+		"started=%" PRIu64 "\n"
+		"started_fill=%" PRIu64 "\n"
+		"start_failed=%" PRIu64 "\n"
+		"mismatches=%" PRIu64 "\n"
+		"ext_granted=%" PRIu64 "\n"
+		"ext_denied=%" PRIu64 "\n"
+		"requeued=%" PRIu64 "\n",
+		s->since, s->last_cycle_at, s->policy, s->cycles, s->last_us,
+		st_stats_mean_us(s), s->max_us, s->sum_us, s->last_pending,
+		s->last_running, s->last_started, s->started, s->started_fill,
+		s->start_failed, s->mismatches, s->ext_granted, s->ext_denied,
+		s->requeued);
+	const char *const *names = tp_policy_names();
+	for (size_t i = 0; names[i] && i < ST_STATS_MAX_POLICIES && u < len; i++)
+		u += (size_t)snprintf(buf + u, len - u, "started_%s=%" PRIu64 "\n",
+				      names[i], s->started_by[i]);
+}
+
+int st_stats_write(const st_stats *s, const char *path, tp_error *err)
+{
+	char text[2048], tmp[4096];
+	st_stats_format(s, text, sizeof(text));
+	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.new", path) >= sizeof(tmp))
+		return tp_errorf(err, "%s: path too long", path);
+	FILE *fp = fopen(tmp, "w");
+	if (!fp)
+		return tp_errorf(err, "%s: cannot write: %s", tmp, strerror(errno));
+	fputs(text, fp);
+	int bad = ferror(fp);
+	if (fclose(fp) || bad) {
+		remove(tmp);
+		return tp_errorf(err, "%s: write failed", tmp);
+	}
+	if (rename(tmp, path)) {
+		int e = errno;
+		remove(tmp);
+		return tp_errorf(err, "%s: cannot rename to %s: %s", tmp, path,
+				 strerror(e));
+	}
+	return 0;
+}

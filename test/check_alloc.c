@@ -1,0 +1,151 @@
+/*
+ * check_alloc.c - properties every allocator must have, checked for every
+ * registered allocator on a small machine of the kind it needs:
+ *   - a placement is a subset of the free nodes, with at least as many
+ *     nodes as asked;
+ *   - an allocator flagged TP_ALLOC_MONOTONE never fails on a superset of a
+ *     set it placed on; TP_ALLOC_FLAT ones succeed exactly when enough
+ *     nodes are free.
+ * The strict fat-tree rule is checked NOT to be monotone (so the flag
+ * carries information), and to become monotone with busy_fallback.
+ */
+#include "check_util.h"
+
+#include "alloc.h"
+#include "fattree.h"
+#include "rng.h"
+#include "torus.h"
+
+typedef struct machine {
+	tp_fattree *ft;
+	tp_torus *torus;
+	tp_alloc_cfg cfg;
+} machine;
+
+static void machine_init(machine *m, bool busy_fallback)
+{
+	tp_error err = { "" };
+	memset(m, 0, sizeof(*m));
+	m->ft = tp_fattree_generate(3, 4, &err); /* 64 nodes */
+	ck_assert_msg(m->ft, "%s", err.msg);
+	tp_fattree_opts o;
+	tp_fattree_opts_default(&o);
+	o.busy_fallback = busy_fallback;
+	ck_assert_int_eq(tp_fattree_set_opts(m->ft, &o, &err), 0);
+	static const int dims[] = { 4, 4, 2, 2 };
+	static const bool wrap[] = { true, true, true, true };
+	m->torus = tp_torus_generate(4, dims, wrap, &err); /* 64 nodes */
+	ck_assert_msg(m->torus, "%s", err.msg);
+	m->cfg = (tp_alloc_cfg){ .nnodes = 64, .fattree = m->ft, .torus = m->torus };
+}
+
+static void machine_fini(machine *m)
+{
+	tp_fattree_free(m->ft);
+	tp_torus_free(m->torus);
+}
+
+/* Random subset of `n` nodes with density p/8, then a random superset. */
+static void random_pair(tp_rng *r, tp_nodeset *s, tp_nodeset *super)
+{
+	int p = 1 + (int)tp_rng_below(r, 7);
+	tp_nodeset_zero(s);
+	for (int i = 0; i < s->n; i++)
+		if ((int)tp_rng_below(r, 8) < p)
+			tp_nodeset_set(s, i);
+	tp_nodeset_copy(super, s);
+	for (int i = 0; i < s->n; i++)
+		if (tp_rng_below(r, 4) == 0)
+			tp_nodeset_set(super, i);
+}
+
+/* Counts of (placed on S, failed on its superset) over random trials. */
+static long superset_failures(tp_alloc *a, uint64_t seed, int trials)
+{
+	tp_rng r;
+	tp_rng_seed(&r, seed);
+	tp_nodeset s, super, out;
+	tp_nodeset_init(&s, a->nnodes);
+	tp_nodeset_init(&super, a->nnodes);
+	tp_nodeset_init(&out, a->nnodes);
+	long bad = 0;
+	for (int k = 0; k < trials; k++) {
+		random_pair(&r, &s, &super);
+		int n = 1 + (int)tp_rng_below(&r, 24);
+		if (tp_alloc_place(a, &s, n, &out))
+			continue;
+		ck_assert(tp_nodeset_subset(&out, &s));
+		ck_assert_int_ge(tp_nodeset_count(&out), n);
+		if (tp_alloc_place(a, &super, n, &out))
+			bad++;
+		else
+			ck_assert(tp_nodeset_subset(&out, &super));
+		if (tp_alloc_is_flat(a))
+			ck_assert(tp_nodeset_count(&s) >= n);
+	}
+	tp_nodeset_fini(&s);
+	tp_nodeset_fini(&super);
+	tp_nodeset_fini(&out);
+	return bad;
+}
+
+START_TEST(test_every_allocator_keeps_its_flags)
+{
+	machine m;
+	machine_init(&m, false);
+	for (const char *const *name = tp_alloc_names(); *name; name++) {
+		tp_error err = { "" };
+		tp_alloc *a = tp_alloc_create(*name, &m.cfg, &err);
+		ck_assert_msg(a, "%s: %s", *name, err.msg);
+		long bad = superset_failures(a, 42, 3000);
+		if (tp_alloc_is_monotone(a))
+			ck_assert_msg(bad == 0, "%s claims monotone but failed %ld "
+				      "times on a superset", *name, bad);
+		tp_alloc_destroy(a);
+	}
+	machine_fini(&m);
+}
+END_TEST
+
+START_TEST(test_fattree_exact_fit_not_monotone)
+{
+	machine m;
+	machine_init(&m, false);
+	tp_error err = { "" };
+	tp_alloc *a = tp_alloc_create("fattree", &m.cfg, &err);
+	ck_assert_msg(a, "%s", err.msg);
+	ck_assert(!tp_alloc_is_monotone(a));
+	/* Hand-made: unit 0 (n1-n4) has exactly 1 free node, every other unit
+	 * is full.  A 1-node job fits the busy unit exactly; with one more free
+	 * node there it is no exact fit and no unit is wholly free: "no". */
+	tp_nodeset s, out;
+	tp_nodeset_init(&s, 64);
+	tp_nodeset_init(&out, 64);
+	tp_nodeset_set(&s, 0);
+	ck_assert_int_eq(tp_alloc_place(a, &s, 1, &out), 0);
+	tp_nodeset_set(&s, 1);
+	ck_assert_int_eq(tp_alloc_place(a, &s, 1, &out), -1);
+	tp_alloc_destroy(a);
+	machine_fini(&m);
+
+	machine_init(&m, true);
+	a = tp_alloc_create("fattree", &m.cfg, &err);
+	ck_assert(tp_alloc_is_monotone(a));
+	ck_assert_int_eq(tp_alloc_place(a, &s, 1, &out), 0);
+	tp_alloc_destroy(a);
+	machine_fini(&m);
+	tp_nodeset_fini(&s);
+	tp_nodeset_fini(&out);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("alloc");
+	TCase *tc = tcase_create("properties");
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_every_allocator_keeps_its_flags);
+	tcase_add_test(tc, test_fattree_exact_fit_not_monotone);
+	suite_add_tcase(s, tc);
+	return tp_check_run(s);
+}
