@@ -1,4 +1,5 @@
 /* check_policy_batch_njob.c - unit tests for policy_batch_njob.c. */
+#include "alloc_fixtures.h"
 #include "check_util.h"
 #include "cluster.h"
 #include "engine.h"
@@ -8,37 +9,6 @@
 #include <string.h>
 
 /* ---- fixtures ---------------------------------------------------------- */
-
-static tp_alloc *first_free(int n)
-{
-	tp_alloc_cfg cfg = { .nnodes = n };
-	tp_error err;
-	tp_alloc *a = tp_alloc_create("first-free", &cfg, &err);
-	ck_assert_msg(a != NULL, "%s", err.msg);
-	return a;
-}
-
-/* The lowest run of consecutive free nodes: a placement can fail although
- * enough nodes are free, as with topology. */
-static int contig_place(tp_alloc *a, const tp_nodeset *free, int nodes,
-			tp_nodeset *out)
-{
-	(void)a;
-	tp_nodeset_zero(out);
-	int run = 0;
-	for (int i = 0; i < free->n; i++) {
-		run = tp_nodeset_test(free, i) ? run + 1 : 0;
-		if (run == nodes) {
-			tp_nodeset_set_range(out, i - nodes + 1, i + 1);
-			return 0;
-		}
-	}
-	return -1;
-}
-
-static const tp_alloc_ops contig_ops = {
-	.name = "contig", .flags = 0, .place = contig_place,
-};
 
 /* First free nodes, but capacity counts only wholly free aligned pairs
  * (units of 2 nodes), like the fat tree's Nunit x free MSUs. */

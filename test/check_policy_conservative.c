@@ -1,5 +1,6 @@
 /* check_policy_conservative.c - unit tests for profile.c and
  * policy_conservative.c. */
+#include "alloc_fixtures.h"
 #include "check_util.h"
 #include "cluster.h"
 #include "engine.h"
@@ -12,37 +13,6 @@
 #include <string.h>
 
 /* ---- fixtures ---------------------------------------------------------- */
-
-static tp_alloc *first_free(int n)
-{
-	tp_alloc_cfg cfg = { .nnodes = n };
-	tp_error err;
-	tp_alloc *a = tp_alloc_create("first-free", &cfg, &err);
-	ck_assert_msg(a != NULL, "%s", err.msg);
-	return a;
-}
-
-/* A topology-like allocator: the lowest run of consecutive free nodes.
- * Not flat, so conservative plans with node sets against it. */
-static int contig_place(tp_alloc *a, const tp_nodeset *free, int nodes,
-			tp_nodeset *out)
-{
-	(void)a;
-	tp_nodeset_zero(out);
-	int run = 0;
-	for (int i = 0; i < free->n; i++) {
-		run = tp_nodeset_test(free, i) ? run + 1 : 0;
-		if (run == nodes) {
-			tp_nodeset_set_range(out, i - nodes + 1, i + 1);
-			return 0;
-		}
-	}
-	return -1;
-}
-
-static const tp_alloc_ops contig_ops = {
-	.name = "contig", .flags = 0, .place = contig_place,
-};
 
 static tp_alloc *contig(int n)
 {
