@@ -26,6 +26,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -157,11 +158,15 @@ static double pct(double a, double b)
 	return b != 0 ? 100.0 * (a / b - 1.0) : NAN;
 }
 
-static void die(const char *fmt, const char *arg)
+static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void die(const char *fmt, ...)
 {
+	va_list ap;
+	va_start(ap, fmt);
 	fprintf(stderr, "bench_torus_paper: ");
-	fprintf(stderr, fmt, arg);
+	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
+	va_end(ap);
 	exit(2);
 }
 
@@ -190,7 +195,7 @@ static long parse_num(const char *opt, const char *s, long lo, long hi)
 	errno = 0;
 	long v = strtol(s, &end, 10);
 	if (end == s || *end || errno || v < lo || v > hi)
-		die("bad value for %s", opt);
+		die("%s: bad value '%s' (expected an integer in %ld..%ld)", opt, s, lo, hi);
 	return v;
 }
 
@@ -200,7 +205,7 @@ static double parse_real(const char *opt, const char *s)
 	errno = 0;
 	double v = strtod(s, &end);
 	if (end == s || *end || errno || !(v > 0) || !isfinite(v))
-		die("bad value for %s (expected a number > 0)", opt);
+		die("%s: bad value '%s' (expected a number > 0)", opt, s);
 	return v;
 }
 
@@ -413,7 +418,7 @@ static void run_topogen(const bench_opts *o, int nodes, int seed,
 	}
 	int st;
 	if (waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st))
-		die("topogen failed for %s", path);
+		die("topogen failed writing %s (status %d)", path, st);
 }
 
 typedef struct workload_set {
@@ -713,7 +718,7 @@ static void run_all(const bench_opts *o, const workload_set *ws,
 	for (int i = 0; i < o->workers; i++) {
 		int st;
 		if (waitpid(pids[i], &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st))
-			die("a worker died (%s)", "see above");
+			die("a worker died (status %d)", st);
 	}
 }
 
@@ -1022,7 +1027,7 @@ static FILE *open_out(const bench_opts *o, const char *name)
 	snprintf(path, sizeof(path), "%s/%s", o->out, name);
 	FILE *fp = fopen(path, "w");
 	if (!fp)
-		die("cannot write %s", path);
+		die("cannot write %s: %s", path, strerror(errno));
 	return fp;
 }
 
@@ -1065,7 +1070,7 @@ static void write_data(const bench_opts *o, const task *ts, long ntasks,
 		       const shared *sh, table *tb)
 {
 	if (mkdir(o->out, 0777) && errno != EEXIST)
-		die("cannot create %s", o->out);
+		die("cannot create %s: %s", o->out, strerror(errno));
 	write_runs(o, ts, ntasks, sh);
 	FILE *fp = open_out(o, "by-window.dat");
 	fprintf(fp, "# window Ubase UFS UMSS Qbase QFS QMSS (means over tori and seeds)\n");

@@ -10,13 +10,16 @@
 # units it touches, computed by the core library through ftconf), next to
 # the hop sum the Slurm-like tree-greedy allocator gives for the same
 # sequence (toposim, EASY, on an SWF trace of the jobs' real submit and run
-# times), with totals, means and the ratio fattree / tree-greedy.
+# times), with totals, means and the ratio fattree / tree-greedy.  It also
+# replays the jobs at Slurm's start times through the simulator's fattree
+# allocator and counts the jobs placed on exactly Slurm's nodes.
 #
 # Usage: fattree-demo.sh [BUILDDIR] [--jobs N] [--seed S] [--keep]
-#   BUILDDIR  a configured and built tree (default build/main)
+#   BUILDDIR  a configured and built tree (default build/main; relative to
+#             the current directory if it exists there, else to the source root)
 #   --jobs N  jobs to submit (default 24)
 #   --seed S  seed of the job mix (default 1)
-#   --keep    keep the cluster directory (logs, SWF, CSVs)
+#   --keep    keep the work directory (cluster logs, the SWF trace)
 # Needs root (network namespace, daemons), the packages of
 # contrib/install-deps.sh and a build with the Slurm plugins.
 set -euo pipefail
@@ -35,7 +38,8 @@ while [ $# -gt 0 ]; do
 done
 [[ "$jobs" =~ ^[1-9][0-9]*$ ]] || { echo "fattree-demo: --jobs: not a positive integer: '$jobs'" >&2; exit 2; }
 [[ "$seed" =~ ^[0-9]+$ ]] || { echo "fattree-demo: --seed: not a number: '$seed'" >&2; exit 2; }
-case $build in /*) ;; *) build=$root/$build ;; esac
+# A directory relative to the current one, else to the source root.
+if [ -d "$build" ]; then build=$(cd "$build" && pwd); else build=$root/$build; fi
 
 die() { echo "fattree-demo: $*" >&2; exit 1; }
 note() { echo "fattree-demo: $*" >&2; }
@@ -88,7 +92,7 @@ final='COMPLETED|FAILED|CANCELLED|TIMEOUT|NODE_FAIL|PREEMPTED|OUT_OF_MEMORY|BOOT
 note "waiting for the jobs to finish"
 deadline=$(($(date +%s) + 600))
 while :; do
-	left=$(sx squeue -h -o %i | wc -l)
+	left=$(sx squeue -h -o %i 2>/dev/null | wc -l) || left=unknown
 	[ "$left" = 0 ] && break
 	[ "$(date +%s)" -lt "$deadline" ] || die "jobs still queued or running after 600 s"
 	sleep 1
@@ -109,32 +113,49 @@ for ((i = 0; i < jobs; i++)); do
 done
 "$cluster" stop --dir "$dir/cluster" >/dev/null 2>&1
 note "cluster stopped"
+for ((i = 0; i < jobs; i++)); do
+	echo "${id_of[i]} ${n_of[i]} ${sub_of[i]} ${start_of[i]} ${end_of[i]} ${state_of[i]} ${nl_of[i]}"
+done >"$dir/slurm-jobs.txt"
 
-# The same jobs as an SWF trace: Slurm's submit times (relative) and the
-# run times the jobs really had, the 1-minute limit as estimate.
+# The jobs as SWF traces (1-minute limit as estimate, the run times the
+# jobs really had):
+#  demo.swf   Slurm's submit times: the sequence a tree-greedy scheduler
+#             would have been given (the baseline, EASY like sched/backfill);
+#  asrun.swf  Slurm's start times, each run one second longer (a node is
+#             free again only after its job's completion, which follows the
+#             recorded end second): replayed FCFS, the core must put each
+#             job where select/fattree put it, the software-in-the-loop check.
 t0=${sub_of[0]}
 for ((i = 1; i < jobs; i++)); do [ "${sub_of[i]}" -lt "$t0" ] && t0=${sub_of[i]}; done
-{
-	echo "; fattree-demo workload, seed $seed"
-	echo "; MaxNodes: 64"
-	echo "; MaxProcs: 64"
-	for ((i = 0; i < jobs; i++)); do
-		rt=$((end_of[i] - start_of[i]))
-		[ "$rt" -ge 1 ] || rt=1
-		echo "$((i + 1)) $((sub_of[i] - t0)) -1 $rt ${n_of[i]} -1 -1 ${n_of[i]} 60 -1 1 1 1 -1 1 -1 -1 -1"
-	done
-} >"$dir/demo.swf"
-
-# sim ALLOC: "INDEX START NODELIST HOPSUM" per job.
-sim() {
-	"$toposim" --workload "$dir/demo.swf" --policy easy --topology "$topo" --alloc "$1" \
-		--jobs-csv - --summary-json /dev/null --quiet |
-		sed -n '2,$ s/^\([0-9]*\),[0-9]*,\([0-9]*\),[^"]*"\([^"]*\)",[^,]*,[^,]*,\(.*\)$/\1 \2 \3 \4/p'
+swf() { # FILE SUBMIT-ARRAY-NAME EXTRA-SECONDS
+	local -n at=$2
+	local i rt
+	{
+		echo "; fattree-demo workload, seed $seed"
+		echo "; MaxNodes: 64"
+		echo "; MaxProcs: 64"
+		for ((i = 0; i < jobs; i++)); do
+			rt=$((end_of[i] - start_of[i] + $3))
+			[ "$rt" -ge 1 ] || rt=1
+			echo "$((i + 1)) $((at[i] - t0)) -1 $rt ${n_of[i]} -1 -1 ${n_of[i]} 60 -1 1 1 1 -1 1 -1 -1 -1"
+		done
+	} >"$1"
 }
-declare -a tg_hop tg_nl ft_hop ft_nl
-while read -r k _ nl h; do tg_hop[k - 1]=$h tg_nl[k - 1]=$nl; done < <(sim tree-greedy)
-while read -r k _ nl h; do ft_hop[k - 1]=$h ft_nl[k - 1]=$nl; done < <(sim fattree)
-[ "${#tg_hop[@]}" = "$jobs" ] && [ "${#ft_hop[@]}" = "$jobs" ] || die "toposim did not place all $jobs jobs"
+swf "$dir/demo.swf" sub_of 0
+swf "$dir/asrun.swf" start_of 1
+
+# sim TRACE POLICY ALLOC: "INDEX NODELIST HOPSUM" per job.
+sim() {
+	"$toposim" --workload "$1" --policy "$2" --topology "$topo" --alloc "$3" \
+		--jobs-csv - --summary-json /dev/null --quiet |
+		sed -n '2,$ s/^\([0-9]*\),[^"]*"\([^"]*\)",[^,]*,[^,]*,\(.*\)$/\1 \2 \3/p'
+}
+declare -a tg_hop tg_nl ft_hop ar_nl
+while read -r k nl h; do tg_hop[k - 1]=$h tg_nl[k - 1]=$nl; done < <(sim "$dir/demo.swf" easy tree-greedy)
+while read -r k _ h; do ft_hop[k - 1]=$h; done < <(sim "$dir/demo.swf" easy fattree)
+while read -r k nl _; do ar_nl[k - 1]=$nl; done < <(sim "$dir/asrun.swf" fcfs fattree)
+[ "${#tg_hop[@]}" = "$jobs" ] && [ "${#ft_hop[@]}" = "$jobs" ] && [ "${#ar_nl[@]}" = "$jobs" ] ||
+	die "toposim did not place all $jobs jobs"
 mapfile -t hop_of < <(for ((i = 0; i < jobs; i++)); do echo "${nl_of[i]}"; done | "$ftconf" hopsum --topology "$topo")
 [ "${#hop_of[@]}" = "$jobs" ] || die "ftconf hopsum gave ${#hop_of[@]} results for $jobs jobs"
 
@@ -169,14 +190,14 @@ awk '
 	function r(a, b) { return b > 0 ? sprintf("%.3f", a / b) : "-" }
 	function m(s, n) { return n > 0 ? sprintf("%.2f", s / n) : "-" }
 	END {
-		printf "%-32s %16s %16s %12s %18s\n", "", "fattree (Slurm)", "tree-greedy (sim)", "ratio ft/tg", "fattree (sim)"
-		printf "%-32s %16d %16d %12s %18d\n", "total hop sum, all " na " jobs", all[1], all[2], r(all[1], all[2]), all[3]
-		printf "%-32s %16s %16s %12s %18s\n", "mean, " nm " multi-node jobs", m(mn[1], nm), m(mn[2], nm), r(mn[1], mn[2]), m(mn[3], nm)
-		printf "%-32s %16s %16s %12s %18s\n", "mean, " nu " multi-unit jobs (>4)", m(mu[1], nu), m(mu[2], nu), r(mu[1], mu[2]), m(mu[3], nu)
+		printf "%-32s %16s %18s %12s %14s\n", "", "fattree (Slurm)", "tree-greedy (sim)", "ratio ft/tg", "fattree (sim)"
+		printf "%-32s %16d %18d %12s %14d\n", "total hop sum, all " na " jobs", all[1], all[2], r(all[1], all[2]), all[3]
+		printf "%-32s %16s %18s %12s %14s\n", "mean, " nm " multi-node jobs", m(mn[1], nm), m(mn[2], nm), r(mn[1], mn[2]), m(mn[3], nm)
+		printf "%-32s %16s %18s %12s %14s\n", "mean, " nu " multi-unit jobs (>4)", m(mu[1], nu), m(mu[2], nu), r(mu[1], mu[2]), m(mu[3], nu)
 	}' <<<"$awk_in"
 bad=$(for ((i = 0; i < jobs; i++)); do [ "${state_of[i]}" = COMPLETED ] || echo "${id_of[i]}:${state_of[i]}"; done | paste -sd' ')
 [ -z "$bad" ] || echo "jobs that did not complete: $bad"
 same=0
-for ((i = 0; i < jobs; i++)); do [ "$(compress "${ft_nl[i]}")" = "${nl_of[i]}" ] && same=$((same + 1)); done
-echo "fattree (sim): toposim --alloc fattree on the same trace placed $same of $jobs jobs on Slurm's nodes"
-echo "(where they differ, Slurm's scheduling passes saw the queue at other moments than the simulator's)"
+for ((i = 0; i < jobs; i++)); do [ "$(compress "${ar_nl[i]}")" = "${nl_of[i]}" ] && same=$((same + 1)); done
+echo "fattree (sim): toposim --alloc fattree on the trace of Slurm's submit times, as the baseline."
+echo "Replayed at Slurm's start times, toposim --alloc fattree put $same of $jobs jobs on the very nodes select/fattree chose."

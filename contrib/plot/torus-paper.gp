@@ -21,12 +21,13 @@ set style line 1 lc rgb '#1f77b4' lw 2 pt 7 ps 1.0
 set style line 2 lc rgb '#2ca02c' lw 2 pt 5 ps 1.0
 set style line 3 lc rgb '#d62728' lw 2 pt 9 ps 1.2
 set logscale x 2
+set xrange [0.8:160]
 set xtics (1, 2, 4, 8, 16, 32, 64, 128)
 set grid
 set key top left
 
 # ---- means over the tori ---------------------------------------------------
-set terminal pngcairo size 1100,450 font ',10'
+set terminal pngcairo size 1100,450 font ',10' noenhanced
 set output out
 set multiplot layout 1,2 title 'Angara torus experiment: means over the tori and seeds'
 set title 'Utilisation U'
@@ -46,10 +47,10 @@ tori = system("sed -n 's/^# tori: //p' ".per)
 n = words(tori)
 cols = (n < 5 ? n : 5)
 rows = (n + cols - 1) / cols
-set terminal pngcairo size 330*cols,290*2*rows font ',9'
+set terminal pngcairo size 330*cols,290*2*rows font ',9' noenhanced
 set output out_tori
 set multiplot layout 2*rows,cols title 'Per torus (means over seeds): utilisation U in % (upper rows), mean Q/Wtime (lower rows)'
-set key top left font ',8'
+set key bottom right font ',8'
 unset xlabel
 unset ylabel
 do for [i=1:n] {

@@ -11,7 +11,11 @@ int ft_state_load(ft_state *s, const char *conf_path, const char *confdir,
 	if (ft_config_read(&s->cfg, conf_path, confdir, err))
 		return -1;
 
-	s->tree = tp_fattree_load(s->cfg.topology_file, err);
+	/* Like Slurm's topology/tree, accept a node listed under several
+	 * leaf switches (it stays under the first); the caller logs
+	 * s->tree->warn. */
+	s->tree = tp_fattree_load_flags(s->cfg.topology_file,
+					TP_FT_LOAD_FIRST_LEAF, err);
 	if (!s->tree)
 		goto fail;
 	if (tp_fattree_set_opts(s->tree, &s->cfg.opts, err))

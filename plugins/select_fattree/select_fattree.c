@@ -67,7 +67,10 @@ static int load_state(ft_state *s)
 	rc = ft_state_load(s, conf, dir, &err);
 	if (rc)
 		error("%s: %s", plugin_type, err.msg);
-	else
+	else if (s->tree->nwarn)
+		error("%s: WARNING: %s (%d such node(s); each is kept under its first leaf switch)",
+		      plugin_type, s->tree->warn, s->tree->nwarn);
+	if (!rc)
 		info("%s: topology %s: %d nodes, %d MSUs of %d nodes, allocator %s%s%s",
 		     plugin_type, s->cfg.topology_file,
 		     tp_fattree_nnodes(s->tree), tp_fattree_nmsu(s->tree),

@@ -184,13 +184,18 @@ static void torus_destroy(tp_alloc *a)
 	free(a->state);
 }
 
+/* Monotone: each method places a job exactly when some candidate box is
+ * all free, and a box free in a set is free in every superset. */
 static const tp_alloc_ops torus_ops[] = {
-	[TP_TORUS_BASE] = { .name = "torus-base", .place = torus_place,
-			    .cost = torus_cost, .destroy = torus_destroy },
-	[TP_TORUS_FS] = { .name = "torus-fs", .place = torus_place,
-			  .cost = torus_cost, .destroy = torus_destroy },
-	[TP_TORUS_MSS] = { .name = "torus-mss", .place = torus_place,
-			   .cost = torus_cost, .destroy = torus_destroy },
+	[TP_TORUS_BASE] = { .name = "torus-base", .flags = TP_ALLOC_MONOTONE,
+			    .place = torus_place, .cost = torus_cost,
+			    .destroy = torus_destroy },
+	[TP_TORUS_FS] = { .name = "torus-fs", .flags = TP_ALLOC_MONOTONE,
+			  .place = torus_place, .cost = torus_cost,
+			  .destroy = torus_destroy },
+	[TP_TORUS_MSS] = { .name = "torus-mss", .flags = TP_ALLOC_MONOTONE,
+			   .place = torus_place, .cost = torus_cost,
+			   .destroy = torus_destroy },
 };
 
 static tp_alloc *torus_create(const tp_alloc_cfg *cfg, tp_torus_method m,

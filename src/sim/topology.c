@@ -23,8 +23,14 @@ int sim_topology_load(sim_topology *t, const char *fattree_path,
 	memset(t, 0, sizeof(*t));
 	strcpy(t->default_alloc, "first-free");
 	if (fattree_path) {
-		if (!(t->fattree = tp_fattree_load(fattree_path, err)))
+		/* Tolerated as Slurm tolerates it, but never silently. */
+		if (!(t->fattree = tp_fattree_load_flags(fattree_path,
+							 TP_FT_LOAD_FIRST_LEAF, err)))
 			return -1;
+		if (t->fattree->nwarn)
+			fprintf(stderr, "toposim: warning: %s (%d such node(s); each "
+				"is kept under its first leaf switch)\n",
+				t->fattree->warn, t->fattree->nwarn);
 		t->nnodes = tp_fattree_nnodes(t->fattree);
 		strcpy(t->default_alloc, "fattree");
 		return check_nodes(nodes, t->nnodes, "topology", fattree_path, err);

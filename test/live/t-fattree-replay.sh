@@ -17,7 +17,8 @@
 # Timing cannot change the outcome: each event is carried out and its
 # effect awaited (a job RUNNING; an ended job's nodes idle again) before the
 # next, and every job has free nodes to start at once, so the free set each
-# placement sees is the simulator's.
+# placement sees is the simulator's.  No fattree.conf: the plugin runs with
+# the core's defaults (allocator fattree, MSU rule, PreferFull), as toposim.
 # shellcheck source=test/live/lib.sh
 . "$(dirname "$0")/lib.sh"
 
