@@ -101,6 +101,7 @@ typedef struct bench_opts {
 	int workers;
 	int ntransit;
 	tp_torus_distance distance;
+	bool base_no_seam;  /* base skips boxes across a ring's seam */
 	window_rule rule;
 	const char *topogen;
 	const char *out;  /* data files directory, NULL = none */
@@ -177,12 +178,13 @@ static void usage(void)
 	printf("usage: bench_torus_paper [--quick | --smoke] [--seeds K] [--first-seed S]\n"
 	       "         [--days D] [--load L] [--windows W,W,...] [--tori LABEL,...]\n"
 	       "         [--workers N] [--ntransit K] [--window-rule queue|index]\n"
-	       "         [--distance manhattan|torus] [--no-memo]\n"
+	       "         [--distance manhattan|torus] [--base-no-seam] [--no-memo]\n"
 	       "         [--topogen PATH] [--out DIR | --no-out]\n"
 	       "defaults: all ten tori, windows 1,2,4,...,128, 3 seeds from 1, arrivals\n"
 	       "over 40 days at offered load 1.0, 2 workers, Ntransit 0, distance\n"
 	       "manhattan, window rule queue (the window-ff policy), failure memo on,\n"
-	       "data files in ./torus-paper.\n"
+	       "data files in ./torus-paper.  --base-no-seam: base never places a box\n"
+	       "across a ring's seam (a sensitivity check, see the doc).\n"
 	       "--quick: windows 1,4,16,128 over 8 days, no data files (< 1 min).\n"
 	       "--smoke: torus 4x4x2, windows 1,8, one seed, 8 days, every run twice\n"
 	       "(the rerun without the memo, in the other worker); exit 1 unless the\n"
@@ -308,6 +310,10 @@ static void parse_args(int argc, char **argv, bench_opts *o)
 		}
 		if (!strcmp(a, "--no-memo")) {
 			o->memo = false;
+			continue;
+		}
+		if (!strcmp(a, "--base-no-seam")) {
+			o->base_no_seam = true;
 			continue;
 		}
 		if (!v)
@@ -492,6 +498,51 @@ static const tp_policy_ops index_window_ops = {
 	.pass = index_window_pass,
 };
 
+/* ---- base without seam crossings (--base-no-seam) ------------------------- */
+
+/* torus-base's search (shapes by mean diameter, then low-corner index,
+ * first free box wins) restricted to boxes that do not cross a ring's
+ * seam (off + len <= d unless the box spans the ring).  A sensitivity
+ * check: the paper does not say whether the Angara method placed boxes
+ * across the seam, and fewer choices could explain a weaker base. */
+static bool crosses_seam(const tp_torus *t, const tp_box *b)
+{
+	const int *dims = tp_torus_dims(t);
+	for (int i = 0; i < tp_torus_ndims(t); i++)
+		if (b->len[i] < dims[i] && b->off[i] + b->len[i] > dims[i])
+			return true;
+	return false;
+}
+
+static int no_seam_place(tp_alloc *a, const tp_nodeset *avail, int nodes,
+			 tp_nodeset *out)
+{
+	const tp_torus *t = a->state;
+	tp_torus_shape *sh;
+	tp_nodeset_zero(out);
+	int nsh = tp_torus_shapes(t, nodes, tp_torus_ntransit(t), &sh);
+	for (int r = 0; r < nsh; r++) {
+		long np = tp_torus_placements(t, sh[r].len);
+		for (long k = 0; k < np; k++) {
+			tp_box box;
+			tp_torus_placement(t, sh[r].len, k, &box);
+			if (!crosses_seam(t, &box) &&
+			    tp_torus_box_all_free(t, &box, avail)) {
+				tp_torus_box_nodes(t, &box, out);
+				free(sh);
+				return 0;
+			}
+		}
+	}
+	free(sh);
+	return -1;
+}
+
+static const tp_alloc_ops no_seam_ops = {
+	.name = "torus-base-no-seam",
+	.place = no_seam_place,
+};
+
 /* ---- failure memo ---------------------------------------------------------- */
 
 /* Allocators are pure functions of (free set, size) (alloc.h).  In a
@@ -510,13 +561,13 @@ typedef struct memo {
 	uint64_t asked, answered;
 } memo;
 
-static int memo_place(tp_alloc *a, const tp_nodeset *free, int nodes,
+static int memo_place(tp_alloc *a, const tp_nodeset *avail, int nodes,
 		      tp_nodeset *out)
 {
 	memo *m = a->state;
 	m->asked++;
-	if (!tp_nodeset_equal(free, &m->free)) {
-		tp_nodeset_copy(&m->free, free);
+	if (!tp_nodeset_equal(avail, &m->free)) {
+		tp_nodeset_copy(&m->free, avail);
 		memset(m->failed, 0, sizeof(*m->failed) * (size_t)(a->nnodes + 1));
 	}
 	if (nodes >= 0 && nodes <= a->nnodes && m->failed[nodes]) {
@@ -524,15 +575,15 @@ static int memo_place(tp_alloc *a, const tp_nodeset *free, int nodes,
 		tp_nodeset_zero(out);
 		return -1;
 	}
-	int rc = tp_alloc_place(m->inner, free, nodes, out);
+	int rc = tp_alloc_place(m->inner, avail, nodes, out);
 	if (rc && nodes >= 0 && nodes <= a->nnodes)
 		m->failed[nodes] = true;
 	return rc;
 }
 
-static int memo_capacity(tp_alloc *a, const tp_nodeset *free)
+static int memo_capacity(tp_alloc *a, const tp_nodeset *avail)
 {
-	return tp_alloc_capacity(((memo *)a->state)->inner, free);
+	return tp_alloc_capacity(((memo *)a->state)->inner, avail);
 }
 
 static double memo_cost(tp_alloc *a, const tp_nodeset *nodes)
@@ -601,7 +652,9 @@ static void run_task(const bench_opts *o, const workload_set *ws,
 	tp_policy_opts_default(&po);
 	po.window = o->windows[tk->window];
 	tp_policy *p = NULL, index_policy = { &index_window_ops, po, { 0 } };
-	tp_alloc *a = tp_alloc_create(methods[tk->method], &cfg, &err);
+	tp_alloc *a = o->base_no_seam && tk->method == M_BASE
+			    ? tp_alloc_new(&no_seam_ops, cfg.nnodes, t)
+			    : tp_alloc_create(methods[tk->method], &cfg, &err);
 	/* smoke: the rerun goes without the memo, so the check covers it */
 	bool use_memo = o->memo && !tk->repeat;
 	if (a && use_memo && !(a = memo_wrap(a)))
@@ -835,9 +888,10 @@ static double mean_ratio(const bench_opts *o, double (*v)[NMETH][MAX_WINDOWS],
 static void print_setup(const bench_opts *o, const workload_set *ws)
 {
 	printf("Angara torus experiment (spec B): %d seeds from %d, arrivals over "
-	       "%g days, offered load %g, Ntransit %d, distance %s, window rule %s\n",
+	       "%g days, offered load %g, Ntransit %d, distance %s,%s window rule %s\n",
 	       o->nseeds, o->first_seed, o->days, o->load, o->ntransit,
 	       tp_torus_distance_name(o->distance),
+	       o->base_no_seam ? " base without seam crossings," : "",
 	       o->rule == RULE_QUEUE ? "queue (window-ff)" : "index (paper)");
 	for (int k = 0; k < NTORI; k++) {
 		if (ws->owner[k] != k || !ws->weights[k][0])

@@ -171,6 +171,30 @@ START_TEST(test_options_refuse_every_slurm_key)
 }
 END_TEST
 
+/* The compiled-in list holds every key of the project's list of Slurm's
+ * SchedulerParameters keys (made from the Slurm source). */
+START_TEST(test_options_list_covers_slurm_keys)
+{
+	FILE *fp = fopen(TT_SLURM_KEYS_FILE, "r");
+	ck_assert_msg(fp, "cannot read %s", TT_SLURM_KEYS_FILE);
+	char line[256];
+	int n = 0;
+	while (fgets(line, sizeof(line), fp)) {
+		line[strcspn(line, "\r\n")] = '\0';
+		if (!line[0] || line[0] == '#')
+			continue;
+		bool found = false;
+		for (const char *const *k = tt_slurm_sched_keys; *k && !found; k++)
+			found = !strcmp(*k, line);
+		ck_assert_msg(found, "Slurm key '%s' (%s) is not in tt_slurm_sched_keys",
+			      line, TT_SLURM_KEYS_FILE);
+		n++;
+	}
+	fclose(fp);
+	ck_assert_int_gt(n, 50);
+}
+END_TEST
+
 /* ---- loading ------------------------------------------------------------ */
 
 static const char conf_4422[] =
@@ -565,6 +589,7 @@ int main(void)
 	tcase_add_test(tc, test_options_keys_among_slurms);
 	tcase_add_test(tc, test_options_errors);
 	tcase_add_test(tc, test_options_refuse_every_slurm_key);
+	tcase_add_test(tc, test_options_list_covers_slurm_keys);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("state");
 	tcase_add_test(tc, test_state_method_from_file_and_option);

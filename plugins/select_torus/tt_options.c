@@ -10,10 +10,13 @@
 #define PREFIX "torus_"
 
 /*
- * Every string Slurm 22.05.8 looks for in SchedulerParameters (and in the
- * power plugins' parameters, parsed the same way): grep of the source for
- * xstrcasestr/xstrstr on the sched_params strings.  A Slurm release that
- * adds keys should add them here.
+ * Every string Slurm 22.05.8 looks for in SchedulerParameters: the list
+ * of plugins/sched_topo/slurm_sched_keys.txt (which says how it was made
+ * from the source; test/check_plugin_torus.c checks that every key there
+ * is here), plus the PowerParameters keys that power_cray_aries.c reads
+ * through a variable also called sched_params - not SchedulerParameters,
+ * kept to err on the safe side.  A Slurm release that adds keys should
+ * add them to both.
  */
 const char *const tt_slurm_sched_keys[] = {
 	"Ignore_NUMA", "allow_zero_lic", "assoc_limit_stop",

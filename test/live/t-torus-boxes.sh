@@ -18,8 +18,9 @@
 live_require
 BUILDDIR=${TOPO_BUILDDIR:-}
 TOPOSIM=${BUILDDIR:+$BUILDDIR/src/sim/toposim}
-[ -n "${TOPO_PLUGINDIR:-}" ] && [ -e "$TOPO_PLUGINDIR/select_torus.so" ] ||
+if [ -z "${TOPO_PLUGINDIR:-}" ] || [ ! -e "$TOPO_PLUGINDIR/select_torus.so" ]; then
 	skip_all "select_torus.so not built (TOPO_PLUGINDIR=${TOPO_PLUGINDIR:-unset})"
+fi
 [ -x "$TOPOSIM" ] || skip_all "toposim not built (TOPO_BUILDDIR=${BUILDDIR:-unset})"
 
 DIMS=4x4x2x2
@@ -181,7 +182,7 @@ check_sequence() {
 		# the RUN_NOW log line names the same box and nodes
 		lb=$(grep -E "select/torus: JobId=${SLURM_ID[$id]:-x} RUN_NOW: " "$CTLD_LOG" | tail -n1 |
 			sed -nE 's/.* (box_off=[^ ]*) (box_len=[^ ]*) .*NodeList=([^ ]*) .*/\1 \2 \3/p')
-		[ "$lb" = "box_$(sed 's/ len/ box_len/' <<<"$box") $(job_nodelist "${SLURM_ID[$id]:-x}")" ] ||
+		[ "$lb" = "box_${box/ len/ box_len} $(job_nodelist "${SLURM_ID[$id]:-x}")" ] ||
 			badlog+=" $id(log '$lb', box '$box')"
 	done <<<"$p"
 	assert_eq "$pred" "$live" "$name: every job got the core's predicted nodes (toposim torus-mss fcfs)"
@@ -245,5 +246,28 @@ assert_match "off=.* len=.*" "$(box_of $hn)" "(b) a 32-node job submitted after 
 assert_excludes "$(job_nodelist "$half")" "$X" "(b) ... that avoids $X"
 assert_eq PENDING "$(job_state "$whole")" "(b) the $NODES-node job $whole waits while $X is DOWN"
 sx scancel "$whole" "$half"
+clear_jobs || fail "(b) jobs did not end after scancel"
+
+# ------------------------------------------------------------ options
+
+# --exclude: the excluded nodes are simply not candidates.
+ex=$(submit 8 30 1 excl -x "n[1-32]") || bail_out "sbatch failed"
+wait_job_state "$ex" RUNNING 30
+ex_nodes=$(job_nodes "$ex" | sort -V | paste -sd' ')
+# shellcheck disable=SC2086
+assert_match "off=.* len=.*" "$(box_of $ex_nodes)" "-x n[1-32]: the 8-node job runs in a box ($ex_nodes)"
+# shellcheck disable=SC2086
+assert_eq "" "$(comm -12 <(printf '%s\n' $ex_nodes | sort) <(seq -f 'n%.0f' 1 32 | sort) | paste -sd' ')" \
+	"-x n[1-32]: ... of none of the excluded nodes"
+# --nodelist naming a box: select/linear takes exactly those nodes.
+req=$(submit 8 30 1 req -w "n[1-4,17-20]") || bail_out "sbatch failed"
+wait_job_state "$req" RUNNING 30
+assert_eq "n[1-4,17-20]" "$(job_nodelist "$req")" "-w n[1-4,17-20] (a box) runs on exactly those nodes"
+# A size without a box shape on 4x4x2x2 (and no transit nodes) can never
+# run: refused at submission, not left pending forever.
+out=$(sx sbatch -N 5 -t 1 -o /dev/null --wrap true 2>&1) && rc=0 || rc=$?
+assert_match "1 .*Requested node configuration is not available.*" "$rc $out" \
+	"a 5-node job (no box shape) is refused at submission"
+sx scancel "$ex" "$req"
 
 done_testing
