@@ -15,10 +15,14 @@
  * for contrib/plot/torus-paper.gp.
  *
  * The runs are spread over worker processes (fork) that take tasks from
- * a shared counter, longest first.  Every run must complete every job of
- * its workload; --smoke (the `make check` test, also the default of the
- * torus_paper_smoke build) runs each task twice, in different workers,
- * and fails unless both schedules are identical.
+ * a shared counter, longest first.  Each allocator is wrapped in a memo
+ * of the sizes that failed on the current free set (pure-function
+ * contract of alloc.h; same schedules, 2.5x less CPU).  Every run must
+ * complete every job of its workload; --smoke (the `make check` test,
+ * also the default of the torus_paper_smoke build) runs each task twice,
+ * in different workers, the second time without the memo, and fails
+ * unless both schedules are identical.  Exit status: 0, 1 if a check
+ * failed, 2 on bad usage.
  *
  * Usage: bench_torus_paper [--quick | --smoke] [options]; --help lists
  * the options.
@@ -37,6 +41,7 @@
 #include <unistd.h>
 
 #include "alloc.h"
+#include "alloc_memo.h"
 #include "engine.h"
 #include "first_fit.h"
 #include "metrics.h"
@@ -466,38 +471,6 @@ static void make_workloads(const bench_opts *o, workload_set *ws)
 	rmdir(dir);
 }
 
-/* ---- the paper's window rule (--window-rule index) ---------------------- */
-
-/* Waiting jobs keep arrival order, so queue[0] holds imin.  A pass only
- * removes free nodes, so a job that did not fit earlier in the pass
- * cannot fit later: one walk is enough. */
-static void index_window_pass(tp_policy *p, tp_cluster *c)
-{
-	tp_nodeset nodes;
-	if (tp_nodeset_init(&nodes, c->nnodes))
-		return;
-	size_t i = 0;
-	int free_nodes = tp_nodeset_count(&c->free);
-	while (i < c->nqueue &&
-	       c->queue[i]->seq - c->queue[0]->seq < p->opts.window) {
-		if (c->queue[i]->nodes > free_nodes ||
-		    tp_place(c, c->queue[i], &nodes)) {
-			i++;
-			continue;
-		}
-		if (tp_cluster_start(c, i, &nodes, TP_NOT_FILL))
-			break; /* out of memory: the next pass retries */
-		free_nodes = tp_nodeset_count(&c->free);
-	}
-	tp_nodeset_fini(&nodes);
-}
-
-static const tp_policy_ops index_window_ops = {
-	.name = "window-ff-index",
-	.summary = "first-fit over waiting jobs with arrival index < imin + W",
-	.pass = index_window_pass,
-};
-
 /* ---- base without seam crossings (--base-no-seam) ------------------------- */
 
 /* torus-base's search (shapes by mean diameter, then low-corner index,
@@ -543,88 +516,6 @@ static const tp_alloc_ops no_seam_ops = {
 	.place = no_seam_place,
 };
 
-/* ---- failure memo ---------------------------------------------------------- */
-
-/* Allocators are pure functions of (free set, size) (alloc.h).  In a
- * window pass every waiting job that does not fit is asked again with the
- * same free set, and the sizes are a handful of powers of two, so most
- * calls repeat one that already failed: this wrapper remembers the sizes
- * that failed on the current free set and answers them without asking.
- * It never changes a decision (--no-memo runs without it, and the smoke
- * test compares both); it only saves the torus allocators' per-call setup
- * (shapes and prefix sums), which dominates a pass (doc/torus-experiment.md). */
-typedef struct memo {
-	tp_alloc_ops ops;   /* the inner allocator's, with place/destroy ours */
-	tp_alloc *inner;
-	tp_nodeset free;    /* the free set the marks refer to */
-	bool *failed;       /* by size, 0..nnodes */
-	uint64_t asked, answered;
-} memo;
-
-static int memo_place(tp_alloc *a, const tp_nodeset *avail, int nodes,
-		      tp_nodeset *out)
-{
-	memo *m = a->state;
-	m->asked++;
-	if (!tp_nodeset_equal(avail, &m->free)) {
-		tp_nodeset_copy(&m->free, avail);
-		memset(m->failed, 0, sizeof(*m->failed) * (size_t)(a->nnodes + 1));
-	}
-	if (nodes >= 0 && nodes <= a->nnodes && m->failed[nodes]) {
-		m->answered++;
-		tp_nodeset_zero(out);
-		return -1;
-	}
-	int rc = tp_alloc_place(m->inner, avail, nodes, out);
-	if (rc && nodes >= 0 && nodes <= a->nnodes)
-		m->failed[nodes] = true;
-	return rc;
-}
-
-static int memo_capacity(tp_alloc *a, const tp_nodeset *avail)
-{
-	return tp_alloc_capacity(((memo *)a->state)->inner, avail);
-}
-
-static double memo_cost(tp_alloc *a, const tp_nodeset *nodes)
-{
-	return tp_alloc_cost(((memo *)a->state)->inner, nodes);
-}
-
-static void memo_destroy(tp_alloc *a)
-{
-	memo *m = a->state;
-	tp_alloc_destroy(m->inner);
-	tp_nodeset_fini(&m->free);
-	free(m->failed);
-	free(m);
-}
-
-/* Wraps inner (taken over: destroyed with the wrapper); NULL on ENOMEM. */
-static tp_alloc *memo_wrap(tp_alloc *inner)
-{
-	memo *m = calloc(1, sizeof(*m));
-	tp_alloc *a = NULL;
-	if (m && !tp_nodeset_init(&m->free, inner->nnodes) &&
-	    (m->failed = calloc((size_t)inner->nnodes + 1, sizeof(bool)))) {
-		m->ops = *inner->ops;
-		m->ops.place = memo_place;
-		m->ops.capacity = inner->ops->capacity ? memo_capacity : NULL;
-		m->ops.cost = inner->ops->cost ? memo_cost : NULL;
-		m->ops.destroy = memo_destroy;
-		m->inner = inner;
-		a = tp_alloc_new(&m->ops, inner->nnodes, m);
-	}
-	if (!a) {
-		if (m) {
-			tp_nodeset_fini(&m->free);
-			free(m->failed);
-		}
-		free(m);
-		tp_alloc_destroy(inner);
-	}
-	return a;
-}
 
 /* ---- one run ------------------------------------------------------------ */
 
@@ -651,17 +542,17 @@ static void run_task(const bench_opts *o, const workload_set *ws,
 	tp_policy_opts po;
 	tp_policy_opts_default(&po);
 	po.window = o->windows[tk->window];
-	tp_policy *p = NULL, index_policy = { &index_window_ops, po, { 0 } };
+	po.window_rule = o->rule == RULE_INDEX ? TP_WINDOW_INDEX : TP_WINDOW_QUEUE;
+	tp_policy *p = NULL;
 	tp_alloc *a = o->base_no_seam && tk->method == M_BASE
 			    ? tp_alloc_new(&no_seam_ops, cfg.nnodes, t)
 			    : tp_alloc_create(methods[tk->method], &cfg, &err);
 	/* smoke: the rerun goes without the memo, so the check covers it */
 	bool use_memo = o->memo && !tk->repeat;
-	if (a && use_memo && !(a = memo_wrap(a)))
+	if (a && use_memo && !(a = tp_alloc_memo_wrap(a)))
 		tp_errorf(&err, "out of memory");
 	if (a)
-		p = o->rule == RULE_INDEX ? &index_policy
-					  : tp_policy_create("window-ff", &po, &err);
+		p = tp_policy_create("window-ff", &po, &err);
 	tp_sim_result r = { 0 };
 	tp_engine_opts eo = { .keep_nodelists = true };
 	double c0 = cpu_now();
@@ -681,13 +572,12 @@ static void run_task(const bench_opts *o, const workload_set *ws,
 		res->completed = s.jobs - s.killed;
 		res->hash = schedule_hash(&r);
 		if (use_memo) {
-			res->asked = ((memo *)a->state)->asked;
-			res->answered = ((memo *)a->state)->answered;
+			tp_alloc_memo_stats(a, &res->asked, &res->answered);
 		}
 		res->done = 1;
 	}
 	tp_sim_result_fini(&r);
-	if (p && p != &index_policy)
+	if (p)
 		tp_policy_destroy(p);
 	tp_alloc_destroy(a);
 	tp_torus_free(t);

@@ -12,6 +12,7 @@
 #include "check_util.h"
 
 #include "alloc.h"
+#include "alloc_memo.h"
 #include "fattree.h"
 #include "rng.h"
 #include "torus.h"
@@ -139,6 +140,57 @@ START_TEST(test_fattree_exact_fit_not_monotone)
 }
 END_TEST
 
+/* The memo answers exactly as the allocator it wraps, over a stream of
+ * queries where free sets and sizes repeat (as in a pass), and answers
+ * some of them from memory. */
+START_TEST(test_memo_same_answers)
+{
+	machine m;
+	machine_init(&m, false);
+	static const char *names[] = { "torus-mss", "torus-base", "fattree" };
+	for (size_t k = 0; k < 3; k++) {
+		tp_error err = { "" };
+		tp_alloc *bare = tp_alloc_create(names[k], &m.cfg, &err);
+		tp_alloc *memo = tp_alloc_memo_wrap(tp_alloc_create(names[k], &m.cfg, &err));
+		ck_assert(bare && memo);
+		ck_assert_str_eq(memo->ops->name, names[k]);
+		ck_assert_uint_eq(memo->flags, bare->flags);
+		tp_rng r;
+		tp_rng_seed(&r, 7 + k);
+		tp_nodeset sets[3], o1, o2, junk;
+		for (int i = 0; i < 3; i++)
+			tp_nodeset_init(&sets[i], 64);
+		tp_nodeset_init(&o1, 64);
+		tp_nodeset_init(&o2, 64);
+		tp_nodeset_init(&junk, 64);
+		for (int round = 0; round < 200; round++) {
+			if (round % 20 == 0)
+				for (int i = 0; i < 3; i++)
+					random_pair(&r, &sets[i], &junk);
+			const tp_nodeset *f = &sets[tp_rng_below(&r, 3)];
+			int n = 1 + (int)tp_rng_below(&r, 20);
+			int a = tp_alloc_place(bare, f, n, &o1);
+			int b = tp_alloc_place(memo, f, n, &o2);
+			ck_assert_int_eq(a, b);
+			if (!a)
+				ck_assert(tp_nodeset_equal(&o1, &o2));
+		}
+		uint64_t asked, answered;
+		tp_alloc_memo_stats(memo, &asked, &answered);
+		ck_assert_uint_eq(asked, 200);
+		ck_assert_uint_gt(answered, 0);
+		for (int i = 0; i < 3; i++)
+			tp_nodeset_fini(&sets[i]);
+		tp_nodeset_fini(&o1);
+		tp_nodeset_fini(&o2);
+		tp_nodeset_fini(&junk);
+		tp_alloc_destroy(bare);
+		tp_alloc_destroy(memo);
+	}
+	machine_fini(&m);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("alloc");
@@ -146,6 +198,7 @@ int main(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_every_allocator_keeps_its_flags);
 	tcase_add_test(tc, test_fattree_exact_fit_not_monotone);
+	tcase_add_test(tc, test_memo_same_answers);
 	suite_add_tcase(s, tc);
 	return tp_check_run(s);
 }

@@ -70,6 +70,41 @@ START_TEST(test_window_ff_hand)
 }
 END_TEST
 
+/* The two window rules, W = 2, on 4 nodes.  L(t0, 1 node, 100 s) holds
+ * node 0 and A(t0, 3 nodes, 10 s) nodes 1-3; B(4 nodes, 10 s), C(1 node,
+ * 10 s), D(1 node, 5 s) arrive at 1..3.  At 10 A ends, nodes 1-3 free:
+ *   queue rule: B does not fit; C starts on node 1; the window slides to
+ *     {B, D}: D starts on node 2 (10-15).
+ *   index rule: the window is B's index + 0..1 = {B, C}: C starts on node
+ *     1, leaving a hole the window does not refill; D waits while B, the
+ *     oldest, waits for L (100).  B runs 100-110, then D 110-115 on 0. */
+START_TEST(test_window_ff_index_rule)
+{
+	static const sim_row rows[] = {
+		{ 1, 0, 1, 100, 100 }, { 2, 0, 3, 10, 10 }, { 3, 1, 4, 10, 10 },
+		{ 4, 2, 1, 10, 10 }, { 5, 3, 1, 5, 5 },
+	};
+	tp_workload w;
+	tp_sim_result r;
+	tp_policy_opts o;
+	tp_policy_opts_default(&o);
+	o.window = 2;
+	sim_build(&w, 4, rows, 5);
+	sim_run(&w, "window-ff", &o, &r, NULL);
+	ck_assert_run(&r, 4, 10, 20, "1");
+	ck_assert_run(&r, 5, 10, 15, "2");
+	ck_assert_run(&r, 3, 100, 110, "0-3");
+	tp_sim_result_fini(&r);
+	o.window_rule = TP_WINDOW_INDEX;
+	sim_run(&w, "window-ff", &o, &r, NULL);
+	ck_assert_run(&r, 4, 10, 20, "1");
+	ck_assert_run(&r, 3, 100, 110, "0-3");
+	ck_assert_run(&r, 5, 110, 115, "0");
+	tp_sim_result_fini(&r);
+	tp_workload_fini(&w);
+}
+END_TEST
+
 /* EASY's extra-nodes rule on 6 nodes.  A(t0, 4 nodes, 10 s) on 0-3.
  * B(t1, 4 nodes): 2 free, shadow 10, 6 free then -> 2 extra nodes.
  * C(t2, 2 nodes, 100 s) outlives the shadow but fits in the extra nodes:
@@ -115,6 +150,27 @@ START_TEST(test_easy_no_delay)
 	ck_assert_run(&r, 4, 3, 8, "2");
 	ck_assert_run(&r, 2, 10, 20, "0-3");
 	ck_assert_run(&r, 3, 20, 120, "0");
+	tp_sim_result_fini(&r);
+	tp_workload_fini(&w);
+}
+END_TEST
+
+/* A job no placement can ever hold is rejected at arrival (as slurmctld
+ * refuses it at submission) instead of blocking the queue: here 5 nodes on
+ * a 4-node machine, between two jobs that must still run. */
+START_TEST(test_unplaceable_rejected)
+{
+	static const sim_row rows[] = {
+		{ 1, 0, 2, 10, 10 }, { 2, 1, 5, 10, 10 }, { 3, 2, 4, 10, 10 },
+	};
+	tp_workload w;
+	tp_sim_result r;
+	sim_build(&w, 4, rows, 3);
+	sim_run(&w, "easy", NULL, &r, NULL);
+	ck_assert_uint_eq(r.rejected, 1);
+	ck_assert_uint_eq(r.nrec, 2);
+	ck_assert_run(&r, 1, 0, 10, "0-1");
+	ck_assert_run(&r, 3, 10, 20, "0-3");
 	tp_sim_result_fini(&r);
 	tp_workload_fini(&w);
 }
@@ -348,9 +404,11 @@ int main(void)
 	tcase_add_test(hand, test_fcfs_hand);
 	tcase_add_test(hand, test_easy_hand);
 	tcase_add_test(hand, test_window_ff_hand);
+	tcase_add_test(hand, test_window_ff_index_rule);
 	tcase_add_test(hand, test_easy_extra_nodes);
 	tcase_add_test(hand, test_easy_no_delay);
 	tcase_add_test(hand, test_kill_at_limit);
+	tcase_add_test(hand, test_unplaceable_rejected);
 	tcase_add_test(hand, test_rbhar_extends);
 	tcase_add_test(hand, test_rbhar_denies_cond1);
 	tcase_add_test(hand, test_rbhar_denies_cond2);

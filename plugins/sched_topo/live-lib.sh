@@ -42,9 +42,14 @@ st_set_params() {
 	return 1
 }
 
-# "0-2,5" (toposim node indices) -> "n1,n2,n3,n6"
+# "0-2,5" (toposim node indices) -> "n1,n2,n3,n6"; a list of names (toposim
+# with a topology file) is returned as it is.
 st_idx_to_names() {
 	local part lo hi i out=()
+	if ! [[ "$1" =~ ^[0-9,-]*$ ]]; then
+		echo "$1"
+		return
+	fi
 	IFS=, read -ra parts <<<"$1"
 	for part in "${parts[@]}"; do
 		lo=${part%-*} hi=${part#*-}
@@ -53,12 +58,13 @@ st_idx_to_names() {
 	(IFS=,; echo "${out[*]}")
 }
 
-# st_submit NAME JOBS: submit the scenario (see above).  Sets ST_LABELS
+# st_submit NAME JOBS: submit the scenario (see above).  Sets ST_NAME,
+# ST_LABELS
 # (in order), ST_JID[label], ST_LAB_OF[jobid], ST_SIZE/SECS/LIM[label],
 # ST_IDS (job ids in order) and ST_MARKER (log line count at release).
 st_submit() {
 	local name=$1 label n s t id
-	ST_LABELS=() ST_IDS=()
+	ST_NAME=$name ST_LABELS=() ST_IDS=()
 	unset ST_JID ST_LAB_OF ST_SIZE ST_SECS ST_LIM
 	declare -gA ST_JID ST_LAB_OF ST_SIZE ST_SECS ST_LIM
 	sx scontrol update partitionname=debug state=down
@@ -92,9 +98,11 @@ st_live_starts() {
 
 # st_sim_starts NODES POLICY [TOPOSIM_ARG...]: toposim on the scenario:
 # "START LABEL NODES FILL STATUS EXTENSIONS", by start time then label.
-# The SWF is kept in LIVE_DIR.
+# The SWF is kept as LIVE_DIR/sim-NAME.swf (st_swf).
+st_swf() { echo "$LIVE_DIR/sim-$ST_NAME.swf"; }
 st_sim_starts() {
-	local nodes=$1 policy=$2 swf=$LIVE_DIR/$2-$RANDOM.swf label i=0 out
+	local nodes=$1 policy=$2 swf label i=0 out
+	swf=$(st_swf)
 	shift 2
 	{
 		echo "; sched/topo live scenario: every job submitted at t=0"

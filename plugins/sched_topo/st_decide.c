@@ -30,7 +30,8 @@ static size_t collect_due(st_view *v, st_fills *f, int64_t horizon,
 			continue;
 		out[n++] = r->job;
 	}
-	qsort(out, n, sizeof(*out), cmp_job_id);
+	if (n > 1)
+		qsort(out, n, sizeof(*out), cmp_job_id);
 	return n;
 }
 

@@ -103,7 +103,8 @@ static int queue_cmp(const void *a, const void *b)
 
 void st_view_sort_queue(st_view *v)
 {
-	qsort(v->c.queue, v->c.nqueue, sizeof(*v->c.queue), queue_cmp);
+	if (v->c.nqueue > 1)
+		qsort(v->c.queue, v->c.nqueue, sizeof(*v->c.queue), queue_cmp);
 	for (size_t i = 0; i < v->c.nqueue; i++)
 		v->c.queue[i]->seq = (int32_t)i;
 }

@@ -39,6 +39,8 @@ typedef struct engine {
 	uint32_t *due;       /* jobs whose event fires at the current time */
 	size_t ndue;
 	tp_nodeset before, used; /* invariant checks */
+	tp_nodeset all, scratch; /* the idle machine, for arrival checks */
+	int8_t *placeable;   /* by size: 0 unknown, 1 yes, -1 never */
 	tp_sim_result *out;
 	tp_error *err;
 } engine;
@@ -192,13 +194,31 @@ static int process_ends(engine *e)
 	return 0;
 }
 
+/* Could a job of `nodes` nodes ever be placed?  Asked once per size. */
+static bool ever_placeable(engine *e, int nodes)
+{
+	if (nodes < 1 || nodes > e->c.nnodes)
+		return false;
+	if (!e->placeable[nodes])
+		e->placeable[nodes] = tp_alloc_place(e->alloc, &e->all, nodes,
+						     &e->scratch) ? -1 : 1;
+	return e->placeable[nodes] > 0;
+}
+
 /* Step 2: arrivals at `now`, in file order. */
 static int process_arrivals(engine *e)
 {
 	while (e->next_arrival < e->njobs &&
-	       e->jobs[e->next_arrival].job.submit <= e->c.now)
-		if (tp_cluster_enqueue(&e->c, &e->jobs[e->next_arrival++].job))
+	       e->jobs[e->next_arrival].job.submit <= e->c.now) {
+		sim_job *j = &e->jobs[e->next_arrival++];
+		if (!ever_placeable(e, j->job.nodes)) {
+			e->out->rejected++;
+			e->finished++;
+			continue;
+		}
+		if (tp_cluster_enqueue(&e->c, &j->job))
 			return tp_errorf(e->err, "out of memory");
+	}
 	return 0;
 }
 
@@ -285,10 +305,15 @@ static int engine_init(engine *e, const tp_workload *w)
 	e->njobs = w->njobs;
 	e->jobs = calloc(w->njobs + 1, sizeof(*e->jobs));
 	e->due = calloc(w->njobs + 1, sizeof(*e->due));
-	if (!e->jobs || !e->due || tp_cluster_init(&e->c, w->nodes, e->alloc) ||
+	e->placeable = calloc((size_t)w->nodes + 1, sizeof(*e->placeable));
+	if (!e->jobs || !e->due || !e->placeable ||
+	    tp_cluster_init(&e->c, w->nodes, e->alloc) ||
 	    tp_nodeset_init(&e->before, w->nodes) ||
-	    tp_nodeset_init(&e->used, w->nodes))
+	    tp_nodeset_init(&e->used, w->nodes) ||
+	    tp_nodeset_init(&e->all, w->nodes) ||
+	    tp_nodeset_init(&e->scratch, w->nodes))
 		return tp_errorf(e->err, "out of memory");
+	tp_nodeset_fill(&e->all);
 	for (size_t i = 0; i < w->njobs; i++) {
 		const tp_wjob *wj = &w->jobs[i];
 		sim_job *j = &e->jobs[i];
@@ -311,6 +336,9 @@ static void engine_fini(engine *e)
 		free(e->jobs[i].nodelist);
 	free(e->jobs);
 	free(e->due);
+	free(e->placeable);
+	tp_nodeset_fini(&e->all);
+	tp_nodeset_fini(&e->scratch);
 	tp_evheap_fini(&e->heap);
 	tp_cluster_fini(&e->c);
 	tp_nodeset_fini(&e->before);

@@ -6,7 +6,8 @@
  * what to do at a limit), then enqueues every arrival in file order, then
  * runs exactly one scheduling pass (tp_policy_pass) and carries out the
  * starts it recorded.  A job that runs longer than its limit is killed at
- * the limit unless the policy extends it.
+ * the limit unless the policy extends it.  A job that could not be placed
+ * even on the whole idle machine is rejected at arrival.
  */
 #ifndef TP_ENGINE_H
 #define TP_ENGINE_H
@@ -55,6 +56,10 @@ typedef struct tp_sim_result {
 	int nodes;
 	int64_t first_submit, last_end;
 	uint64_t events, passes;
+	/* Jobs refused at arrival because the allocator cannot place them even
+	 * on the whole idle machine (e.g. no box of that size fits the torus),
+	 * as slurmctld refuses them at submission; they have no record. */
+	uint64_t rejected;
 	/* Invariant-check counters (only with opts.check). */
 	uint64_t resv_violations; /* a head job started after its reservation */
 } tp_sim_result;

@@ -29,6 +29,9 @@ int tp_policy_opts_check(const tp_policy_opts *o, tp_error *err)
 {
 	if (o->window < 1)
 		return tp_errorf(err, "window must be >= 1 (got %d)", o->window);
+	if (o->window_rule != TP_WINDOW_QUEUE && o->window_rule != TP_WINDOW_INDEX)
+		return tp_errorf(err, "window rule must be queue or index (got %d)",
+				 (int)o->window_rule);
 	if (o->njob < 1)
 		return tp_errorf(err, "njob must be >= 1 (got %d)", o->njob);
 	if (o->rbhar_max_ext < 0)

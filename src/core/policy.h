@@ -19,8 +19,20 @@ typedef struct tp_policy tp_policy;
 
 /* Tunables; defaults from tp_policy_opts_default().  Each is documented in
  * toposim(1) and sched_topo(5). */
+/* Which jobs form window-ff's window. */
+typedef enum tp_window_rule {
+	/* The first w jobs still waiting: a started job's place is taken by
+	 * the next one (the queue slides). */
+	TP_WINDOW_QUEUE = 0,
+	/* The Angara paper's definition: waiting jobs whose arrival index i
+	 * satisfies i - imin < w, imin the oldest waiting job's index; jobs
+	 * started out of order leave holes that are not refilled. */
+	TP_WINDOW_INDEX,
+} tp_window_rule;
+
 typedef struct tp_policy_opts {
 	int window;             /* window-ff: jobs in the window (w), >= 1 */
+	tp_window_rule window_rule; /* window-ff: see tp_window_rule */
 	int njob;               /* batch-njob: jobs per batch, >= 1 */
 	int rbhar_max_ext;      /* rb-har: extensions per fill job (paper: 1) */
 	int64_t rbhar_max_time; /* rb-har: cap on one extension, s (0 = none) */

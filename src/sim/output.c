@@ -95,6 +95,7 @@ void sim_write_json(FILE *fp, const tp_summary *s, const sim_run_info *in)
 		"  \"extensions_denied\": %" PRIu64 ",\n",
 		in->stats->ext_granted, in->stats->ext_denied);
 	fprintf(fp, "  \"backfilled\": %" PRIu64 ",\n", in->stats->backfilled);
+	fprintf(fp, "  \"rejected\": %" PRIu64 ",\n", in->rejected);
 	if (s->mean_cost >= 0)
 		fprintf(fp, "  \"mean_hop_sum_multi\": %.3f,\n", s->mean_cost);
 	fprintf(fp, "  \"skipped\": {\"runtime\": %zu, \"size\": %zu, "

@@ -24,6 +24,7 @@ typedef struct sim_run_info {
 	int window, njob;
 	const tp_workload *w;
 	const tp_policy_stats *stats;
+	uint64_t rejected;      /* jobs no placement could ever hold */
 	double wall_seconds;
 } sim_run_info;
 

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "alloc_memo.h"
 #include "fattree.h"
 #include "torus.h"
 
@@ -56,7 +57,11 @@ tp_alloc *sim_topology_alloc(const sim_topology *t, const char *name,
 {
 	tp_alloc_cfg cfg = { .nnodes = nnodes, .fattree = t->fattree,
 			     .torus = t->torus };
-	return tp_alloc_create(name, &cfg, err);
+	tp_alloc *a = tp_alloc_create(name, &cfg, err);
+	/* Same decisions, fewer repeated failed searches (alloc_memo.h). */
+	if (a && !tp_alloc_is_flat(a) && !(a = tp_alloc_memo_wrap(a)))
+		tp_errorf(err, "out of memory");
+	return a;
 }
 
 const char *sim_topology_node_name(const sim_topology *t, int i)

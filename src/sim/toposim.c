@@ -32,13 +32,14 @@ enum {
 	OPT_WINDOW = 256, OPT_NJOB, OPT_NODES, OPT_PPN, OPT_ALLOC, OPT_TOPOLOGY,
 	OPT_TORUS, OPT_LENIENT, OPT_ESTERR, OPT_SEED, OPT_JOBS_CSV, OPT_SUMMARY,
 	OPT_PLOT, OPT_CHECK, OPT_QUIET, OPT_HAR_EXT, OPT_HAR_TIME, OPT_HAR_FACTOR,
-	OPT_HAR_NORESUB, OPT_HELP,
+	OPT_HAR_NORESUB, OPT_WINDOW_RULE, OPT_HELP,
 };
 
 static const struct option long_opts[] = {
 	{ "workload", required_argument, NULL, 'w' },
 	{ "policy", required_argument, NULL, 'p' },
 	{ "window", required_argument, NULL, OPT_WINDOW },
+	{ "window-rule", required_argument, NULL, OPT_WINDOW_RULE },
 	{ "njob", required_argument, NULL, OPT_NJOB },
 	{ "nodes", required_argument, NULL, OPT_NODES },
 	{ "ppn", required_argument, NULL, OPT_PPN },
@@ -63,7 +64,8 @@ static const struct option long_opts[] = {
 
 static void usage(FILE *fp)
 {
-	fprintf(fp, "usage: toposim --workload FILE --policy NAME [--window W] [--njob K]\n"
+	fprintf(fp, "usage: toposim --workload FILE --policy NAME [--window W]\n"
+		"               [--window-rule queue|index] [--njob K]\n"
 		"               [--nodes N] [--ppn P] [--alloc NAME] [--topology FILE | --torus FILE]\n"
 		"               [--lenient] [--estimate-error SPEC] [--seed S] [--check] [--quiet]\n"
 		"               [--rbhar-max-ext N] [--rbhar-max-time S] [--rbhar-factor F]\n"
@@ -109,6 +111,17 @@ static void parse_one(sim_config *c, int o, const char *arg)
 	case 'w': c->workload = arg; break;
 	case 'p': c->policy = arg; break;
 	case OPT_WINDOW: c->popts.window = (int)int_arg("window", arg, 1, 1 << 20); break;
+	case OPT_WINDOW_RULE:
+		if (!strcmp(arg, "queue"))
+			c->popts.window_rule = TP_WINDOW_QUEUE;
+		else if (!strcmp(arg, "index"))
+			c->popts.window_rule = TP_WINDOW_INDEX;
+		else {
+			fprintf(stderr, "toposim: --window-rule: expected queue or index, "
+				"got '%s'\n", arg);
+			exit(2);
+		}
+		break;
 	case OPT_NJOB: c->popts.njob = (int)int_arg("njob", arg, 1, 1 << 20); break;
 	case OPT_NODES: c->swf.nodes = (int)int_arg("nodes", arg, 1, 1 << 24); break;
 	case OPT_PPN: c->swf.ppn = (int)int_arg("ppn", arg, 1, 1 << 20); break;
@@ -229,6 +242,7 @@ static int run(const sim_config *c, tp_error *err)
 	sim_run_info info = { .workload = c->workload, .policy = c->policy,
 			      .alloc = alloc, .window = c->popts.window,
 			      .njob = c->popts.njob, .w = &w, .stats = &p->stats,
+			      .rejected = r.rejected,
 			      .wall_seconds = now_seconds() - t0 };
 	rc = write_outputs(c, &r, &info, &topo, err);
 out:

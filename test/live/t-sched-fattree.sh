@@ -1,0 +1,63 @@
+#!/bin/bash
+# Live test: sched/topo with select/fattree.  The plugin must use the very
+# allocator and tree select/fattree uses (read from the same fattree.conf /
+# topology.conf), so that every job it decides starts exactly where it
+# decided, and the whole schedule is toposim's on the same topology.
+#
+# 16 nodes, a 2-level fat tree of width 4 (4 leaves of 4 nodes = 4 minimum
+# scheduling units), policy easy.  t=0: A (2) on n1-2; B (4) gets a whole
+# unit (n5-8, where first-free would give n3-6); C (3) n9-11; D (12) must
+# wait and is reserved at A's and B's limit (120 s); E (1, 1 min) and
+# F (4, 3 min: D still fits at 120 without F's unit) are backfilled.
+# D starts when C ends (25 s) on the three units A does not touch.
+# shellcheck source=test/live/lib.sh
+. "$(dirname "$0")/lib.sh"
+# shellcheck source=plugins/sched_topo/live-lib.sh
+. "$LIVE_SRCDIR/../../plugins/sched_topo/live-lib.sh"
+
+live_require
+TOPO_BUILDDIR=${TOPO_BUILDDIR:-}
+TOPOSIM=$TOPO_BUILDDIR/src/sim/toposim
+FTCONF=$TOPO_BUILDDIR/contrib/fattree/ftconf
+if [ -z "$TOPO_BUILDDIR" ] || [ ! -x "$TOPOSIM" ] || [ ! -x "$FTCONF" ]; then
+	skip_all "TOPO_BUILDDIR (with src/sim/toposim, contrib/fattree/ftconf) not set; run via make check-live"
+fi
+for so in sched_topo select_fattree; do
+	[ -e "${TOPO_PLUGINDIR:-}/$so.so" ] || skip_all "no $so.so in TOPO_PLUGINDIR='${TOPO_PLUGINDIR:-}'"
+done
+
+extra=$(mktemp "${TMPDIR:-/tmp}/t-sched-fattree.XXXXXX")
+topo=$(mktemp "${TMPDIR:-/tmp}/t-sched-fattree-topo.XXXXXX")
+st_extra_conf "topo_policy=easy" >"$extra"
+"$FTCONF" generate --levels 2 --width 4 -o "$topo" || bail_out "ftconf generate failed"
+live_start --nodes 16 --select select/fattree --sched sched/topo \
+	--plugindir "$TOPO_PLUGINDIR" --topology-conf "$topo" --extra-conf "$extra"
+rm -f "$extra" "$topo"
+LOG=$(st_log)
+# The allocator is built at the first cycle (topo_period after start-up).
+for _ in $(seq 1 50); do grep -q "sched/topo: allocator" "$LOG" && break; sleep 0.2; done
+assert_match ".*sched/topo: allocator fattree on the tree of .*topology.conf \(16 nodes\).*" \
+	"$(grep "sched/topo: allocator" "$LOG" | tail -n1)" "sched/topo uses select/fattree's allocator and tree"
+
+st_submit fattree "
+A 2 30 2
+B 4 20 2
+C 3 25 1
+D 12 5 1
+E 1 10 1
+F 4 12 3"
+wait_jobs_final 240 "${ST_IDS[@]}" || fail "every job finished"
+assert_eq "$(printf 'COMPLETED\n%.0s' "${ST_IDS[@]}")" \
+	"$(for id in "${ST_IDS[@]}"; do job_state "$id"; done)" "every job COMPLETED"
+live=$(st_live_starts)
+sim=$(st_sim_starts 16 easy --topology "$LIVE_DIR/topology.conf" --alloc fattree) ||
+	bail_out "toposim failed"
+st_compare fattree "$sim" "$live" "A B C E* F* | D"
+flat=$(st_sim_starts 16 easy --topology "$LIVE_DIR/topology.conf" --alloc first-free) ||
+	bail_out "toposim (first-free) failed"
+assert_ne "$(awk '{ print $2, $3 }' <<<"$flat" | sort)" "$(awk '{ print $2, $3 }' <<<"$live" | sort)" \
+	"the placements are the tree's, not first-free's"
+assert_eq 0 "$(grep -c "was decided on .* but started on" "$LOG")" "no job started elsewhere than decided"
+assert_no_node_shared "no node shared by jobs whose runs overlap" "${ST_IDS[@]}"
+
+done_testing
