@@ -63,14 +63,17 @@ START_TEST(queue_order)
 	};
 	for (size_t i = 0; i < 5; i++) {
 		st_jobdesc d = { .id = rows[i][0], .priority = (uint32_t)rows[i][1],
-				 .submit = rows[i][2], .estimate = 10, .nodes = 1 };
+				 .submit = rows[i][2], .estimate = 10, .nodes = 1,
+				 .seq = (int32_t)rows[i][0] };
 		ck_assert_int_eq(st_view_add_pending(&v, &d), 0);
 	}
 	st_view_sort_queue(&v);
 	static const int64_t want[] = { 9, 3, 2, 4, 5 };
 	for (size_t i = 0; i < 5; i++) {
 		ck_assert_int_eq(v.c.queue[i]->id, want[i]);
-		ck_assert_int_eq(v.c.queue[i]->seq, (int)i);
+		/* The arrival index stays the job's own (window-ff's index
+		 * rule counts holes by it), not its rank in the queue. */
+		ck_assert_int_eq(v.c.queue[i]->seq, (int)want[i]);
 	}
 	/* The view's storage is bounded: no silent reallocation that would
 	 * move tp_jobs under the queue's pointers. */
@@ -260,6 +263,48 @@ START_TEST(horizon_and_untracked)
 }
 END_TEST
 
+/* An allocator that places only even sizes (a shape rule, as a torus's
+ * boxes or a tree's units make some sizes impossible). */
+static int even_place(tp_alloc *a, const tp_nodeset *free, int nodes,
+		      tp_nodeset *out)
+{
+	if (nodes % 2)
+		return -1;
+	tp_nodeset_zero(out);
+	for (int i = tp_nodeset_next(free, 0); i >= 0 && nodes > 0;
+	     i = tp_nodeset_next(free, i + 1), nodes--)
+		tp_nodeset_set(out, i);
+	return nodes ? -1 : 0;
+}
+
+static const tp_alloc_ops even_ops = { .name = "even", .place = even_place };
+
+START_TEST(never_placeable_sizes)
+{
+	tp_alloc *a = tp_alloc_new(&even_ops, 8, NULL);
+	ck_assert_ptr_nonnull(a);
+	st_view v;
+	st_view_init(&v, a);
+	ck_assert_int_eq(st_view_begin(&v, 0, 4), 0);
+	tp_nodeset all;
+	tp_nodeset_init(&all, 8);
+	set_range(&all, 0, 6);  /* a partition of 6 of the 8 nodes */
+	ck_assert(st_view_ever_placeable(&v, &all, 2));
+	ck_assert(st_view_ever_placeable(&v, &all, 6));
+	ck_assert(!st_view_ever_placeable(&v, &all, 3));
+	ck_assert(!st_view_ever_placeable(&v, &all, 8)); /* more than the partition */
+	ck_assert(!st_view_ever_placeable(&v, &all, 0));
+	ck_assert(!st_view_ever_placeable(&v, &all, 9));
+	/* The answer is remembered per view: a new view asks again. */
+	ck_assert_int_eq(v.placeable[3], -1);
+	ck_assert_int_eq(st_view_begin(&v, 0, 4), 0);
+	ck_assert_int_eq(v.placeable[3], 0);
+	tp_nodeset_fini(&all);
+	st_view_fini(&v);
+	tp_alloc_destroy(a);
+}
+END_TEST
+
 START_TEST(round_up)
 {
 	ck_assert_int_eq(st_round_up(1, 60), 60);
@@ -299,7 +344,7 @@ typedef struct replay {
 	st_fills fills;
 	st_view v;
 	rrec rec[4096];
-	size_t nrec;
+	size_t nrec, rejected;
 	int64_t now;
 } replay;
 
@@ -324,7 +369,8 @@ static void build(replay *r)
 		rjob *j = &r->j[i];
 		st_jobdesc d = { .id = j->w->id, .priority = j->prio,
 				 .submit = j->submit, .estimate = j->estimate,
-				 .nodes = j->w->nodes, .ref = j };
+				 .nodes = j->w->nodes, .seq = (int32_t)i,
+				 .ref = j };
 		if (j->state == 2) {
 			st_fill *f = st_fills_find(&r->fills, (uint32_t)d.id);
 			ck_assert_int_ge(st_view_add_running(&r->v, &d, j->start,
@@ -403,13 +449,23 @@ static void step(replay *r)
 	build(r);
 	ck_assert_int_ge(st_decide_limits(r->p, &r->v, &r->fills, 0, 1,
 					  ST_ASK_ALL, apply, r), 0);
-	/* 3. arrivals */
+	/* 3. arrivals; a size no placement can hold is rejected, as the
+	 * plugin leaves such a job out of its view */
+	tp_nodeset all;
+	ck_assert_int_eq(tp_nodeset_init(&all, r->w->nodes), 0);
+	tp_nodeset_fill(&all);
 	while (r->next_arrival < r->w->njobs &&
 	       r->w->jobs[r->next_arrival].submit <= r->now) {
 		rjob *j = &r->j[r->next_arrival++];
 		j->submit = j->w->submit;
-		enqueue(r, j);
+		if (st_view_ever_placeable(&r->v, &all, j->w->nodes)) {
+			enqueue(r, j);
+		} else {
+			j->state = 3;
+			r->rejected++;
+		}
 	}
+	tp_nodeset_fini(&all);
 	/* 4. one pass on a fresh view */
 	build(r);
 	st_decide_pass(r->p, &r->v);
@@ -527,16 +583,20 @@ typedef struct pcase {
 	const char *name;
 	int window, njob, max_ext, resubmit;
 	int64_t max_time;
+	tp_window_rule rule;
+	int even;          /* the even-sizes allocator: some jobs rejected */
 } pcase;
 
 static const pcase cases[] = {
-	{ "fcfs", 1, 4, 1, 1, 0 },
-	{ "easy", 1, 4, 1, 1, 0 },
-	{ "conservative", 1, 4, 1, 1, 0 },
-	{ "window-ff", 3, 4, 1, 1, 0 },
-	{ "batch-njob", 1, 3, 1, 1, 0 },
-	{ "rb-har", 1, 4, 1, 1, 0 },
-	{ "rb-har", 1, 4, 2, 0, 50 },
+	{ "fcfs", 1, 4, 1, 1, 0, TP_WINDOW_QUEUE, 0 },
+	{ "easy", 1, 4, 1, 1, 0, TP_WINDOW_QUEUE, 0 },
+	{ "conservative", 1, 4, 1, 1, 0, TP_WINDOW_QUEUE, 0 },
+	{ "window-ff", 3, 4, 1, 1, 0, TP_WINDOW_QUEUE, 0 },
+	{ "window-ff", 3, 4, 1, 1, 0, TP_WINDOW_INDEX, 0 },
+	{ "batch-njob", 1, 3, 1, 1, 0, TP_WINDOW_QUEUE, 0 },
+	{ "rb-har", 1, 4, 1, 1, 0, TP_WINDOW_QUEUE, 0 },
+	{ "rb-har", 1, 4, 2, 0, 50, TP_WINDOW_QUEUE, 0 },
+	{ "easy", 1, 4, 1, 1, 0, TP_WINDOW_QUEUE, 1 },
 };
 
 START_TEST(replay_matches_engine)
@@ -553,7 +613,9 @@ START_TEST(replay_matches_engine)
 		o.rbhar_max_ext = pc->max_ext;
 		o.rbhar_resubmit = pc->resubmit;
 		o.rbhar_max_time = pc->max_time;
-		tp_alloc *a = first_free(w.nodes);
+		o.window_rule = pc->rule;
+		tp_alloc *a = pc->even ? tp_alloc_new(&even_ops, w.nodes, NULL)
+				       : first_free(w.nodes);
 		tp_policy *ps = tp_policy_create(pc->name, &o, &err);
 		tp_policy *pr = tp_policy_create(pc->name, &o, &err);
 		ck_assert_ptr_nonnull(ps);
@@ -568,6 +630,9 @@ START_TEST(replay_matches_engine)
 		r.a = a;
 		run_replay(&r);
 		compare(pc->name, seed, &sim, &r);
+		ck_assert_uint_eq(sim.rejected, r.rejected);
+		if (pc->even)
+			ck_assert_uint_gt(r.rejected, 0);
 		ck_assert_uint_eq(ps->stats.ext_granted, pr->stats.ext_granted);
 		ck_assert_uint_eq(ps->stats.ext_denied, pr->stats.ext_denied);
 		for (size_t i = 0; i < r.nrec; i++)
@@ -619,6 +684,7 @@ int main(void)
 	tcase_add_test(tc, rbhar_extends_rounded_once);
 	tcase_add_test(tc, rbhar_denies_when_hole_is_wanted);
 	tcase_add_test(tc, horizon_and_untracked);
+	tcase_add_test(tc, never_placeable_sizes);
 	tcase_add_test(tc, round_up);
 	suite_add_tcase(s, tc);
 	TCase *tr = tcase_create("replay");

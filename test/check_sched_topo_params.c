@@ -45,12 +45,14 @@ START_TEST(every_key_parses)
 	msgs m = { 0 };
 	int bad = st_params_load(&p, NULL,
 		"sched_interval=-1, topo_policy=rb-har ,topo_window=8,topo_njob=3,"
+		"topo_window_rule=index,"
 		"topo_period=5,topo_rbhar_max_ext=2,topo_rbhar_max_time=600,"
 		"topo_rbhar_factor=1.5,topo_requeue=yes,topo_stats_every=0",
 		collect, &m);
 	ck_assert_msg(bad == 0, "%s", m.last);
 	ck_assert_str_eq(p.policy, "rb-har");
 	ck_assert_int_eq(p.opts.window, 8);
+	ck_assert_int_eq(p.opts.window_rule, TP_WINDOW_INDEX);
 	ck_assert_int_eq(p.opts.njob, 3);
 	ck_assert_int_eq(p.period, 5);
 	ck_assert_int_eq(p.opts.rbhar_max_ext, 2);
@@ -85,10 +87,11 @@ START_TEST(bad_value_keeps_previous)
 	m.n = 0;
 	bad = st_params_load(&p, &prev, "topo_policy=sjf,topo_period=0,"
 			     "topo_window=-1,topo_rbhar_factor=0.5,topo_requeue=maybe,"
-			     "topo_rbhar_max_time=1h,topo_stats_every=,topo_period=3601",
-			     collect, &m);
-	ck_assert_int_eq(bad, 8);
-	ck_assert_int_eq(m.n, 8);
+			     "topo_rbhar_max_time=1h,topo_stats_every=,topo_period=3601,"
+			     "topo_window_rule=slide", collect, &m);
+	ck_assert_int_eq(bad, 9);
+	ck_assert_int_eq(m.n, 9);
+	ck_assert_int_eq(p.opts.window_rule, prev.opts.window_rule);
 	ck_assert_str_eq(p.policy, "batch-njob");
 	ck_assert_int_eq(p.period, 3);
 	ck_assert_int_eq(p.opts.window, prev.opts.window);
@@ -138,7 +141,8 @@ START_TEST(format_round_trips)
 	char text[512];
 	msgs m = { 0 };
 	ck_assert_int_eq(st_params_load(&p, NULL, "topo_policy=conservative,topo_window=3,"
-					"topo_rbhar_factor=2.5,topo_requeue=yes", collect, &m), 0);
+					"topo_rbhar_factor=2.5,topo_requeue=yes,"
+					"topo_window_rule=index", collect, &m), 0);
 	st_params_format(&p, text, sizeof(text));
 	ck_assert_int_eq(st_params_load(&q, NULL, text, collect, &m), 0);
 	ck_assert(memcmp(&p, &q, sizeof(p)) == 0);
@@ -175,7 +179,8 @@ static int contains_ci(const char *hay, const char *needle)
 static const char *const examples[] = {
 	"topo_policy=fcfs", "topo_policy=easy", "topo_policy=conservative",
 	"topo_policy=window-ff", "topo_policy=batch-njob", "topo_policy=rb-har",
-	"topo_window=16", "topo_njob=4", "topo_period=1",
+	"topo_window=16", "topo_window_rule=queue", "topo_window_rule=index",
+	"topo_njob=4", "topo_period=1",
 	"topo_rbhar_max_ext=1", "topo_rbhar_max_time=600",
 	"topo_rbhar_factor=2", "topo_requeue=yes", "topo_requeue=no",
 	"topo_requeue=on", "topo_requeue=off", "topo_stats_every=60", NULL,
@@ -201,7 +206,7 @@ START_TEST(no_key_contains_a_slurm_key)
 			ck_assert_msg(!contains_ci(ours[nours], keys[i]),
 				      "our key '%s' contains Slurm's '%s'",
 				      ours[nours], keys[i]);
-	ck_assert_int_eq(nours, 9);
+	ck_assert_int_eq(nours, 10);
 	for (int e = 0; examples[e]; e++)
 		for (int i = 0; i < n; i++)
 			ck_assert_msg(!contains_ci(examples[e], keys[i]),

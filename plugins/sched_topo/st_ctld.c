@@ -135,7 +135,7 @@ static int add_running(part_cycle *pc)
 				 .submit = j->details ? j->details->submit_time : 0,
 				 .estimate = minutes_to_s(j->time_limit),
 				 .nodes = (int32_t)tp_nodeset_count(&pc->tmp),
-				 .ref = j };
+				 .seq = (int32_t)j->job_id, .ref = j };
 		if (st_view_add_running(&x->view, &d, j->start_time, j->end_time,
 					&pc->tmp, f ? f->fill_for : TP_NOT_FILL,
 					f ? f->extensions : 0) < 0)
@@ -161,8 +161,27 @@ static int add_completing(part_cycle *pc)
 	return st_view_add_ending(v, &pc->tmp);
 }
 
+/* A job no placement on the partition can hold would block the queue for
+ * ever (the simulator rejects it at arrival): leave it out, and say why. */
+static void mark_unplaceable(part_cycle *pc, job_record_t *j, int32_t nodes)
+{
+	char *desc = xstrdup_printf("sched/topo: no placement of %d nodes exists in partition %s",
+				    nodes, pc->part->name);
+	if (j->state_reason != FAIL_BAD_CONSTRAINTS ||
+	    xstrcmp(j->state_desc, desc)) {
+		j->state_reason = FAIL_BAD_CONSTRAINTS;
+		xfree(j->state_desc);
+		j->state_desc = desc;
+		last_job_update = pc->now;
+		info("%s: %pJ left pending: %s", ST_TYPE, j, j->state_desc);
+	} else {
+		xfree(desc);
+	}
+}
+
 static int add_pending(part_cycle *pc, job_queue_rec_t **recs, size_t nrec)
 {
+	st_view *v = &pc->x->view;
 	for (size_t i = 0; i < nrec; i++) {
 		job_queue_rec_t *rec = recs[i];
 		job_record_t *j = rec->job_ptr;
@@ -178,11 +197,22 @@ static int add_pending(part_cycle *pc, job_queue_rec_t **recs, size_t nrec)
 				 .submit = j->details->submit_time,
 				 .estimate = pending_estimate(j, pc->part),
 				 .nodes = nodes_wanted(j, pc->min_cpus),
-				 .ref = j };
-		if (st_view_add_pending(&pc->x->view, &d))
+				 .seq = (int32_t)j->job_id, .ref = j };
+		if (!st_view_ever_placeable(v, &pc->pset, d.nodes)) {
+			mark_unplaceable(pc, j, d.nodes);
+			continue;
+		}
+		if (j->state_reason == FAIL_BAD_CONSTRAINTS &&
+		    !xstrncmp(j->state_desc, "sched/topo:", 11)) {
+			/* Placeable again (a new topology): our mark goes. */
+			j->state_reason = WAIT_NO_REASON;
+			xfree(j->state_desc);
+			last_job_update = pc->now;
+		}
+		if (st_view_add_pending(v, &d))
 			return -1;
 	}
-	st_view_sort_queue(&pc->x->view);
+	st_view_sort_queue(v);
 	return 0;
 }
 

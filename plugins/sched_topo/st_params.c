@@ -116,6 +116,19 @@ static int set_factor(st_params *p, const char *v, char *why, size_t len)
 	return 0;
 }
 
+static int set_window_rule(st_params *p, const char *v, char *why, size_t len)
+{
+	if (!strcasecmp(v, "queue"))
+		p->opts.window_rule = TP_WINDOW_QUEUE;
+	else if (!strcasecmp(v, "index"))
+		p->opts.window_rule = TP_WINDOW_INDEX;
+	else {
+		snprintf(why, len, "not queue or index");
+		return -1;
+	}
+	return 0;
+}
+
 static int set_requeue(st_params *p, const char *v, char *why, size_t len)
 {
 	int b = parse_bool(v);
@@ -157,6 +170,14 @@ static void show_policy(const st_params *p, char *b, size_t n)
 {
 	snprintf(b, n, "%s", p->policy);
 }
+static void copy_window_rule(st_params *d, const st_params *s)
+{
+	d->opts.window_rule = s->opts.window_rule;
+}
+static void show_window_rule(const st_params *p, char *b, size_t n)
+{
+	snprintf(b, n, "%s", p->opts.window_rule == TP_WINDOW_INDEX ? "index" : "queue");
+}
 static void copy_requeue(st_params *d, const st_params *s)
 {
 	d->opts.rbhar_resubmit = s->opts.rbhar_resubmit;
@@ -174,6 +195,8 @@ static const struct st_key {
 } st_keys[] = {
 	{ "topo_policy=", set_policy, copy_policy, show_policy },
 	{ "topo_window=", set_window, copy_window, show_window },
+	{ "topo_window_rule=", set_window_rule, copy_window_rule,
+	  show_window_rule },
 	{ "topo_njob=", set_njob, copy_njob, show_njob },
 	{ "topo_period=", set_period, copy_period, show_period },
 	{ "topo_rbhar_max_ext=", set_max_ext, copy_max_ext, show_max_ext },
@@ -234,7 +257,7 @@ static int apply_entry(st_params *p, const st_params *prev, bool *given,
 		report(fn, arg, "SchedulerParameters entry '%s': a topo_ key needs a value (key=value); ignored",
 		       entry);
 	else
-		report(fn, arg, "SchedulerParameters entry '%s': unknown key '%.*s' (known: topo_policy, topo_window, topo_njob, topo_period, topo_rbhar_max_ext, topo_rbhar_max_time, topo_rbhar_factor, topo_requeue, topo_stats_every); ignored",
+		report(fn, arg, "SchedulerParameters entry '%s': unknown key '%.*s' (known: topo_policy, topo_window, topo_window_rule, topo_njob, topo_period, topo_rbhar_max_ext, topo_rbhar_max_time, topo_rbhar_factor, topo_requeue, topo_stats_every); ignored",
 		       entry, (int)(klen - 1), entry);
 	return -1;
 }
@@ -283,10 +306,12 @@ int st_params_load(st_params *out, const st_params *prev,
 void st_params_format(const st_params *p, char *buf, size_t len)
 {
 	snprintf(buf, len,
-		 "topo_policy=%s,topo_window=%d,topo_njob=%d,topo_period=%d,"
-		 "topo_rbhar_max_ext=%d,topo_rbhar_max_time=%lld,"
+		 "topo_policy=%s,topo_window=%d,topo_window_rule=%s,topo_njob=%d,"
+		 "topo_period=%d,topo_rbhar_max_ext=%d,topo_rbhar_max_time=%lld,"
 		 "topo_rbhar_factor=%g,topo_requeue=%s,topo_stats_every=%d",
-		 p->policy, p->opts.window, p->opts.njob, p->period,
+		 p->policy, p->opts.window,
+		 p->opts.window_rule == TP_WINDOW_INDEX ? "index" : "queue",
+		 p->opts.njob, p->period,
 		 p->opts.rbhar_max_ext, (long long)p->opts.rbhar_max_time,
 		 p->opts.rbhar_factor, p->opts.rbhar_resubmit ? "yes" : "no",
 		 p->stats_every);

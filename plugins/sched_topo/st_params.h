@@ -26,7 +26,8 @@
 
 typedef struct st_params {
 	char policy[ST_POLICY_LEN]; /* topo_policy=       default easy */
-	tp_policy_opts opts;        /* topo_window=, topo_njob=,
+	tp_policy_opts opts;        /* topo_window=, topo_window_rule=,
+				     * topo_njob=,
 				     * topo_rbhar_max_ext=, topo_rbhar_max_time=,
 				     * topo_rbhar_factor=, topo_requeue= */
 	int period;                 /* topo_period=       s between cycles, 1 */

@@ -13,6 +13,8 @@ void st_view_init(st_view *v, tp_alloc *alloc)
 void st_view_fini(st_view *v)
 {
 	tp_cluster_fini(&v->c);
+	tp_nodeset_fini(&v->scratch);
+	free(v->placeable);
 	free(v->jobs);
 	memset(v, 0, sizeof(*v));
 }
@@ -24,6 +26,12 @@ int st_view_begin(st_view *v, int64_t now, size_t maxjobs)
 		return -1;
 	tp_nodeset_zero(&v->c.free);
 	v->c.now = now;
+	int n = v->alloc->nnodes;
+	if (!v->placeable && !(v->placeable = malloc((size_t)n + 1)))
+		return -1;
+	if (!v->scratch.w && tp_nodeset_init(&v->scratch, n))
+		return -1;
+	memset(v->placeable, 0, (size_t)v->alloc->nnodes + 1);
 	if (maxjobs > v->capjobs) {
 		st_vjob *p = realloc(v->jobs, maxjobs * sizeof(*p));
 		if (!p)
@@ -45,7 +53,7 @@ static tp_job *new_job(st_view *v, const st_jobdesc *d)
 		.job = { .id = d->id, .submit = d->submit,
 			 .estimate = d->estimate > 0 ? d->estimate : 1,
 			 .nodes = d->nodes > 0 ? d->nodes : 1,
-			 .seq = (int32_t)v->njobs, .owner = j },
+			 .seq = d->seq, .owner = j },
 		.priority = d->priority,
 		.ref = d->ref,
 	};
@@ -105,6 +113,15 @@ void st_view_sort_queue(st_view *v)
 {
 	if (v->c.nqueue > 1)
 		qsort(v->c.queue, v->c.nqueue, sizeof(*v->c.queue), queue_cmp);
-	for (size_t i = 0; i < v->c.nqueue; i++)
-		v->c.queue[i]->seq = (int32_t)i;
+}
+
+bool st_view_ever_placeable(st_view *v, const tp_nodeset *all, int nodes)
+{
+	if (nodes < 1 || nodes > v->alloc->nnodes ||
+	    nodes > tp_nodeset_count(all))
+		return false;
+	if (!v->placeable[nodes])
+		v->placeable[nodes] = tp_alloc_place(v->alloc, all, nodes,
+						     &v->scratch) ? -1 : 1;
+	return v->placeable[nodes] > 0;
 }

@@ -18,6 +18,7 @@
 #ifndef ST_VIEW_H
 #define ST_VIEW_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -31,6 +32,8 @@ typedef struct st_jobdesc {
 	int64_t submit;    /* epoch s */
 	int64_t estimate;  /* time limit, s */
 	int32_t nodes;     /* nodes requested (>= 1) */
+	int32_t seq;       /* arrival index (window-ff's index rule): the
+			    * Slurm job id, which grows with submission */
 	void *ref;         /* job_record_t * in slurmctld */
 } st_jobdesc;
 
@@ -48,6 +51,8 @@ typedef struct st_view {
 			    * until the next st_view_begin */
 	size_t njobs, capjobs;
 	size_t nending;    /* nodes-still-completing pseudo runs */
+	int8_t *placeable; /* by size, this view: 0 unknown, 1 yes, -1 never */
+	tp_nodeset scratch;
 } st_view;
 
 void st_view_init(st_view *v, tp_alloc *alloc);
@@ -75,8 +80,14 @@ int st_view_add_ending(st_view *v, const tp_nodeset *nodes);
 /* A pending job; queued in st_view_sort_queue().  0 or -1. */
 int st_view_add_pending(st_view *v, const st_jobdesc *d);
 
-/* Sort the queue into priority order and number it (tp_job.seq). */
+/* Sort the queue into priority order. */
 void st_view_sort_queue(st_view *v);
+
+/* Could a job of `nodes` nodes ever be placed on `all` (the partition's
+ * nodes, whatever their state)?  The simulator rejects such jobs at
+ * arrival; a view leaves them out of the queue, where they would block
+ * every job behind them for ever.  Answered once per size per view. */
+bool st_view_ever_placeable(st_view *v, const tp_nodeset *all, int nodes);
 
 /* The Slurm job record behind a tp_job of this view (NULL for the
  * completing pseudo job). */

@@ -37,7 +37,11 @@ declare -A before
 for id in "${long[@]}"; do before[$id]=$(job_nodelist "$id"); done
 for id in "${long[@]}"; do diag "job $id ($(job_field "$id" NumNodes) nodes): ${before[$id]}"; done
 
-# --- crash: every change so far must be on disk first
+# --- crash: every change so far must be on disk first.  The short jobs
+# end first: slurmctld saves state at most every 5 s, so a job ending just
+# before the kill would come back as running (a Slurm limit, not ours) and
+# hold its nodes until its time limit.
+for id in "${short[@]}"; do wait_job_state "$id" COMPLETED 60 || bail_out "job $id did not complete"; done
 wait_state_saved
 ctld_old=$(awk '$1 == "slurmctld" { print $2 }' "$LIVE_DIR/pids")
 loads_old=$(grep -c 'select/fattree: topology' "$LIVE_DIR/log/slurmctld.log")

@@ -1,7 +1,8 @@
 #!/bin/bash
 # Live test: sched/topo starts jobs in a real Slurm 22.05 cluster in the
 # order, and on the nodes, that the simulator (same core library) predicts,
-# for the window-ff, easy and batch-njob policies on select/linear.
+# for the window-ff (both window rules), easy and batch-njob policies on
+# select/linear.
 #
 # One 4-node cluster with SchedulerType=sched/topo; slurmctld's own FIFO
 # scheduler is switched off (sched_interval=-1, defer), so only the
@@ -72,6 +73,20 @@ A 3 20 1
 B 2 10 1
 C 1 25 1
 D 2 10 1"
+
+# ------------------------------------------------------ window-ff, index rule
+# W = 2, the Angara paper's window: arrival indices below the oldest
+# waiting job's plus W (in Slurm the job id).  t=0: X on n1-2; B (4) waits;
+# C (index B+1) fits: n3.  D (index B+2) is outside the window while B
+# waits: C's start left a hole that is not refilled (the queue rule would
+# start D at once).  X ends at 30: B; B ends at 35: D.
+scenario window-index "topo_policy=window-ff,topo_window=2,topo_window_rule=index" \
+	"--window 2 --window-rule index" \
+	"X C | B | D" "
+X 2 30 1
+B 4 5 1
+C 1 10 1
+D 1 10 1"
 
 # --------------------------------------------------------------------- easy
 # t=0: A (2 nodes, limit 2 min) starts; B needs all 4: reserved at A's
