@@ -5,6 +5,7 @@
 
 #include "src/common/log.h"
 #include "src/common/node_conf.h"
+#include "src/common/read_config.h"
 #include "src/common/xmalloc.h"
 #include "src/common/xstring.h"
 
@@ -81,12 +82,64 @@ out:
 	return rc;
 }
 
+static int torus_index(const void *torus, const char *name)
+{
+	return tt_state_node_index(torus, name);
+}
+
+/* No transit nodes: select/torus gives a job of exactly k nodes (-N k) a
+ * box of exactly k, and sched/topo plans jobs by their node count. */
+static int torus_exact_counts(tp_torus *torus, tp_error *err)
+{
+	tp_torus_opts o = *tp_torus_options(torus);
+	o.ntransit = 0;
+	return tp_torus_set_options(torus, &o, err);
+}
+
+static int load_torus(st_topo *t)
+{
+	char *conf, *dir;
+	tp_error err = { { 0 } };
+	int rc = -1;
+
+	t->kind = "torus";
+	tpl_conf_paths("torus.conf", &conf, &dir);
+	if (tt_state_load(&t->tt, slurm_conf.sched_params, conf, dir, &err)) {
+		error("%s: %s", ST_TYPE, err.msg);
+		goto out;
+	}
+	t->has_tt = true;
+	if (torus_exact_counts(t->tt.torus, &err)) {
+		error("%s: %s", ST_TYPE, err.msg);
+		goto out;
+	}
+	t->alloc = t->tt.alloc;
+	if (tpl_nodetable_map(&t->map, t->tt.torus, tp_torus_nnodes(t->tt.torus),
+			      torus_index, ST_TYPE, "torus", t->tt.conf_path))
+		goto out;
+	snprintf(t->describe, sizeof(t->describe),
+		 "allocator %s on the torus of %s (%d nodes, %s), no transit nodes",
+		 t->tt.alloc_name, t->tt.conf_path, tp_torus_nnodes(t->tt.torus),
+		 t->tt.method_from);
+	rc = 0;
+out:
+	if (rc && t->has_tt) {
+		tt_state_fini(&t->tt);
+		t->has_tt = false;
+		t->alloc = NULL;
+	}
+	xfree(conf);
+	xfree(dir);
+	return rc;
+}
+
 static const struct st_topo_kind {
 	const char *select_type;
 	int (*load)(st_topo *t);
 } kinds[] = {
 	{ "select/linear", load_flat },
 	{ "select/fattree", load_fattree },
+	{ "select/torus", load_torus },
 	{ NULL, NULL },
 };
 
@@ -105,6 +158,8 @@ void st_topo_fini(st_topo *t)
 {
 	if (t->has_ft)
 		ft_state_fini(&t->ft);
+	else if (t->has_tt)
+		tt_state_fini(&t->tt);
 	else
 		tp_alloc_destroy(t->alloc);
 	if (t->map.to_topo || t->map.to_slurm)

@@ -11,11 +11,16 @@
  *                   same way from the same files (fattree.conf, then its
  *                   TopologyFile, default topology.conf), with the same
  *                   node map by name;
+ *   select/torus    the torus and allocator select/torus loads (torus.conf
+ *                   beside slurm.conf or torus_conf=, method from Method=
+ *                   or torus_method=), planning every job with exactly
+ *                   its node count: no transit nodes, which is what
+ *                   select/torus gives a job with an exact count (-N k);
  *   anything else   "first-free" as for select/linear, with a warning:
  *                   node sharing (cons_res, cons_tres) is not modelled,
  *                   a node counts as free only when it is idle.
  *
- * New kinds (select/torus) are one entry in the table of st_topo.c.
+ * A new kind is one entry in the table of st_topo.c.
  */
 #ifndef ST_TOPO_H
 #define ST_TOPO_H
@@ -26,13 +31,16 @@
 
 #include "alloc.h"
 #include "ft_state.h"
+#include "tt_state.h"
 
 typedef struct st_topo {
-	const char *kind;     /* "flat", "fattree" */
-	tp_alloc *alloc;      /* owned (flat) or ft.alloc (fattree) */
+	const char *kind;     /* "flat", "fattree", "torus" */
+	tp_alloc *alloc;      /* owned (flat), ft.alloc or tt.alloc */
 	tpl_nodemap map;      /* Slurm node index <-> allocator index */
 	ft_state ft;          /* fattree only */
 	bool has_ft;
+	tt_state tt;          /* torus only */
+	bool has_tt;
 	char describe[512];   /* for the log */
 } st_topo;
 

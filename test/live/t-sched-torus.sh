@@ -1,0 +1,55 @@
+#!/bin/bash
+# Live test: sched/topo with select/torus.  The plugin must plan with the
+# torus and allocator select/torus loads (the same torus.conf beside
+# slurm.conf, Method=mss), so that every job it decides starts exactly on
+# the box it decided, and the schedule is toposim's on the same torus.
+#
+# 16 nodes, a 4x4 torus (both rings), policy easy.  t=0: A (4 nodes),
+# B (4) and C (2) start at once: 10 nodes busy, 6 free.  D (12, a 3x4 box)
+# cannot start and is reserved at the limits of A and B (2 min); E (2
+# nodes, 1 min limit) ends by then and is backfilled in the same cycle.
+# D starts in a later cycle, once the jobs around it have ended.
+# shellcheck source=test/live/lib.sh
+. "$(dirname "$0")/lib.sh"
+# shellcheck source=plugins/sched_topo/live-lib.sh
+. "$LIVE_SRCDIR/../../plugins/sched_topo/live-lib.sh"
+
+live_require
+TOPO_BUILDDIR=${TOPO_BUILDDIR:-}
+TOPOSIM=$TOPO_BUILDDIR/src/sim/toposim
+if [ -z "$TOPO_BUILDDIR" ] || [ ! -x "$TOPOSIM" ]; then
+	skip_all "TOPO_BUILDDIR (with src/sim/toposim) not set; run via make check-live"
+fi
+for so in sched_topo select_torus; do
+	[ -e "${TOPO_PLUGINDIR:-}/$so.so" ] || skip_all "no $so.so in TOPO_PLUGINDIR='${TOPO_PLUGINDIR:-}'"
+done
+
+tmpd=$(mktemp -d "${TMPDIR:-/tmp}/t-sched-torus.XXXXXX")
+st_extra_conf "topo_policy=easy" >"$tmpd/extra.conf"
+printf 'Dimensions=4x4\nNodes=n[1-16]\nMethod=mss\n' >"$tmpd/torus.conf"
+live_start --nodes 16 --select select/torus --sched sched/topo \
+	--plugindir "$TOPO_PLUGINDIR" --conf-file "$tmpd/torus.conf" --extra-conf "$tmpd/extra.conf"
+rm -rf "$tmpd"
+LOG=$(st_log)
+# The allocator is built at the first cycle (topo_period after start-up).
+for _ in $(seq 1 50); do grep -q "sched/topo: allocator" "$LOG" && break; sleep 0.2; done
+assert_match ".*sched/topo: allocator torus-mss on the torus of .*torus.conf \(16 nodes.*" \
+	"$(grep "sched/topo: allocator" "$LOG" | tail -n1)" "sched/topo uses select/torus's torus and allocator"
+
+st_submit torus "
+A 4 30 2
+B 4 20 2
+C 2 25 1
+D 12 5 1
+E 2 10 1"
+wait_jobs_final 240 "${ST_IDS[@]}" || fail "every job finished"
+assert_eq "$(printf 'COMPLETED\n%.0s' "${ST_IDS[@]}")" \
+	"$(for id in "${ST_IDS[@]}"; do job_state "$id"; done)" "every job COMPLETED"
+live=$(st_live_starts)
+sim=$(st_sim_starts 16 easy --torus "$LIVE_DIR/torus.conf" --alloc torus-mss) ||
+	bail_out "toposim failed"
+st_compare torus "$sim" "$live" "A B C E* | D"
+assert_eq 0 "$(grep -c "was decided on .* but started on" "$LOG")" "no job started elsewhere than decided"
+assert_no_node_shared "no node shared by jobs whose runs overlap" "${ST_IDS[@]}"
+
+done_testing
