@@ -1,6 +1,7 @@
 /* check_alloc_fattree.c - unit tests for alloc_fattree.c (the MSU/DP
  * allocator "fattree") and alloc_tree_greedy.c ("tree-greedy"). */
 #include "check_util.h"
+#include "tmpdir_util.h"
 #include "alloc.h"
 #include "fattree.h"
 
@@ -17,14 +18,6 @@
 
 /* Scratch directory made by main(); tmpfs when there is one (the tests
  * write thousands of small files). */
-static char tmpdir[64];
-
-static int make_tmpdir(void)
-{
-	const char *base = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";
-	snprintf(tmpdir, sizeof(tmpdir), "%s/check_alloc_fattree.XXXXXX", base);
-	return mkdtemp(tmpdir) ? 0 : -1;
-}
 
 static tp_fattree *gen(int levels, int width)
 {
@@ -609,20 +602,6 @@ START_TEST(test_tree_greedy_hand)
 }
 END_TEST
 
-static void remove_tmpdir(void)
-{
-	DIR *d = opendir(tmpdir);
-	char path[1024];
-	for (struct dirent *e; d && (e = readdir(d));) {
-		if (e->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", tmpdir, e->d_name);
-		unlink(path);
-	}
-	if (d)
-		closedir(d);
-	rmdir(tmpdir);
-}
 
 int main(void)
 {
@@ -639,11 +618,11 @@ int main(void)
 	tcase_add_test(tc, test_invariants_large);
 	tcase_add_test(tc, test_tree_greedy_hand);
 	suite_add_tcase(s, tc);
-	if (make_tmpdir()) {
+	if (tmpdir_make("check_alloc_fattree")) {
 		perror(tmpdir);
 		return EXIT_FAILURE;
 	}
 	int rc = tp_check_run(s);
-	remove_tmpdir();
+	tmpdir_remove();
 	return rc;
 }

@@ -1,5 +1,6 @@
 /* check_fattree.c - unit tests for fattree.c and fattree_msu.c. */
 #include "check_util.h"
+#include "tmpdir_util.h"
 #include "fattree.h"
 
 #include <dirent.h>
@@ -17,29 +18,7 @@
 
 /* Scratch directory made by main(); tmpfs when there is one (the tests
  * write thousands of small files). */
-static char tmpdir[64];
 
-static int make_tmpdir(void)
-{
-	const char *base = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";
-	snprintf(tmpdir, sizeof(tmpdir), "%s/check_fattree.XXXXXX", base);
-	return mkdtemp(tmpdir) ? 0 : -1;
-}
-
-static void remove_tmpdir(void)
-{
-	DIR *d = opendir(tmpdir);
-	char path[1024];
-	for (struct dirent *e; d && (e = readdir(d));) {
-		if (e->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", tmpdir, e->d_name);
-		unlink(path);
-	}
-	if (d)
-		closedir(d);
-	rmdir(tmpdir);
-}
 
 /* Write text to tmpdir/name; the path goes to path. */
 static void write_file(char *path, size_t len, const char *name,
@@ -547,11 +526,11 @@ int main(void)
 	tcase_add_test(tc, test_opts_parse);
 	tcase_add_test(tc, test_hop_sum);
 	suite_add_tcase(s, tc);
-	if (make_tmpdir()) {
+	if (tmpdir_make("check_fattree")) {
 		perror(tmpdir);
 		return EXIT_FAILURE;
 	}
 	int rc = tp_check_run(s);
-	remove_tmpdir();
+	tmpdir_remove();
 	return rc;
 }

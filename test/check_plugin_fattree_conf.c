@@ -1,6 +1,7 @@
 /* check_plugin_fattree_conf.c - unit tests for select/fattree's settings
  * (plugins/select_fattree/ft_config.c) and state loading (ft_state.c). */
 #include "check_util.h"
+#include "tmpdir_util.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -10,32 +11,6 @@
 #include "ft_config.h"
 #include "ft_state.h"
 
-static char tmpdir[PATH_MAX];
-
-static void make_tmpdir(void)
-{
-	snprintf(tmpdir, sizeof(tmpdir), "/tmp/check_plugin_conf.XXXXXX");
-	ck_assert_ptr_nonnull(mkdtemp(tmpdir));
-}
-
-static void remove_tmpdir(void)
-{
-	char cmd[PATH_MAX + 16];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
-	ck_assert_int_eq(system(cmd), 0);
-}
-
-/* Write `text` to tmpdir/name; returns the path (static buffer). */
-static const char *write_file(const char *name, const char *text)
-{
-	static char path[PATH_MAX + 64];
-	snprintf(path, sizeof(path), "%s/%s", tmpdir, name);
-	FILE *fp = fopen(path, "w");
-	ck_assert_ptr_nonnull(fp);
-	fputs(text, fp);
-	fclose(fp);
-	return path;
-}
 
 START_TEST(test_missing_file_gives_defaults)
 {
@@ -55,8 +30,8 @@ END_TEST
 
 START_TEST(test_all_keys)
 {
-	make_tmpdir();
-	const char *p = write_file("fattree.conf",
+	ck_assert_int_eq(tmpdir_make("check_plugin_conf"), 0);
+	const char *p = tmpdir_write("fattree.conf",
 		"# settings\n"
 		"allocator=first-free TopologyFile=tree/t.conf\n"
 		"MsuSize=2 BusyFallback=yes \\\n"
@@ -74,11 +49,11 @@ START_TEST(test_all_keys)
 	ft_config_fini(&c);
 
 	/* An absolute TopologyFile is kept as it is. */
-	p = write_file("abs.conf", "TopologyFile=/srv/topo.conf\n");
+	p = tmpdir_write("abs.conf", "TopologyFile=/srv/topo.conf\n");
 	ck_assert_int_eq(ft_config_read(&c, p, "/etc/slurm", &err), 0);
 	ck_assert_str_eq(c.topology_file, "/srv/topo.conf");
 	ft_config_fini(&c);
-	remove_tmpdir();
+	tmpdir_remove();
 }
 END_TEST
 
@@ -96,9 +71,9 @@ START_TEST(test_errors_name_file_line_value)
 		{ "# c\nMsuSze=4\n", ":2:", "'MsuSze'" },
 		{ "Allocator\n", ":1:", "'Allocator'" },
 	};
-	make_tmpdir();
+	ck_assert_int_eq(tmpdir_make("check_plugin_conf"), 0);
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		const char *p = write_file("fattree.conf", bad[i].text);
+		const char *p = tmpdir_write("fattree.conf", bad[i].text);
 		ft_config c;
 		tp_error err = { { 0 } };
 		ck_assert_int_eq(ft_config_read(&c, p, tmpdir, &err), -1);
@@ -107,7 +82,7 @@ START_TEST(test_errors_name_file_line_value)
 			      "case %zu: '%s'", i, err.msg);
 		ck_assert_ptr_null(c.allocator); /* emptied on error */
 	}
-	remove_tmpdir();
+	tmpdir_remove();
 }
 END_TEST
 
@@ -117,10 +92,10 @@ START_TEST(test_state_loads_real_topology)
 	char topo[PATH_MAX];
 	snprintf(topo, sizeof(topo), "%s/topology/ubccr-micro_cluster.topology.conf",
 		 tp_data_dir());
-	make_tmpdir();
+	ck_assert_int_eq(tmpdir_make("check_plugin_conf"), 0);
 	char text[PATH_MAX + 64];
 	snprintf(text, sizeof(text), "TopologyFile=%s\nAllocator=first-free\nMsuSize=2\n", topo);
-	const char *p = write_file("fattree.conf", text);
+	const char *p = tmpdir_write("fattree.conf", text);
 	ft_state s;
 	tp_error err = { { 0 } };
 	ck_assert_msg(ft_state_load(&s, p, tmpdir, &err) == 0, "%s", err.msg);
@@ -140,21 +115,21 @@ START_TEST(test_state_loads_real_topology)
 	ck_assert_int_eq(ft_state_units(&s, &ns), 2);
 	tp_nodeset_fini(&ns);
 	ft_state_fini(&s);
-	remove_tmpdir();
+	tmpdir_remove();
 }
 END_TEST
 
 START_TEST(test_state_missing_topology)
 {
-	make_tmpdir();
-	const char *p = write_file("fattree.conf", "Allocator=first-free\n");
+	ck_assert_int_eq(tmpdir_make("check_plugin_conf"), 0);
+	const char *p = tmpdir_write("fattree.conf", "Allocator=first-free\n");
 	ft_state s;
 	tp_error err = { { 0 } };
 	/* Default topology.conf beside fattree.conf does not exist. */
 	ck_assert_int_eq(ft_state_load(&s, p, tmpdir, &err), -1);
 	ck_assert_msg(strstr(err.msg, "topology.conf"), "%s", err.msg);
 	ck_assert_ptr_null(s.tree);
-	remove_tmpdir();
+	tmpdir_remove();
 }
 END_TEST
 

@@ -4,6 +4,7 @@
  * is (tt_box.c), against brute force on small tori. */
 #define _GNU_SOURCE /* strcasestr */
 #include "check_util.h"
+#include "tmpdir_util.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -19,32 +20,6 @@
 
 /* ---- helpers ---------------------------------------------------------- */
 
-static char tmpdir[PATH_MAX];
-
-static void make_tmpdir(void)
-{
-	snprintf(tmpdir, sizeof(tmpdir), "/tmp/check_plugin_torus.XXXXXX");
-	ck_assert_ptr_nonnull(mkdtemp(tmpdir));
-}
-
-static void remove_tmpdir(void)
-{
-	char cmd[PATH_MAX + 16];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
-	ck_assert_int_eq(system(cmd), 0);
-}
-
-/* Write `text` to tmpdir/name; returns the path (static buffer). */
-static const char *write_file(const char *name, const char *text)
-{
-	static char path[PATH_MAX + 64];
-	snprintf(path, sizeof(path), "%s/%s", tmpdir, name);
-	FILE *fp = fopen(path, "w");
-	ck_assert_ptr_nonnull(fp);
-	fputs(text, fp);
-	fclose(fp);
-	return path;
-}
 
 static tp_torus *gen(int ndims, const int *dims, const bool *wrap)
 {
@@ -204,8 +179,8 @@ static const char conf_4422[] =
 
 START_TEST(test_state_method_from_file_and_option)
 {
-	make_tmpdir();
-	const char *p = write_file("torus.conf", conf_4422);
+	ck_assert_int_eq(tmpdir_make("check_plugin_torus"), 0);
+	const char *p = tmpdir_write("torus.conf", conf_4422);
 	tt_state s;
 	tp_error err = { { 0 } };
 
@@ -240,14 +215,14 @@ START_TEST(test_state_method_from_file_and_option)
 	tp_nodeset_fini(&free_all);
 	tp_nodeset_fini(&out);
 	tt_state_fini(&s);
-	remove_tmpdir();
+	tmpdir_remove();
 }
 END_TEST
 
 START_TEST(test_state_conf_option_relative_to_confdir)
 {
-	make_tmpdir();
-	write_file("other.conf", "Dimensions=2x3 Nodes=a[1-6] Method=base\n");
+	ck_assert_int_eq(tmpdir_make("check_plugin_torus"), 0);
+	tmpdir_write("other.conf", "Dimensions=2x3 Nodes=a[1-6] Method=base\n");
 	tt_state s;
 	tp_error err = { { 0 } };
 	char want[2 * PATH_MAX];
@@ -266,14 +241,14 @@ START_TEST(test_state_conf_option_relative_to_confdir)
 			 "torus_conf=%s/other.conf", tmpdir), want),
 			 "/nonexistent/torus.conf", "/elsewhere", &err), 0);
 	tt_state_fini(&s);
-	remove_tmpdir();
+	tmpdir_remove();
 }
 END_TEST
 
 START_TEST(test_state_errors_name_file_line_or_key)
 {
-	make_tmpdir();
-	const char *bad = write_file("bad.conf",
+	ck_assert_int_eq(tmpdir_make("check_plugin_torus"), 0);
+	const char *bad = tmpdir_write("bad.conf",
 				     "Dimensions=4x4\nNodes=n[1-16] Colour=red\n");
 	tt_state s;
 	tp_error err = { { 0 } };
@@ -293,12 +268,12 @@ START_TEST(test_state_errors_name_file_line_or_key)
 		      err.msg);
 
 	/* a bad key stops before any file is read */
-	const char *good = write_file("torus.conf", conf_4422);
+	const char *good = tmpdir_write("torus.conf", conf_4422);
 	ck_assert_int_eq(tt_state_load(&s, "torus_method=fast", good, tmpdir,
 				       &err), -1);
 	ck_assert_msg(strstr(err.msg, "SchedulerParameters") &&
 		      strstr(err.msg, "'fast'"), "%s", err.msg);
-	remove_tmpdir();
+	tmpdir_remove();
 }
 END_TEST
 
@@ -307,8 +282,8 @@ END_TEST
  * allows it again.  Placements are boxes of the allowed sizes. */
 START_TEST(test_state_limit_transit)
 {
-	make_tmpdir();
-	const char *p = write_file("torus.conf",
+	ck_assert_int_eq(tmpdir_make("check_plugin_torus"), 0);
+	const char *p = tmpdir_write("torus.conf",
 		"Dimensions=4x4x2x2 Nodes=n[1-64] Method=mss Ntransit=1\n");
 	tt_state s;
 	tp_error err = { { 0 } };
@@ -358,7 +333,7 @@ START_TEST(test_state_limit_transit)
 	tp_nodeset_fini(&avail);
 	tp_nodeset_fini(&out);
 	tt_state_fini(&s);
-	remove_tmpdir();
+	tmpdir_remove();
 }
 END_TEST
 

@@ -1,6 +1,7 @@
 /* check_policy_batch_njob.c - unit tests for policy_batch_njob.c. */
 #include "alloc_fixtures.h"
 #include "check_util.h"
+#include "sim_util.h"
 #include "cluster.h"
 #include "engine.h"
 #include "policy.h"
@@ -267,23 +268,6 @@ END_TEST
 
 /* ---- schedules through the engine -------------------------------------- */
 
-static void add_wjob(tp_workload *w, int64_t id, int64_t submit,
-		     int64_t runtime, int64_t est, int nodes)
-{
-	tp_wjob j = { .id = id, .submit = submit, .runtime = runtime,
-		      .estimate = est, .nodes = nodes };
-	ck_assert_int_eq(tp_workload_add(w, &j), 0);
-}
-
-static const tp_record *rec_of(const tp_sim_result *r, int64_t id)
-{
-	for (size_t i = 0; i < r->nrec; i++)
-		if (r->rec[i].id == id)
-			return &r->rec[i];
-	ck_abort_msg("no record for job %" PRId64, id);
-	return NULL;
-}
-
 static void simulate(const tp_workload *w, tp_policy *p, tp_alloc *a,
 		     tp_sim_result *r)
 {
@@ -302,23 +286,23 @@ static void simulate(const tp_workload *w, tp_policy *p, tp_alloc *a,
 START_TEST(test_engine_schedule)
 {
 	tp_workload w = { .nodes = 4, .ppn = 1 };
-	add_wjob(&w, 1, 0, 10, 10, 1);
-	add_wjob(&w, 2, 0, 5, 5, 2);
-	add_wjob(&w, 3, 1, 5, 5, 3);
-	add_wjob(&w, 4, 2, 5, 5, 1);
+	sim_add(&w, 1, 0, 10, 10, 1);
+	sim_add(&w, 2, 0, 5, 5, 2);
+	sim_add(&w, 3, 1, 5, 5, 3);
+	sim_add(&w, 4, 2, 5, 5, 1);
 	tp_alloc *a = first_free(4);
 	tp_policy *p = batch(4);
 	tp_sim_result r;
 	simulate(&w, p, a, &r);
 	ck_assert_uint_eq(r.nrec, 4);
-	ck_assert_int_eq(rec_of(&r, 1)->start, 0);
-	ck_assert_str_eq(rec_of(&r, 1)->nodelist, "2");
-	ck_assert_int_eq(rec_of(&r, 2)->start, 0);
-	ck_assert_str_eq(rec_of(&r, 2)->nodelist, "0-1");
-	ck_assert_int_eq(rec_of(&r, 3)->start, 5);
-	ck_assert_str_eq(rec_of(&r, 3)->nodelist, "0-1,3");
-	ck_assert_int_eq(rec_of(&r, 4)->start, 10);
-	ck_assert_str_eq(rec_of(&r, 4)->nodelist, "0");
+	ck_assert_int_eq(sim_rec(&r, 1, 1)->start, 0);
+	ck_assert_str_eq(sim_rec(&r, 1, 1)->nodelist, "2");
+	ck_assert_int_eq(sim_rec(&r, 2, 1)->start, 0);
+	ck_assert_str_eq(sim_rec(&r, 2, 1)->nodelist, "0-1");
+	ck_assert_int_eq(sim_rec(&r, 3, 1)->start, 5);
+	ck_assert_str_eq(sim_rec(&r, 3, 1)->nodelist, "0-1,3");
+	ck_assert_int_eq(sim_rec(&r, 4, 1)->start, 10);
+	ck_assert_str_eq(sim_rec(&r, 4, 1)->nodelist, "0");
 	ck_assert_int_eq(r.last_end, 15);
 	for (size_t i = 0; i < r.nrec; i++)
 		ck_assert(!r.rec[i].fill);
@@ -435,7 +419,7 @@ START_TEST(test_random_schedules)
 	for (int i = 0; i < n; i++) {
 		t += rnd_in(0, 30);
 		int64_t est = rnd_in(1, 300);
-		add_wjob(&w, i, t, rnd_in(1, est), est, (int)rnd_in(1, nodes));
+		sim_add(&w, i, t, rnd_in(1, est), est, (int)rnd_in(1, nodes));
 	}
 	tp_error err;
 	tp_policy *fcfs = tp_policy_create("fcfs", NULL, &err);
@@ -448,7 +432,7 @@ START_TEST(test_random_schedules)
 	ck_assert_uint_eq(rb.nrec, (size_t)n);
 	ck_assert_uint_eq(rf.nrec, (size_t)n);
 	for (int i = 0; i < n; i++)
-		ck_assert_int_eq(rec_of(&rb, i)->start, rec_of(&rf, i)->start);
+		ck_assert_int_eq(sim_rec(&rb, i, 1)->start, sim_rec(&rf, i, 1)->start);
 	tp_sim_result_fini(&rb);
 	simulate(&w, p, ct, &rb);
 	ck_assert_uint_eq(rb.nrec, (size_t)n);

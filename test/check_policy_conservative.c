@@ -2,6 +2,7 @@
  * policy_conservative.c. */
 #include "alloc_fixtures.h"
 #include "check_util.h"
+#include "sim_util.h"
 #include "cluster.h"
 #include "engine.h"
 #include "fattree.h"
@@ -348,23 +349,6 @@ END_TEST
 
 /* ---- schedules through the engine -------------------------------------- */
 
-static void add_wjob(tp_workload *w, int64_t id, int64_t submit,
-		     int64_t runtime, int64_t est, int nodes)
-{
-	tp_wjob j = { .id = id, .submit = submit, .runtime = runtime,
-		      .estimate = est, .nodes = nodes };
-	ck_assert_int_eq(tp_workload_add(w, &j), 0);
-}
-
-static const tp_record *rec_of(const tp_sim_result *r, int64_t id)
-{
-	for (size_t i = 0; i < r->nrec; i++)
-		if (r->rec[i].id == id)
-			return &r->rec[i];
-	ck_abort_msg("no record for job %" PRId64, id);
-	return NULL;
-}
-
 static void simulate(const tp_workload *w, tp_alloc *a, tp_sim_result *r)
 {
 	tp_policy *p = conservative();
@@ -385,20 +369,20 @@ START_TEST(test_engine_schedule)
 {
 	for (int early = 0; early <= 1; early++) {
 		tp_workload w = { .nodes = 4, .ppn = 1 };
-		add_wjob(&w, 1, 0, early ? 4 : 10, 10, 2);
-		add_wjob(&w, 2, 0, 5, 5, 4);
-		add_wjob(&w, 3, 0, 20, 20, 2);
-		add_wjob(&w, 4, 1, 5, 5, 2);
+		sim_add(&w, 1, 0, early ? 4 : 10, 10, 2);
+		sim_add(&w, 2, 0, 5, 5, 4);
+		sim_add(&w, 3, 0, 20, 20, 2);
+		sim_add(&w, 4, 1, 5, 5, 2);
 		tp_alloc *a = first_free(4);
 		tp_sim_result r;
 		simulate(&w, a, &r);
 		ck_assert_uint_eq(r.nrec, 4);
-		ck_assert_int_eq(rec_of(&r, 1)->start, 0);
-		ck_assert_int_eq(rec_of(&r, 4)->start, 1);
-		ck_assert(rec_of(&r, 4)->fill);
-		ck_assert(!rec_of(&r, 1)->fill);
-		ck_assert_int_eq(rec_of(&r, 2)->start, early ? 6 : 10);
-		ck_assert_int_eq(rec_of(&r, 3)->start, early ? 11 : 15);
+		ck_assert_int_eq(sim_rec(&r, 1, 1)->start, 0);
+		ck_assert_int_eq(sim_rec(&r, 4, 1)->start, 1);
+		ck_assert(sim_rec(&r, 4, 1)->fill);
+		ck_assert(!sim_rec(&r, 1, 1)->fill);
+		ck_assert_int_eq(sim_rec(&r, 2, 1)->start, early ? 6 : 10);
+		ck_assert_int_eq(sim_rec(&r, 3, 1)->start, early ? 11 : 15);
 		ck_assert_int_eq(r.last_end, early ? 31 : 35);
 		tp_sim_result_fini(&r);
 		tp_alloc_destroy(a);
@@ -872,7 +856,7 @@ static void random_workload(tp_workload *w, int nodes, int n, bool exact)
 	for (int i = 0; i < n; i++) {
 		t += rnd_in(0, 30);
 		int64_t est = rnd_in(1, 300);
-		add_wjob(w, i, t, exact ? est : rnd_in(1, est), est,
+		sim_add(w, i, t, exact ? est : rnd_in(1, est), est,
 			 (int)rnd_in(1, nodes));
 	}
 }

@@ -31,6 +31,15 @@ static inline void sim_build(tp_workload *w, int nodes, const sim_row *rows,
 	}
 }
 
+/* Append one job to a workload built by hand. */
+static inline void sim_add(tp_workload *w, int64_t id, int64_t submit,
+			   int64_t runtime, int64_t est, int nodes)
+{
+	tp_wjob j = { .id = id, .submit = submit, .runtime = runtime,
+		      .estimate = est, .nodes = nodes };
+	ck_assert_int_eq(tp_workload_add(w, &j), 0);
+}
+
 /* Simulate with the named policy on first-free (invariant checks on). */
 static inline void sim_run(const tp_workload *w, const char *policy,
 			   const tp_policy_opts *opts, tp_sim_result *r,
