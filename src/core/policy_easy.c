@@ -88,13 +88,8 @@ out:
 	ctx_fini(&x);
 }
 
-static void easy_pass(tp_policy *p, tp_cluster *c)
-{
-	tp_easy_pass(p, c);
-}
-
 const tp_policy_ops tp_policy_easy = {
 	.name = "easy",
 	.summary = "EASY backfilling: head job reserved at its shadow time",
-	.pass = easy_pass,
+	.pass = tp_easy_pass,
 };

@@ -126,14 +126,9 @@ static tp_limit_action har_at_limit(tp_policy *p, tp_cluster *c, size_t ri,
 	return TP_LIMIT_EXTEND;
 }
 
-static void har_pass(tp_policy *p, tp_cluster *c)
-{
-	tp_easy_pass(p, c);
-}
-
 const tp_policy_ops tp_policy_rb_har = {
 	.name = "rb-har",
 	.summary = "EASY plus RB_HAR extension of overrunning fill jobs",
-	.pass = har_pass,
+	.pass = tp_easy_pass, /* passes are EASY's */
 	.at_limit = har_at_limit,
 };
