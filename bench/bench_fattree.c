@@ -25,8 +25,8 @@
 #include <time.h>
 #include <zlib.h>
 
-#include "alloc.h"
-#include "fattree.h"
+#include "alloc/alloc.h"
+#include "topology/fattree.h"
 
 #ifndef TP_DEFAULT_DATA_DIR
 #define TP_DEFAULT_DATA_DIR "../shared/data"

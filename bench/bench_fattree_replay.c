@@ -31,13 +31,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "alloc.h"
-#include "engine.h"
-#include "fattree.h"
-#include "metrics.h"
-#include "policy.h"
-#include "swf.h"
-#include "workload.h"
+#include "alloc/alloc.h"
+#include "engine/engine.h"
+#include "topology/fattree.h"
+#include "engine/metrics.h"
+#include "policy/policy.h"
+#include "io/swf.h"
+#include "io/workload.h"
 
 #ifndef TP_DEFAULT_DATA_DIR
 #define TP_DEFAULT_DATA_DIR "../shared/data"

@@ -15,8 +15,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "engine.h"
-#include "swf.h"
+#include "engine/engine.h"
+#include "io/swf.h"
 
 #ifndef TP_DEFAULT_DATA_DIR
 #define TP_DEFAULT_DATA_DIR "../shared/data"

@@ -17,8 +17,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "alloc.h"
-#include "torus.h"
+#include "alloc/alloc.h"
+#include "topology/torus.h"
 
 static unsigned long long rng_state = 88172645463325252ull;
 static unsigned rnd(unsigned n)

@@ -40,14 +40,14 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "alloc.h"
-#include "alloc_memo.h"
-#include "engine.h"
-#include "first_fit.h"
-#include "metrics.h"
-#include "policy.h"
-#include "swf.h"
-#include "torus.h"
+#include "alloc/alloc.h"
+#include "alloc/alloc_memo.h"
+#include "engine/engine.h"
+#include "policy/first_fit.h"
+#include "engine/metrics.h"
+#include "policy/policy.h"
+#include "io/swf.h"
+#include "topology/torus.h"
 
 /* ---- the experiment's fixed parts ------------------------------------ */
 

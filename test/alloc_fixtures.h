@@ -8,7 +8,7 @@
 
 #include <check.h>
 
-#include "alloc.h"
+#include "alloc/alloc.h"
 
 static inline tp_alloc *first_free(int n)
 {

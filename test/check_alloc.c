@@ -11,11 +11,11 @@
  */
 #include "check_util.h"
 
-#include "alloc.h"
-#include "alloc_memo.h"
-#include "fattree.h"
-#include "rng.h"
-#include "torus.h"
+#include "alloc/alloc.h"
+#include "alloc/alloc_memo.h"
+#include "topology/fattree.h"
+#include "model/rng.h"
+#include "topology/torus.h"
 
 typedef struct machine {
 	tp_fattree *ft;

@@ -2,8 +2,8 @@
  * allocator "fattree") and alloc_tree_greedy.c ("tree-greedy"). */
 #include "check_util.h"
 #include "tmpdir_util.h"
-#include "alloc.h"
-#include "fattree.h"
+#include "alloc/alloc.h"
+#include "topology/fattree.h"
 
 #include <dirent.h>
 #include <stdio.h>

@@ -1,7 +1,7 @@
 /* check_fattree.c - unit tests for fattree.c and fattree_msu.c. */
 #include "check_util.h"
 #include "tmpdir_util.h"
-#include "fattree.h"
+#include "topology/fattree.h"
 
 #include <dirent.h>
 #include <stdio.h>

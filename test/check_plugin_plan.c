@@ -3,9 +3,9 @@
 
 #include <string.h>
 
-#include "alloc.h"
-#include "fattree.h"
-#include "rng.h"
+#include "alloc/alloc.h"
+#include "topology/fattree.h"
+#include "model/rng.h"
 #include "tpl_plan.h"
 
 static tp_alloc *first_free(int n)

@@ -11,9 +11,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "alloc.h"
-#include "rng.h"
-#include "torus.h"
+#include "alloc/alloc.h"
+#include "model/rng.h"
+#include "topology/torus.h"
 #include "tt_box.h"
 #include "tt_options.h"
 #include "tt_state.h"

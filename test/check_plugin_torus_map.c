@@ -8,8 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "rng.h"
-#include "torus.h"
+#include "model/rng.h"
+#include "topology/torus.h"
 #include "tpl_nodemap.h"
 #include "tt_box.h"
 #include "tt_state.h"

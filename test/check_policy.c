@@ -3,8 +3,8 @@
  * small schedules worked out by hand, then randomised invariants.
  */
 #include "check_util.h"
-#include "metrics.h"
-#include "rng.h"
+#include "engine/metrics.h"
+#include "model/rng.h"
 #include "sim_util.h"
 
 /* 4 nodes.  A(t0, 3 nodes, 10 s) runs at once on 0-2.  B(t1, 2 nodes, 5 s)

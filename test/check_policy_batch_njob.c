@@ -2,9 +2,9 @@
 #include "alloc_fixtures.h"
 #include "check_util.h"
 #include "sim_util.h"
-#include "cluster.h"
-#include "engine.h"
-#include "policy.h"
+#include "model/cluster.h"
+#include "engine/engine.h"
+#include "policy/policy.h"
 
 #include <inttypes.h>
 #include <string.h>

@@ -3,11 +3,11 @@
 #include "alloc_fixtures.h"
 #include "check_util.h"
 #include "sim_util.h"
-#include "cluster.h"
-#include "engine.h"
-#include "fattree.h"
-#include "policy.h"
-#include "profile.h"
+#include "model/cluster.h"
+#include "engine/engine.h"
+#include "topology/fattree.h"
+#include "policy/policy.h"
+#include "policy/profile.h"
 
 #include <inttypes.h>
 #include <stdio.h>

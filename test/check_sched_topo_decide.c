@@ -15,8 +15,8 @@
 #include <string.h>
 
 #include "check_util.h"
-#include "engine.h"
-#include "rng.h"
+#include "engine/engine.h"
+#include "model/rng.h"
 #include "st_decide.h"
 #include "st_fills.h"
 #include "st_view.h"

@@ -1,8 +1,8 @@
 /* check_torus.c - unit tests for torus.c, torus_box.c and alloc_torus.c
  * (model, torus.conf parser, shapes and placements, base/fs allocators). */
 #include "check_util.h"
-#include "alloc.h"
-#include "torus.h"
+#include "alloc/alloc.h"
+#include "topology/torus.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -1,8 +1,8 @@
 /* check_torus_mss.c - unit tests for torus_mss.c (Find_MSS, phi, the fast
  * evaluation) and the torus-mss allocator. */
 #include "check_util.h"
-#include "alloc.h"
-#include "torus.h"
+#include "alloc/alloc.h"
+#include "topology/torus.h"
 
 #include <string.h>
 

@@ -5,9 +5,9 @@
 #include <check.h>
 #include <string.h>
 
-#include "engine.h"
-#include "policy.h"
-#include "workload.h"
+#include "engine/engine.h"
+#include "policy/policy.h"
+#include "io/workload.h"
 
 /* One row of a hand-written trace. */
 typedef struct sim_row {

@@ -19,9 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fattree.h"
-#include "hostlist.h"
-#include "nodeset.h"
+#include "topology/fattree.h"
+#include "io/hostlist.h"
+#include "model/nodeset.h"
 
 static const char *prog = "ftconf";
 

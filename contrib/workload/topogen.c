@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rng.h"
-#include "swf.h"
-#include "workload.h"
+#include "model/rng.h"
+#include "io/swf.h"
+#include "io/workload.h"
 
 #define DAY 86400.0
 #define MAX_SIZES 64

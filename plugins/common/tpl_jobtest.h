@@ -29,8 +29,8 @@
 #include "src/common/list.h"
 #include "src/slurmctld/slurmctld.h"
 
-#include "alloc.h"
-#include "nodeset.h"
+#include "alloc/alloc.h"
+#include "model/nodeset.h"
 #include "tpl_linear.h"
 #include "tpl_nodemap.h"
 

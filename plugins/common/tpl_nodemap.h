@@ -16,8 +16,8 @@
 
 #include "src/common/bitstring.h"
 
-#include "error.h"
-#include "nodeset.h"
+#include "model/error.h"
+#include "model/nodeset.h"
 
 typedef struct tpl_nodemap {
 	int nslurm;     /* Slurm's node_record_count when built */

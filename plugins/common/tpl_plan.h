@@ -15,8 +15,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "alloc.h"
-#include "nodeset.h"
+#include "alloc/alloc.h"
+#include "model/nodeset.h"
 
 /* Nodes a running job gives back at `time` (its end by time limit). */
 typedef struct tpl_release {

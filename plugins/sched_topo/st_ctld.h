@@ -24,7 +24,7 @@
 #include <stdint.h>
 #include <time.h>
 
-#include "policy.h"
+#include "policy/policy.h"
 #include "st_fills.h"
 #include "st_params.h"
 #include "st_stats.h"

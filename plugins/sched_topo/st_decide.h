@@ -25,7 +25,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "policy.h"
+#include "policy/policy.h"
 #include "st_fills.h"
 #include "st_view.h"
 

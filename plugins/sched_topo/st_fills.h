@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "error.h"
+#include "model/error.h"
 
 typedef struct st_fill {
 	uint32_t job_id;

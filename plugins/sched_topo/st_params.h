@@ -20,7 +20,7 @@
 
 #include <stddef.h>
 
-#include "policy.h"
+#include "policy/policy.h"
 
 #define ST_POLICY_LEN 32
 

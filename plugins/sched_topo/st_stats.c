@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "policy.h"
+#include "policy/policy.h"
 
 void st_stats_init(st_stats *s, int64_t now)
 {

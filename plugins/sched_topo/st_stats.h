@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "error.h"
+#include "model/error.h"
 
 #define ST_STATS_MAX_POLICIES 16
 

@@ -29,7 +29,7 @@
 
 #include "tpl_nodemap.h"
 
-#include "alloc.h"
+#include "alloc/alloc.h"
 #include "ft_state.h"
 #include "tt_state.h"
 

@@ -22,8 +22,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "alloc.h"
-#include "cluster.h"
+#include "alloc/alloc.h"
+#include "model/cluster.h"
 
 /* What the plugin knows of a job (pending or running). */
 typedef struct st_jobdesc {

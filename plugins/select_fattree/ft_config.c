@@ -8,8 +8,8 @@
 #include <strings.h>
 #include <unistd.h>
 
-#include "alloc.h"
-#include "conffile.h"
+#include "alloc/alloc.h"
+#include "io/conffile.h"
 
 static char *path_join(const char *dir, const char *file)
 {

@@ -16,8 +16,8 @@
 #ifndef FT_CONFIG_H
 #define FT_CONFIG_H
 
-#include "error.h"
-#include "fattree.h"
+#include "model/error.h"
+#include "topology/fattree.h"
 
 typedef struct ft_config {
 	char *allocator;      /* default "fattree" */

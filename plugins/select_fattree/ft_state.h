@@ -9,9 +9,9 @@
 
 #include <stdbool.h>
 
-#include "alloc.h"
-#include "error.h"
-#include "fattree.h"
+#include "alloc/alloc.h"
+#include "model/error.h"
+#include "topology/fattree.h"
 #include "ft_config.h"
 
 typedef struct ft_state {

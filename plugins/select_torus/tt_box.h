@@ -14,8 +14,8 @@
 
 #include <stddef.h>
 
-#include "nodeset.h"
-#include "torus.h"
+#include "model/nodeset.h"
+#include "topology/torus.h"
 
 /*
  * 0 with *box set when `nodes` (a set over the torus's nodes) is a

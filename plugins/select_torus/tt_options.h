@@ -22,8 +22,8 @@
 
 #include <stdbool.h>
 
-#include "error.h"
-#include "torus.h"
+#include "model/error.h"
+#include "topology/torus.h"
 
 typedef struct tt_options {
 	char *conf;              /* torus_conf=PATH, or NULL */

@@ -7,9 +7,9 @@
 #ifndef TT_STATE_H
 #define TT_STATE_H
 
-#include "alloc.h"
-#include "error.h"
-#include "torus.h"
+#include "alloc/alloc.h"
+#include "model/error.h"
+#include "topology/torus.h"
 #include "tt_options.h"
 
 typedef struct tt_state {

@@ -4,9 +4,9 @@
 
 #include <stdio.h>
 
-#include "engine.h"
-#include "metrics.h"
-#include "workload.h"
+#include "engine/engine.h"
+#include "engine/metrics.h"
+#include "io/workload.h"
 
 /* Open `path` for writing; "-" is stdout.  NULL with err set on failure. */
 FILE *sim_open_out(const char *path, tp_error *err);

@@ -3,7 +3,7 @@
 #ifndef TP_SIM_PLOT_H
 #define TP_SIM_PLOT_H
 
-#include "engine.h"
+#include "engine/engine.h"
 
 /* Writes PREFIX-util.dat, PREFIX-wait.dat, PREFIX.gp and runs gnuplot to
  * make PREFIX-util.png and PREFIX-wait.png.  -1 with err on failure. */

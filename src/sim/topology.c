@@ -4,9 +4,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "alloc_memo.h"
-#include "fattree.h"
-#include "torus.h"
+#include "alloc/alloc_memo.h"
+#include "topology/fattree.h"
+#include "topology/torus.h"
 
 static int check_nodes(int *nodes, int have, const char *what,
 		       const char *path, tp_error *err)

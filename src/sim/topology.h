@@ -6,8 +6,8 @@
 #ifndef TP_SIM_TOPOLOGY_H
 #define TP_SIM_TOPOLOGY_H
 
-#include "alloc.h"
-#include "error.h"
+#include "alloc/alloc.h"
+#include "model/error.h"
 
 typedef struct sim_topology {
 	struct tp_fattree *fattree;

@@ -10,13 +10,13 @@
 #include <string.h>
 #include <time.h>
 
-#include "engine.h"
-#include "esterr.h"
-#include "metrics.h"
+#include "engine/engine.h"
+#include "io/esterr.h"
+#include "engine/metrics.h"
 #include "output.h"
 #include "plot.h"
 #include "progress.h"
-#include "swf.h"
+#include "io/swf.h"
 #include "topology.h"
 
 typedef struct sim_config {

@@ -1,0 +1,95 @@
+/*
+ * alloc.h - the allocator interface: given a job's node count and the set of
+ * free nodes, return the nodes it should run on, or "no".
+ *
+ * Allocators are pure functions of (free set, request) plus whatever static
+ * topology they were built with; they keep no per-job state, so a policy may
+ * ask "what if" questions (reservations, backfill checks) freely, and
+ * slurmctld's TEST_ONLY/WILL_RUN and the simulator get the same answers.
+ */
+#ifndef TP_ALLOC_H
+#define TP_ALLOC_H
+
+#include <stdbool.h>
+
+#include "model/error.h"
+#include "model/nodeset.h"
+
+typedef struct tp_alloc tp_alloc;
+struct tp_fattree; /* fattree.h */
+struct tp_torus;   /* torus.h */
+
+/* Any `nodes` free nodes will do: feasibility is a matter of counting.
+ * Policies may then reason with counts (textbook EASY / conservative). */
+#define TP_ALLOC_FLAT 0x1u
+/* If a job can be placed on a set S, it can be placed on every superset
+ * of S.  Planners may then skip allocator calls (a job that fits a window
+ * fits any larger one).  Not every allocator is: the fat-tree patent's
+ * exact-fit rule for small jobs can fail once a unit has more free nodes. */
+#define TP_ALLOC_MONOTONE 0x2u
+
+typedef struct tp_alloc_ops {
+	const char *name;
+	unsigned flags;
+	/* Choose `nodes` nodes out of `free` into `out` (cleared first).
+	 * Returns 0, or -1 when the job cannot be placed now. */
+	int (*place)(tp_alloc *a, const tp_nodeset *free, int nodes,
+		     tp_nodeset *out);
+	/* Optional.  Nodes usable by new whole-unit jobs (batch-Njob's Nnode);
+	 * NULL means the number of free nodes. */
+	int (*capacity)(tp_alloc *a, const tp_nodeset *free);
+	/* Optional.  Topology cost of a placement (e.g. fat-tree hop sum) for
+	 * reports; NULL means no such metric (reported as -1). */
+	double (*cost)(tp_alloc *a, const tp_nodeset *nodes);
+	void (*destroy)(tp_alloc *a); /* optional: free `state` */
+} tp_alloc_ops;
+
+struct tp_alloc {
+	const tp_alloc_ops *ops;
+	unsigned flags;     /* TP_ALLOC_*: ops->flags, adjusted by create()
+			     * where options change them */
+	int nnodes;
+	void *state;
+};
+
+/* What an allocator may be built from; unused members are NULL/0. */
+typedef struct tp_alloc_cfg {
+	int nnodes;
+	const struct tp_fattree *fattree;
+	const struct tp_torus *torus;
+} tp_alloc_cfg;
+
+/* Create allocator `name` ("first-free", "fattree", ...); NULL and err set
+ * when the name is unknown or the configuration lacks what it needs. */
+tp_alloc *tp_alloc_create(const char *name, const tp_alloc_cfg *cfg,
+			  tp_error *err);
+void tp_alloc_destroy(tp_alloc *a);
+/* NULL-terminated list of registered allocator names (for --help). */
+const char *const *tp_alloc_names(void);
+
+static inline int tp_alloc_place(tp_alloc *a, const tp_nodeset *free,
+				 int nodes, tp_nodeset *out)
+{
+	return a->ops->place(a, free, nodes, out);
+}
+int tp_alloc_capacity(tp_alloc *a, const tp_nodeset *free);
+double tp_alloc_cost(tp_alloc *a, const tp_nodeset *nodes);
+static inline bool tp_alloc_is_flat(const tp_alloc *a)
+{
+	return a->flags & TP_ALLOC_FLAT;
+}
+static inline bool tp_alloc_is_monotone(const tp_alloc *a)
+{
+	return a->flags & TP_ALLOC_MONOTONE;
+}
+
+/* Registry entry: each allocator module exports one of these. */
+typedef struct tp_alloc_entry {
+	const char *name;
+	tp_alloc *(*create)(const tp_alloc_cfg *cfg, tp_error *err);
+} tp_alloc_entry;
+
+/* Helper for allocator modules: a tp_alloc with ops and nnodes set. */
+tp_alloc *tp_alloc_new(const tp_alloc_ops *ops, int nnodes, void *state);
+
+#endif

@@ -1,0 +1,731 @@
+/*
+ * alloc_fattree.c - "fattree": the patent's allocation in minimum
+ * scheduling units (ALGORITHMS.md A), with the minimum pairwise-hop choice
+ * of MSUs solved exactly by dynamic programming over the tree instead of
+ * enumerating combinations.  Derivation and complexity:
+ * doc/fattree-design.md.
+ *
+ * A job of N nodes needs u = ceil(N / Nunit) MSUs.
+ * - u == 1 (the patent's rules, in this order):
+ *   1. N < Nunit: a *busy* MSU (0 < free < size) with exactly N free nodes,
+ *      lowest index first; it becomes fully allocated.
+ *   2. a completely free MSU of size >= N: smallest size - N first (only
+ *      short units differ), then [prefer_full] the one whose leaf has the
+ *      fewest completely free MSUs, then lowest index; its first N nodes.
+ *   3. [busy_fallback, off by default] the busy MSU with the fewest free
+ *      nodes >= N, then lowest index; its first N free nodes.
+ *   4. otherwise as below with k >= 2 units (possible only when short
+ *      units exist), else no.
+ * - u > 1: k completely free MSUs whose capacity covers N and whose sum of
+ *   pairwise hops is minimal; k = u unless short units (a leaf's last,
+ *   smaller unit) force more: k is the least count whose k largest free
+ *   units hold N nodes.  The nodes are the first N of the chosen units in
+ *   index order (the last one may be partly used and becomes busy).
+ * Ties of equal hop sum: [prefer_full] fewest completely free MSUs in the
+ * chosen units' leaves (summed per unit), then the DP's scan order, which
+ * gives more units to earlier children (Switches= order) and, inside a
+ * leaf, the lowest-indexed units.
+ *
+ * Stateless between calls: everything is derived from the free set.  The
+ * scratch buffers make one allocator instance non-reentrant.
+ */
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc/alloc_registry.h"
+#include "topology/fattree.h"
+
+#define INF INT64_MAX
+
+typedef struct ft_merge {
+	int child;       /* child merged into the accumulated table */
+	int x, d;        /* result dimensions: 0..x units, 0..d deficit */
+	size_t off;      /* result table (and choice table) offset */
+} ft_merge;
+
+typedef struct ft_alloc {
+	const tp_fattree *t;
+	int nunit, max_depth;
+	/* scan of the free set */
+	int *mword;       /* [nmsu] word holding the MSU, -1 if it straddles */
+	uint8_t *mshift;  /* [nmsu] its first bit in that word */
+	uint64_t *mmask;  /* [nmsu] size-bit mask */
+	int *mfree;       /* [nmsu] free nodes per MSU */
+	bool aligned;     /* MSU m is nodes [m*Nunit, (m+1)*Nunit), Nunit | 64 */
+	bool has_short;   /* some leaf ends with a short unit */
+	int *leaf_free;   /* [nswitch] completely free MSUs of a leaf */
+	int *leaf_full;   /* [nswitch] ... of which full-size */
+	int *short_hist;  /* [nunit] completely free short MSUs by size */
+	int free_full, free_short, max_leaf_free;
+	/* DP over switches */
+	int *F, *S, *xcap, *dcap, *first, *mg_lo, *mg_n; /* [nswitch] */
+	size_t *off;                                     /* [nswitch] */
+	ft_merge *mg;                                    /* [nswitch] */
+	int64_t *val;     /* DP tables */
+	int32_t *cho;     /* choice per merge entry: x * (child d + 1) + d */
+	size_t cap;
+	int *stack;       /* [3 * nswitch] reconstruction */
+	int *picked;      /* [nmsu] chosen MSUs */
+	int npicked;
+} ft_alloc;
+
+/* ---- scan ---- */
+
+static int msu_size(const ft_alloc *st, int m)
+{
+	return tp_fattree_msu_size(st->t, m);
+}
+
+/* Free nodes of MSU m: one shift-mask-popcount when it sits in a word. */
+static int msu_count(const ft_alloc *st, const tp_nodeset *free, int m)
+{
+	int w = st->mword[m];
+	if (w < 0)
+		return tp_ft_count_range(free, st->t->msu_lo[m], st->t->msu_lo[m + 1]);
+	return tp_ft_popcount64((free->w[w] >> st->mshift[m]) & st->mmask[m]);
+}
+
+/* Aligned MSUs: free counts of all the MSUs of a word at once, by the
+ * first steps of a SWAR popcount (each step doubles the lane width; a lane
+ * of w bits holds counts up to w). */
+static void count_aligned(ft_alloc *st, const tp_nodeset *free)
+{
+	int w = st->nunit, per = 64 / w, words = tp_nodeset_words(free);
+	uint64_t lane = w == 64 ? ~0ull : ((uint64_t)1 << w) - 1;
+	for (int k = 0, m = 0; k < words && m < st->t->nmsu; k++) {
+		uint64_t c = free->w[k];
+		if (w >= 2)
+			c = c - ((c >> 1) & 0x5555555555555555ull);
+		if (w >= 4)
+			c = (c & 0x3333333333333333ull) + ((c >> 2) & 0x3333333333333333ull);
+		if (w >= 8)
+			c = (c + (c >> 4)) & 0x0f0f0f0f0f0f0f0full;
+		if (w >= 16)
+			c = (c + (c >> 8)) & 0x00ff00ff00ff00ffull;
+		if (w >= 32)
+			c = (c + (c >> 16)) & 0x0000ffff0000ffffull;
+		if (w >= 64)
+			c = (c + (c >> 32)) & 0xffffffffull;
+		for (int j = 0; j < per && m < st->t->nmsu; j++, m++)
+			st->mfree[m] = (int)((c >> (j * w)) & lane);
+	}
+}
+
+/* Free nodes per MSU, completely free MSUs per leaf, short-unit sizes. */
+static void scan_free(ft_alloc *st, const tp_nodeset *free)
+{
+	const tp_fattree *t = st->t;
+	memset(st->short_hist, 0, (size_t)st->nunit * sizeof(int));
+	st->free_full = st->free_short = st->max_leaf_free = 0;
+	if (st->aligned)
+		count_aligned(st, free);
+	else
+		for (int m = 0; m < t->nmsu; m++)
+			st->mfree[m] = msu_count(st, free, m);
+	for (int l = 0; l < t->nleaf; l++) {
+		const tp_ft_switch *s = &t->sw[t->leaves[l]];
+		int all = 0, full = 0;
+		for (int m = s->msu_lo; m < s->msu_hi; m++) {
+			int size = msu_size(st, m);
+			int f = st->mfree[m];
+			if (f != size)
+				continue;
+			all++;
+			if (size == st->nunit)
+				full++;
+			else
+				st->short_hist[size]++;
+		}
+		st->leaf_free[t->leaves[l]] = all;
+		st->leaf_full[t->leaves[l]] = full;
+		st->free_full += full;
+		st->free_short += all - full;
+		if (all > st->max_leaf_free)
+			st->max_leaf_free = all;
+	}
+}
+
+/* ---- one MSU or less (u == 1) ---- */
+
+/* The first n free nodes of MSU m into out. */
+static void take_free(const ft_alloc *st, const tp_nodeset *free, int m,
+		      int n, tp_nodeset *out)
+{
+	for (int v = st->t->msu_lo[m]; n > 0; v++)
+		if (tp_nodeset_test(free, v)) {
+			tp_nodeset_set(out, v);
+			n--;
+		}
+}
+
+static int busy_exact(const ft_alloc *st, int n)
+{
+	for (int m = 0; m < st->t->nmsu; m++)
+		if (st->mfree[m] == n && n < msu_size(st, m))
+			return m;
+	return -1;
+}
+
+static int best_free_unit(const ft_alloc *st, int n)
+{
+	const tp_fattree *t = st->t;
+	int best = -1, bwaste = 0, bleaf = 0;
+	for (int l = 0; l < t->nleaf; l++) {
+		int v = t->leaves[l];
+		if (!st->leaf_free[v])
+			continue;
+		int lf = t->opts.prefer_full ? st->leaf_free[v] : 0;
+		for (int m = t->sw[v].msu_lo; m < t->sw[v].msu_hi; m++) {
+			int size = msu_size(st, m), waste = size - n;
+			if (st->mfree[m] != size || waste < 0)
+				continue;
+			if (best < 0 || waste < bwaste ||
+			    (waste == bwaste && (lf < bleaf || (lf == bleaf && m < best)))) {
+				best = m;
+				bwaste = waste;
+				bleaf = lf;
+			}
+		}
+	}
+	return best;
+}
+
+static int busy_fitting(const ft_alloc *st, int n)
+{
+	int best = -1;
+	for (int m = 0; m < st->t->nmsu; m++) {
+		int f = st->mfree[m];
+		if (f >= n && f < msu_size(st, m) && (best < 0 || f < st->mfree[best]))
+			best = m;
+	}
+	return best;
+}
+
+static int place_single(ft_alloc *st, const tp_nodeset *free, int n,
+			tp_nodeset *out)
+{
+	int m = n < st->nunit ? busy_exact(st, n) : -1;
+	if (m < 0 && (m = best_free_unit(st, n)) < 0 && st->t->opts.busy_fallback)
+		m = busy_fitting(st, n);
+	if (m < 0)
+		return -1;
+	take_free(st, free, m, n, out);
+	return 0;
+}
+
+/* ---- several MSUs: how many ---- */
+
+/* Least k >= u such that the k largest completely free MSUs hold n nodes,
+ * or -1.  Full units first, then short ones by decreasing size. */
+static int units_needed(const ft_alloc *st, int n, int u)
+{
+	if (st->free_full >= u && (long)u * st->nunit >= n)
+		return u;
+	long cap = (long)st->free_full * st->nunit;
+	int k = st->free_full, size = st->nunit - 1, left = 0;
+	while (k < u || cap < n) {
+		while (!left && size > 0)
+			if (!(left = st->short_hist[size]))
+				size--;
+		if (!left)
+			return -1;
+		cap += size;
+		left--;
+		if (!left)
+			size--;
+		k++;
+	}
+	return k;
+}
+
+/* ---- several MSUs: the DP ---- */
+
+static long long pairs(long long x)
+{
+	return x * (x - 1) / 2;
+}
+
+static int mini(int a, int b)
+{
+	return a < b ? a : b;
+}
+
+static int ensure_cap(ft_alloc *st, size_t need)
+{
+	if (need <= st->cap)
+		return 0;
+	size_t cap = st->cap ? st->cap : 1024;
+	while (cap < need)
+		cap *= 2;
+	int64_t *v = realloc(st->val, cap * sizeof(*v));
+	if (!v)
+		return -1;
+	st->val = v;
+	int32_t *c = realloc(st->cho, cap * sizeof(*c));
+	if (!c)
+		return -1;
+	st->cho = c;
+	st->cap = cap;
+	return 0;
+}
+
+/* Deficit (Nunit - size) of leaf l's short unit if it is completely free
+ * and usable within `slack`, else 0. */
+static int short_deficit(const ft_alloc *st, int l, int slack)
+{
+	const tp_fattree *t = st->t;
+	if (!st->has_short || t->sw[l].msu_lo == t->sw[l].msu_hi)
+		return 0;
+	int m = t->sw[l].msu_hi - 1, size = msu_size(st, m);
+	if (size == st->nunit || st->mfree[m] != size)
+		return 0;
+	int d = st->nunit - size;
+	return d <= slack ? d : 0;
+}
+
+typedef struct dp_job {
+	int k, slack;
+	int64_t K;       /* weight of hops over the tie-break term */
+	int prefer;
+} dp_job;
+
+/* Pass 1: free units per subtree, table sizes and offsets. */
+static size_t plan_tables(ft_alloc *st, const dp_job *j)
+{
+	const tp_fattree *t = st->t;
+	size_t total = 0;
+	int nmg = 0;
+	for (int q = 0; q < t->nswitch; q++) {
+		int v = t->postorder[q];
+		const tp_ft_switch *s = &t->sw[v];
+		st->mg_lo[v] = nmg;
+		st->mg_n[v] = 0;
+		st->first[v] = -1;
+		if (s->nchild == 0) {
+			int d = short_deficit(st, v, j->slack);
+			st->F[v] = st->leaf_full[v] + (d > 0);
+			st->S[v] = d;
+		} else {
+			long accF = 0, accS = 0;
+			for (int c = 0; c < s->nchild; c++)
+				accF += st->F[s->child[c]];
+			if (!accF) {    /* nothing free below: no table */
+				st->F[v] = st->S[v] = 0;
+				continue;
+			}
+			accF = 0;
+			for (int c = 0; c < s->nchild; c++) {
+				int ch = s->child[c];
+				if (!st->F[ch])
+					continue;
+				accF += st->F[ch];
+				accS = accS + st->S[ch] > j->slack ? j->slack : accS + st->S[ch];
+				if (st->first[v] < 0) {
+					st->first[v] = ch;
+					continue;
+				}
+				ft_merge *m = &st->mg[nmg++];
+				m->child = ch;
+				m->x = (int)(accF < j->k ? accF : j->k);
+				m->d = (int)accS;
+				m->off = total;
+				total += (size_t)(m->x + 1) * (size_t)(m->d + 1);
+				st->mg_n[v]++;
+			}
+			st->F[v] = (int)(accF < j->k ? accF : j->k);
+			st->S[v] = (int)accS;
+		}
+		st->xcap[v] = mini(j->k, st->F[v]);
+		st->dcap[v] = mini(j->slack, st->S[v]);
+		if (!st->F[v])
+			continue;
+		if (s->nchild == 0) {
+			st->off[v] = total;
+			total += (size_t)(st->xcap[v] + 1) * (size_t)(st->dcap[v] + 1);
+		} else if (st->mg_n[v]) {
+			st->off[v] = st->mg[nmg - 1].off;
+		} else {
+			st->off[v] = st->off[st->first[v]];
+		}
+	}
+	return total;
+}
+
+/* A leaf choosing x of its free units: the per-unit depth term and its
+ * C(x,2) pairs whose lowest common switch is the leaf (see
+ * doc/fattree-design.md; the +1 of every pair is the constant C(k,2),
+ * left out), plus the tie-break. */
+static void fill_leaf(ft_alloc *st, int v, const dp_job *j)
+{
+	const tp_fattree *t = st->t;
+	int64_t *T = st->val + st->off[v];
+	int xc = st->xcap[v], dc = st->dcap[v], D = t->sw[v].depth;
+	int full = st->leaf_full[v], delta = st->S[v];
+	for (int i = 0; i < (xc + 1) * (dc + 1); i++)
+		T[i] = INF;
+	for (int x = 0; x <= xc; x++) {
+		int64_t hop = (int64_t)x * (j->k - 1) * D - 2 * D * pairs(x);
+		int64_t val = hop * j->K + (j->prefer ? (int64_t)x * st->leaf_free[v] : 0);
+		if (x <= full)
+			T[x * (dc + 1)] = val;
+		if (delta && x >= 1 && x - 1 <= full)
+			T[x * (dc + 1) + delta] = val;
+	}
+}
+
+/* merge() without short units anywhere below (no deficit dimension): the
+ * common case, kept tight. */
+static void merge_plain(const int64_t *A, int xa, const int64_t *B, int xb,
+			int64_t *R, int32_t *C, int xr, int64_t w)
+{
+	for (int i = 0; i <= xr; i++)
+		R[i] = INF;
+	for (int i = 0; i <= xa; i++) {
+		int64_t a = A[i], wi = w * i;
+		if (a == INF)
+			continue;
+		int jmax = mini(xb, xr - i);
+		for (int jx = 0; jx <= jmax; jx++) {
+			if (B[jx] == INF)
+				continue;
+			int64_t v = a + B[jx] + wi * jx;
+			if (v <= R[i + jx]) {
+				R[i + jx] = v;
+				C[i + jx] = jx;
+			}
+		}
+	}
+}
+
+/* acc (xa, da) + child table -> m's table; cross pairs cost w each. */
+static void merge(ft_alloc *st, const int64_t *A, int xa, int da,
+		  const ft_merge *m, int64_t w)
+{
+	int c = m->child, xb = st->xcap[c], db = st->dcap[c];
+	const int64_t *B = st->val + st->off[c];
+	int64_t *R = st->val + m->off;
+	int32_t *C = st->cho + m->off;
+	int xr = m->x, dr = m->d;
+	if (!da && !db && !dr) {
+		merge_plain(A, xa, B, xb, R, C, xr, w);
+		return;
+	}
+	for (int i = 0; i < (xr + 1) * (dr + 1); i++)
+		R[i] = INF;
+	for (int i = 0; i <= xa; i++)
+		for (int di = 0; di <= da; di++) {
+			int64_t a = A[i * (da + 1) + di];
+			if (a == INF)
+				continue;
+			int jmax = mini(xb, xr - i), dmax = mini(db, dr - di);
+			for (int jx = 0; jx <= jmax; jx++) {
+				int64_t cross = w * i * jx;
+				for (int dj = 0; dj <= dmax; dj++) {
+					int64_t b = B[jx * (db + 1) + dj];
+					if (b == INF)
+						continue;
+					int r = (i + jx) * (dr + 1) + di + dj;
+					int64_t v = a + b + cross;
+					/* <=: among ties keep the later pair, which
+					 * has more units in earlier children */
+					if (v <= R[r]) {
+						R[r] = v;
+						C[r] = jx * (db + 1) + dj;
+					}
+				}
+			}
+		}
+}
+
+/* Pass 2: bottom-up tables. */
+static void run_dp(ft_alloc *st, const dp_job *j)
+{
+	const tp_fattree *t = st->t;
+	for (int q = 0; q < t->nswitch; q++) {
+		int v = t->postorder[q];
+		if (!st->F[v])
+			continue;
+		if (t->sw[v].nchild == 0) {
+			fill_leaf(st, v, j);
+			continue;
+		}
+		int f = st->first[v];
+		const int64_t *A = st->val + st->off[f];
+		int xa = st->xcap[f], da = st->dcap[f];
+		int64_t w = -2 * (int64_t)t->sw[v].depth * j->K;
+		for (int k = 0; k < st->mg_n[v]; k++) {
+			const ft_merge *m = &st->mg[st->mg_lo[v] + k];
+			merge(st, A, xa, da, m, w);
+			A = st->val + m->off;
+			xa = m->x;
+			da = m->d;
+		}
+	}
+}
+
+static void pick_leaf_units(ft_alloc *st, int v, int x, int d)
+{
+	const tp_fattree *t = st->t;
+	const tp_ft_switch *s = &t->sw[v];
+	if (d > 0) {
+		st->picked[st->npicked++] = s->msu_hi - 1;
+		x--;
+	}
+	for (int m = s->msu_lo; m < s->msu_hi && x > 0; m++)
+		if (msu_size(st, m) == st->nunit && st->mfree[m] == st->nunit) {
+			st->picked[st->npicked++] = m;
+			x--;
+		}
+}
+
+/* Top-down: follow the recorded choices from (root, k, d). */
+static void reconstruct(ft_alloc *st, int d)
+{
+	const tp_fattree *t = st->t;
+	int sp = 0, *stk = st->stack;
+	st->npicked = 0;
+	stk[sp++] = t->root;
+	stk[sp++] = st->xcap[t->root];
+	stk[sp++] = d;
+	while (sp) {
+		int dd = stk[--sp], x = stk[--sp], v = stk[--sp];
+		if (!x)
+			continue;
+		if (t->sw[v].nchild == 0) {
+			pick_leaf_units(st, v, x, dd);
+			continue;
+		}
+		for (int k = st->mg_n[v] - 1; k >= 0; k--) {
+			const ft_merge *m = &st->mg[st->mg_lo[v] + k];
+			int c = m->child, ch = st->cho[m->off + x * (m->d + 1) + dd];
+			int jx = ch / (st->dcap[c] + 1), jd = ch % (st->dcap[c] + 1);
+			stk[sp++] = c;
+			stk[sp++] = jx;
+			stk[sp++] = jd;
+			x -= jx;
+			dd -= jd;
+		}
+		stk[sp++] = st->first[v];
+		stk[sp++] = x;
+		stk[sp++] = dd;
+	}
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+	return (x > y) - (x < y);
+}
+
+/* The first n nodes of the picked units, in index order. */
+static void emit_nodes(ft_alloc *st, int n, tp_nodeset *out)
+{
+	const tp_fattree *t = st->t;
+	qsort(st->picked, (size_t)st->npicked, sizeof(int), cmp_int);
+	for (int i = 0; i < st->npicked && n > 0; i++) {
+		int m = st->picked[i], size = msu_size(st, m);
+		int take = size < n ? size : n;
+		tp_nodeset_set_range(out, t->msu_lo[m], t->msu_lo[m] + take);
+		n -= take;
+	}
+}
+
+static int place_multi(ft_alloc *st, int n, int k, tp_nodeset *out)
+{
+	const tp_fattree *t = st->t;
+	dp_job j = { .k = k, .slack = (int)((long)k * st->nunit - n), .K = 1,
+		     .prefer = t->opts.prefer_full };
+	if (j.prefer) {
+		/* hops must dominate the tie-break; skip it if that could
+		 * overflow (only for absurdly large trees) */
+		double K = (double)k * st->max_leaf_free + 1;
+		double bound = 4.0 * k * (double)k * (st->max_depth + 1) * K;
+		if (bound < 4e18)
+			j.K = (int64_t)K;
+		else
+			j.prefer = 0;
+	}
+	if (ensure_cap(st, plan_tables(st, &j)))
+		return -1;
+	if (st->xcap[t->root] < k)
+		return -1;
+	run_dp(st, &j);
+	const int64_t *R = st->val + st->off[t->root];
+	int dc = st->dcap[t->root], best = -1;
+	for (int d = 0; d <= dc; d++)
+		if (R[k * (dc + 1) + d] != INF &&
+		    (best < 0 || R[k * (dc + 1) + d] < R[k * (dc + 1) + best]))
+			best = d;
+	if (best < 0)
+		return -1;
+	reconstruct(st, best);
+	emit_nodes(st, n, out);
+	return 0;
+}
+
+/* ---- tp_alloc_ops ---- */
+
+static int fattree_place(tp_alloc *a, const tp_nodeset *free, int nodes,
+			 tp_nodeset *out)
+{
+	ft_alloc *st = a->state;
+	tp_nodeset_zero(out);
+	if (nodes < 1 || tp_nodeset_count(free) < nodes)
+		return -1;
+	scan_free(st, free);
+	int u = (nodes + st->nunit - 1) / st->nunit;
+	if (u == 1 && !place_single(st, free, nodes, out))
+		return 0;
+	int k = units_needed(st, nodes, u);
+	if (k < 2)
+		return -1;
+	if (place_multi(st, nodes, k, out)) {
+		tp_nodeset_zero(out);
+		return -1;
+	}
+	return 0;
+}
+
+/* batch-Njob's Nnode: nodes in completely free MSUs (= Nunit x free MSUs
+ * when every unit is full-size, the patent's formula). */
+static int fattree_capacity(tp_alloc *a, const tp_nodeset *free)
+{
+	ft_alloc *st = a->state;
+	const tp_fattree *t = st->t;
+	int sum = 0;
+	for (int m = 0; m < t->nmsu; m++) {
+		int size = msu_size(st, m);
+		if (msu_count(st, free, m) == size)
+			sum += size;
+	}
+	return sum;
+}
+
+static double fattree_cost(tp_alloc *a, const tp_nodeset *nodes)
+{
+	ft_alloc *st = a->state;
+	return (double)tp_fattree_hop_sum(st->t, nodes);
+}
+
+static void fattree_destroy(tp_alloc *a)
+{
+	ft_alloc *st = a->state;
+	if (!st)
+		return;
+	free(st->mword);
+	free(st->mshift);
+	free(st->mmask);
+	free(st->mfree);
+	free(st->leaf_free);
+	free(st->leaf_full);
+	free(st->short_hist);
+	free(st->F);
+	free(st->S);
+	free(st->xcap);
+	free(st->dcap);
+	free(st->first);
+	free(st->mg_lo);
+	free(st->mg_n);
+	free(st->off);
+	free(st->mg);
+	free(st->val);
+	free(st->cho);
+	free(st->stack);
+	free(st->picked);
+	free(st);
+}
+
+static const tp_alloc_ops fattree_ops = {
+	.name = "fattree",
+	.flags = 0,
+	.place = fattree_place,
+	.capacity = fattree_capacity,
+	.cost = fattree_cost,
+	.destroy = fattree_destroy,
+};
+
+static ft_alloc *state_new(const tp_fattree *t)
+{
+	ft_alloc *st = calloc(1, sizeof(*st));
+	if (!st)
+		return NULL;
+	size_t ns = (size_t)t->nswitch, nm = (size_t)(t->nmsu ? t->nmsu : 1);
+	st->t = t;
+	st->nunit = t->nunit;
+	for (int l = 0; l < t->nleaf; l++)
+		if (t->sw[t->leaves[l]].depth > st->max_depth)
+			st->max_depth = t->sw[t->leaves[l]].depth;
+	st->mword = malloc(nm * sizeof(int));
+	st->mshift = malloc(nm);
+	st->mmask = malloc(nm * sizeof(uint64_t));
+	st->mfree = malloc(nm * sizeof(int));
+	st->picked = malloc(nm * sizeof(int));
+	st->short_hist = malloc((size_t)t->nunit * sizeof(int));
+	st->leaf_free = calloc(ns, sizeof(int));
+	st->leaf_full = calloc(ns, sizeof(int));
+	st->F = malloc(ns * sizeof(int));
+	st->S = malloc(ns * sizeof(int));
+	st->xcap = malloc(ns * sizeof(int));
+	st->dcap = malloc(ns * sizeof(int));
+	st->first = malloc(ns * sizeof(int));
+	st->mg_lo = malloc(ns * sizeof(int));
+	st->mg_n = malloc(ns * sizeof(int));
+	st->off = malloc(ns * sizeof(size_t));
+	st->mg = malloc(ns * sizeof(ft_merge));
+	st->stack = malloc(3 * ns * sizeof(int));
+	if (!st->mword || !st->mshift || !st->mmask || !st->mfree || !st->picked || !st->short_hist || !st->leaf_free ||
+	    !st->leaf_full || !st->F || !st->S || !st->xcap || !st->dcap ||
+	    !st->first || !st->mg_lo || !st->mg_n || !st->off || !st->mg ||
+	    !st->stack || ensure_cap(st, 4096)) {
+		tp_alloc tmp = { .state = st };
+		fattree_destroy(&tmp);
+		return NULL;
+	}
+	st->aligned = 64 % t->nunit == 0;
+	for (int m = 0; m < t->nmsu; m++) {
+		int lo = t->msu_lo[m], size = t->msu_lo[m + 1] - lo;
+		int fits = (lo & 63) + size <= 64;
+		st->aligned &= lo == m * t->nunit && size == t->nunit;
+		st->has_short |= size != t->nunit;
+		st->mword[m] = fits ? lo >> 6 : -1;
+		st->mshift[m] = (uint8_t)(lo & 63);
+		st->mmask[m] = size >= 64 ? ~0ull : ((uint64_t)1 << size) - 1;
+	}
+	return st;
+}
+
+static tp_alloc *fattree_create(const tp_alloc_cfg *cfg, tp_error *err)
+{
+	const tp_fattree *t = cfg->fattree;
+	if (!t) {
+		tp_errorf(err, "allocator 'fattree' needs a topology (--topology FILE)");
+		return NULL;
+	}
+	if (cfg->nnodes != t->nnodes) {
+		tp_errorf(err, "fattree: the cluster has %d nodes but topology %s has %d",
+			  cfg->nnodes, t->path, t->nnodes);
+		return NULL;
+	}
+	ft_alloc *st = state_new(t);
+	tp_alloc *a = st ? tp_alloc_new(&fattree_ops, t->nnodes, st) : NULL;
+	/* With busy_fallback any unit with enough free nodes serves a small
+	 * job, so feasibility only grows with the free set; the patent's
+	 * strict exact-fit rule alone is not monotone. */
+	if (a && t->opts.busy_fallback)
+		a->flags |= TP_ALLOC_MONOTONE;
+	if (!a) {
+		if (st) {
+			tp_alloc tmp = { .state = st };
+			fattree_destroy(&tmp);
+		}
+		tp_errorf(err, "fattree: out of memory");
+	}
+	return a;
+}
+
+const tp_alloc_entry tp_alloc_entry_fattree = {
+	.name = "fattree",
+	.create = fattree_create,
+};

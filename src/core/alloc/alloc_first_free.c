@@ -1,0 +1,47 @@
+/*
+ * alloc_first_free.c - the flat baseline: the lowest-numbered free nodes.
+ * Topology-blind on purpose; every topology allocator is measured against it.
+ */
+#include <stdlib.h>
+
+#include "alloc/alloc_registry.h"
+
+static int first_free_place(tp_alloc *a, const tp_nodeset *free, int nodes,
+			    tp_nodeset *out)
+{
+	(void)a;
+	tp_nodeset_zero(out);
+	if (tp_nodeset_count(free) < nodes)
+		return -1;
+	int got = 0;
+	for (int i = tp_nodeset_next(free, 0); i >= 0 && got < nodes;
+	     i = tp_nodeset_next(free, i + 1)) {
+		tp_nodeset_set(out, i);
+		got++;
+	}
+	return 0;
+}
+
+static const tp_alloc_ops first_free_ops = {
+	.name = "first-free",
+	.flags = TP_ALLOC_FLAT | TP_ALLOC_MONOTONE,
+	.place = first_free_place,
+};
+
+static tp_alloc *first_free_create(const tp_alloc_cfg *cfg, tp_error *err)
+{
+	if (cfg->nnodes <= 0) {
+		tp_errorf(err, "first-free: node count must be > 0 (got %d)",
+			  cfg->nnodes);
+		return NULL;
+	}
+	tp_alloc *a = tp_alloc_new(&first_free_ops, cfg->nnodes, NULL);
+	if (!a)
+		tp_errorf(err, "first-free: out of memory");
+	return a;
+}
+
+const tp_alloc_entry tp_alloc_entry_first_free = {
+	.name = "first-free",
+	.create = first_free_create,
+};

@@ -1,0 +1,250 @@
+/*
+ * alloc_torus.c - the torus allocators "torus-base", "torus-fs" and
+ * "torus-mss" (spec B; torus.conf(5)).  Each gives a job one box of free
+ * nodes of size Wnodes .. Wnodes+Ntransit; the job gets every node of the
+ * box, so with Ntransit > 0 it may get more nodes than it asked for (the
+ * transit nodes carry its traffic and no other job may use them).
+ *
+ * Candidates are the placements of the shapes (tp_torus_shapes, in shape
+ * order) in one of two orders:
+ *   shape-major:  shape order, then low-corner index;
+ *   offset-major: low-corner index, then shape order.
+ * base takes the first free candidate shape-major (the Angara method);
+ * fs takes the first free candidate in the FsOrder= order (with
+ * FsOrder=diameter that is shape-major, hence the same box as base);
+ * mss evaluates phi after every free candidate and keeps the first one
+ * with the largest phi in the FsOrder= order.
+ */
+#include <stdlib.h>
+
+#include "alloc/alloc_registry.h"
+#include "topology/torus.h"
+
+/* ---- candidate enumeration ------------------------------------------- */
+
+typedef struct cand_ctx {
+	const tp_torus *t;
+	const tp_nodeset *avail;
+	const tp_torus_counts *counts; /* NULL: test node by node */
+	/* mss */
+	tp_mss_eval *eval;
+	int64_t best_phi;
+	int failed;
+	/* result */
+	bool found;
+	tp_box box;
+} cand_ctx;
+
+/* Returns true to stop the enumeration. */
+typedef bool (*cand_fn)(cand_ctx *c, const tp_box *box);
+
+static bool box_is_free(const cand_ctx *c, const tp_box *box)
+{
+	if (!tp_nodeset_test(c->avail, tp_torus_box_corner(c->t, box)))
+		return false;
+	return c->counts ? tp_torus_counts_locked(c->counts, box) == 0
+			 : tp_torus_box_all_free(c->t, box, c->avail);
+}
+
+/* Does a shape have a placement with this low corner?  (A line needs room;
+ * a spanned ring only has offset 0.) */
+static bool corner_fits(const tp_torus *t, const int *off, const int *len)
+{
+	const int *dims = tp_torus_dims(t);
+	const bool *wrap = tp_torus_wrap(t);
+	for (int i = 0; i < tp_torus_ndims(t); i++) {
+		if (wrap[i] ? (len[i] == dims[i] && off[i])
+			    : off[i] + len[i] > dims[i])
+			return false;
+	}
+	return true;
+}
+
+static void each_shape_major(cand_ctx *c, const tp_torus_shape *sh, int nsh,
+			     cand_fn fn)
+{
+	for (int r = 0; r < nsh; r++) {
+		long np = tp_torus_placements(c->t, sh[r].len);
+		for (long k = 0; k < np; k++) {
+			tp_box box;
+			tp_torus_placement(c->t, sh[r].len, k, &box);
+			if (box_is_free(c, &box) && fn(c, &box))
+				return;
+		}
+	}
+}
+
+static void each_offset_major(cand_ctx *c, const tp_torus_shape *sh, int nsh,
+			      cand_fn fn)
+{
+	int N = tp_torus_nnodes(c->t), n = tp_torus_ndims(c->t);
+	for (int corner = tp_nodeset_next(c->avail, 0); corner >= 0 && corner < N;
+	     corner = tp_nodeset_next(c->avail, corner + 1)) {
+		tp_box box = { 0 };
+		tp_torus_coord(c->t, corner, box.off);
+		for (int r = 0; r < nsh; r++) {
+			if (!corner_fits(c->t, box.off, sh[r].len))
+				continue;
+			for (int i = 0; i < n; i++)
+				box.len[i] = sh[r].len[i];
+			if (box_is_free(c, &box) && fn(c, &box))
+				return;
+		}
+	}
+}
+
+static bool take_first(cand_ctx *c, const tp_box *box)
+{
+	c->found = true;
+	c->box = *box;
+	return true;
+}
+
+static bool keep_best_phi(cand_ctx *c, const tp_box *box)
+{
+	int64_t phi = tp_mss_eval_phi(c->eval, box);
+	if (phi < 0) {
+		c->failed = 1;
+		return true;
+	}
+	if (!c->found || phi > c->best_phi) {
+		c->found = true;
+		c->best_phi = phi;
+		c->box = *box;
+	}
+	return false;
+}
+
+int tp_torus_place(const tp_torus *t, tp_torus_method method,
+		   const tp_nodeset *avail, int nodes, unsigned flags,
+		   tp_box *box)
+{
+	const tp_torus_opts *o = tp_torus_options(t);
+	bool direct = flags & TP_TORUS_PLACE_DIRECT;
+	if (nodes < 1 || tp_nodeset_count(avail) < nodes)
+		return -1;
+	tp_torus_shape *sh;
+	int nsh = tp_torus_shapes(t, nodes, o->ntransit, &sh);
+	if (nsh <= 0)
+		return -1;
+	cand_ctx c = { .t = t, .avail = avail };
+	tp_torus_counts *own = NULL;
+	if (method == TP_TORUS_MSS) {
+		/* the evaluator's prefix sums serve the candidate tests too */
+		if ((c.eval = tp_mss_eval_new(t, avail, direct)))
+			c.counts = tp_mss_eval_counts(c.eval);
+		else
+			c.failed = 1;
+	} else if (!direct && !(c.counts = own = tp_torus_counts_new(t, avail))) {
+		c.failed = 1;
+	}
+	bool shape_major = method == TP_TORUS_BASE ||
+			   o->fs_order == TP_TORUS_FS_DIAMETER;
+	void (*each)(cand_ctx *, const tp_torus_shape *, int, cand_fn) =
+		shape_major ? each_shape_major : each_offset_major;
+	if (!c.failed)
+		each(&c, sh, nsh, method == TP_TORUS_MSS ? keep_best_phi : take_first);
+	tp_mss_eval_free(c.eval);
+	tp_torus_counts_free(own);
+	free(sh);
+	if (c.failed || !c.found)
+		return -1;
+	*box = c.box;
+	return 0;
+}
+
+/* ---- the allocators ---------------------------------------------------- */
+
+typedef struct torus_alloc {
+	const tp_torus *t;
+	tp_torus_method method;
+} torus_alloc;
+
+static int torus_place(tp_alloc *a, const tp_nodeset *avail, int nodes,
+		       tp_nodeset *out)
+{
+	const torus_alloc *ta = a->state;
+	tp_box box;
+	tp_nodeset_zero(out);
+	if (tp_torus_place(ta->t, ta->method, avail, nodes, 0, &box))
+		return -1;
+	tp_torus_box_nodes(ta->t, &box, out);
+	return 0;
+}
+
+/* Mean L over the pairs of the nodes (the box's mean diameter). */
+static double torus_cost(tp_alloc *a, const tp_nodeset *nodes)
+{
+	const torus_alloc *ta = a->state;
+	return tp_torus_set_mean_distance(ta->t, nodes);
+}
+
+static void torus_destroy(tp_alloc *a)
+{
+	free(a->state);
+}
+
+/* Monotone: each method places a job exactly when some candidate box is
+ * all free, and a box free in a set is free in every superset. */
+static const tp_alloc_ops torus_ops[] = {
+	[TP_TORUS_BASE] = { .name = "torus-base", .flags = TP_ALLOC_MONOTONE,
+			    .place = torus_place, .cost = torus_cost,
+			    .destroy = torus_destroy },
+	[TP_TORUS_FS] = { .name = "torus-fs", .flags = TP_ALLOC_MONOTONE,
+			  .place = torus_place, .cost = torus_cost,
+			  .destroy = torus_destroy },
+	[TP_TORUS_MSS] = { .name = "torus-mss", .flags = TP_ALLOC_MONOTONE,
+			   .place = torus_place, .cost = torus_cost,
+			   .destroy = torus_destroy },
+};
+
+static tp_alloc *torus_create(const tp_alloc_cfg *cfg, tp_torus_method m,
+			      tp_error *err)
+{
+	const char *name = torus_ops[m].name;
+	if (!cfg->torus) {
+		tp_errorf(err, "allocator '%s' needs a torus (--torus FILE)", name);
+		return NULL;
+	}
+	int N = tp_torus_nnodes(cfg->torus);
+	if (cfg->nnodes > 0 && cfg->nnodes != N) {
+		tp_errorf(err, "allocator '%s': cluster has %d nodes, the torus %d",
+			  name, cfg->nnodes, N);
+		return NULL;
+	}
+	torus_alloc *ta = malloc(sizeof(*ta));
+	tp_alloc *a = ta ? tp_alloc_new(&torus_ops[m], N, ta) : NULL;
+	if (!a) {
+		free(ta);
+		tp_errorf(err, "allocator '%s': out of memory", name);
+		return NULL;
+	}
+	ta->t = cfg->torus;
+	ta->method = m;
+	return a;
+}
+
+static tp_alloc *create_base(const tp_alloc_cfg *cfg, tp_error *err)
+{
+	return torus_create(cfg, TP_TORUS_BASE, err);
+}
+
+static tp_alloc *create_fs(const tp_alloc_cfg *cfg, tp_error *err)
+{
+	return torus_create(cfg, TP_TORUS_FS, err);
+}
+
+static tp_alloc *create_mss(const tp_alloc_cfg *cfg, tp_error *err)
+{
+	return torus_create(cfg, TP_TORUS_MSS, err);
+}
+
+const tp_alloc_entry tp_alloc_entry_torus_base = {
+	.name = "torus-base", .create = create_base,
+};
+const tp_alloc_entry tp_alloc_entry_torus_fs = {
+	.name = "torus-fs", .create = create_fs,
+};
+const tp_alloc_entry tp_alloc_entry_torus_mss = {
+	.name = "torus-mss", .create = create_mss,
+};

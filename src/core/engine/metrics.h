@@ -1,0 +1,44 @@
+/*
+ * metrics.h - summary statistics of a simulated schedule.
+ *
+ * Definitions (also in toposim(1)):
+ *   utilisation     Σ nodes_alloc·(end−start) / (nodes · (last end − first submit))
+ *   wait            start − submit (per run; a resubmitted run waits from
+ *                   its resubmission)
+ *   bounded slowdown max(1, (wait + run) / max(run, τ)), τ = 10 s
+ *   response ratio  (end − submit) / run, run = max(end − start, 1)
+ *   wait/estimate   wait / requested time (the Angara study's Q/Wtime)
+ *   makespan        last end − first submit
+ *   fill completion fill runs that finished on their first attempt (status
+ *                   completed or extended) / all first-attempt fill runs
+ */
+#ifndef TP_METRICS_H
+#define TP_METRICS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "engine/engine.h"
+
+#define TP_BSLD_TAU 10.0
+
+typedef struct tp_summary {
+	size_t runs;             /* records (attempts) */
+	size_t jobs;             /* distinct jobs (first attempts) */
+	int nodes;
+	double utilisation;
+	double mean_wait;
+	double mean_bsld;
+	double mean_response_ratio;
+	double mean_wait_over_estimate;
+	int64_t makespan;
+	size_t fill_jobs;
+	double fill_completion_rate; /* NaN-free: 0 when there are no fill jobs */
+	size_t killed, extended, resubmitted;
+	double mean_cost;        /* mean allocator cost of multi-node runs
+				  * with a cost, -1 if none */
+} tp_summary;
+
+void tp_summarize(const tp_sim_result *r, tp_summary *s);
+
+#endif

@@ -1,0 +1,43 @@
+/*
+ * workload.h - a job trace in memory: what the simulator replays.
+ *
+ * Unlike tp_job (what a policy sees), a workload job carries its actual run
+ * time.  Jobs are kept sorted by submit time, ties in file order.
+ */
+#ifndef TP_WORKLOAD_H
+#define TP_WORKLOAD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/error.h"
+
+typedef struct tp_wjob {
+	int64_t id;
+	int64_t submit;   /* s, >= 0 */
+	int64_t runtime;  /* actual run time, s, > 0 */
+	int64_t estimate; /* requested time, s, > 0 */
+	int32_t nodes;    /* > 0, <= workload nodes */
+} tp_wjob;
+
+typedef struct tp_workload_skips {
+	size_t runtime;   /* run time <= 0 */
+	size_t size;      /* no size (procs <= 0) */
+	size_t too_big;   /* more nodes than the machine */
+	size_t malformed; /* only with --lenient */
+} tp_workload_skips;
+
+typedef struct tp_workload {
+	tp_wjob *jobs;
+	size_t njobs, cap;
+	int nodes;        /* machine size in nodes */
+	int ppn;          /* processors per node used for nodes = ceil(procs/ppn) */
+	tp_workload_skips skipped;
+} tp_workload;
+
+int  tp_workload_add(tp_workload *w, const tp_wjob *j); /* -1 on ENOMEM */
+/* Stable sort by submit time (file order kept for ties). */
+void tp_workload_sort(tp_workload *w);
+void tp_workload_fini(tp_workload *w);
+
+#endif

@@ -1,0 +1,159 @@
+/* cluster.c - the scheduling state a pass works on; see cluster.h. */
+#include "model/cluster.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Grow *arr (of elements `size` bytes) so it holds at least need. */
+static int grow(void **arr, size_t *cap, size_t need, size_t size)
+{
+	if (need <= *cap)
+		return 0;
+	size_t n = *cap ? *cap : 16;
+	while (n < need)
+		n *= 2;
+	void *p = realloc(*arr, n * size);
+	if (!p)
+		return -1;
+	*arr = p;
+	*cap = n;
+	return 0;
+}
+
+int tp_cluster_init(tp_cluster *c, int nnodes, tp_alloc *alloc)
+{
+	memset(c, 0, sizeof(*c));
+	c->nnodes = nnodes;
+	c->alloc = alloc;
+	if (tp_nodeset_init(&c->free, nnodes))
+		return -1;
+	tp_nodeset_fill(&c->free);
+	return 0;
+}
+
+void tp_cluster_clear_starts(tp_cluster *c)
+{
+	for (size_t i = 0; i < c->nstarts; i++)
+		tp_nodeset_fini(&c->starts[i].nodes);
+	c->nstarts = 0;
+}
+
+void tp_cluster_fini(tp_cluster *c)
+{
+	tp_cluster_clear_starts(c);
+	for (size_t i = 0; i < c->nrun; i++)
+		tp_nodeset_fini(&c->run[i].nodes);
+	free(c->run);
+	free(c->queue);
+	free(c->starts);
+	tp_nodeset_fini(&c->free);
+	memset(c, 0, sizeof(*c));
+}
+
+int tp_cluster_enqueue(tp_cluster *c, tp_job *job)
+{
+	if (grow((void **)&c->queue, &c->capqueue, c->nqueue + 1,
+		 sizeof(*c->queue)))
+		return -1;
+	c->queue[c->nqueue++] = job;
+	return 0;
+}
+
+int tp_cluster_enqueue_front(tp_cluster *c, tp_job *job)
+{
+	if (grow((void **)&c->queue, &c->capqueue, c->nqueue + 1,
+		 sizeof(*c->queue)))
+		return -1;
+	memmove(c->queue + 1, c->queue, c->nqueue * sizeof(*c->queue));
+	c->queue[0] = job;
+	c->nqueue++;
+	return 0;
+}
+
+long tp_cluster_add_run(tp_cluster *c, tp_job *job, int64_t start,
+			int64_t limit, const tp_nodeset *nodes, int64_t fill_for)
+{
+	if (grow((void **)&c->run, &c->caprun, c->nrun + 1, sizeof(*c->run)))
+		return -1;
+	tp_run *r = &c->run[c->nrun];
+	memset(r, 0, sizeof(*r));
+	if (tp_nodeset_init(&r->nodes, c->nnodes))
+		return -1;
+	tp_nodeset_copy(&r->nodes, nodes);
+	r->job = job;
+	r->start = start;
+	r->limit = limit;
+	r->fill_for = fill_for;
+	tp_nodeset_andnot(&c->free, nodes);
+	return (long)c->nrun++;
+}
+
+void tp_cluster_end_run(tp_cluster *c, size_t i, int free_nodes)
+{
+	if (free_nodes)
+		tp_nodeset_or(&c->free, &c->run[i].nodes);
+	tp_nodeset_fini(&c->run[i].nodes);
+	c->run[i] = c->run[--c->nrun];
+}
+
+long tp_cluster_find_run(const tp_cluster *c, const tp_job *job)
+{
+	for (size_t i = 0; i < c->nrun; i++)
+		if (c->run[i].job == job)
+			return (long)i;
+	return -1;
+}
+
+int tp_cluster_start(tp_cluster *c, size_t qi, const tp_nodeset *nodes,
+		     int64_t fill_for)
+{
+	tp_job *job = c->queue[qi];
+	if (grow((void **)&c->starts, &c->capstarts, c->nstarts + 1,
+		 sizeof(*c->starts)))
+		return -1;
+	tp_start *s = &c->starts[c->nstarts];
+	if (tp_nodeset_init(&s->nodes, c->nnodes))
+		return -1;
+	if (tp_cluster_add_run(c, job, c->now, c->now + job->estimate, nodes,
+			       fill_for) < 0) {
+		tp_nodeset_fini(&s->nodes);
+		return -1;
+	}
+	tp_nodeset_copy(&s->nodes, nodes);
+	s->job = job;
+	s->fill_for = fill_for;
+	c->nstarts++;
+	memmove(c->queue + qi, c->queue + qi + 1,
+		(c->nqueue - qi - 1) * sizeof(*c->queue));
+	c->nqueue--;
+	return 0;
+}
+
+void tp_cluster_free_at(const tp_cluster *c, int64_t t, tp_nodeset *out)
+{
+	tp_nodeset_copy(out, &c->free);
+	for (size_t i = 0; i < c->nrun; i++)
+		if (c->run[i].limit <= t)
+			tp_nodeset_or(out, &c->run[i].nodes);
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x > y) - (x < y);
+}
+
+long tp_cluster_end_times(const tp_cluster *c, int64_t **times)
+{
+	*times = malloc((c->nrun + 1) * sizeof(**times));
+	if (!*times)
+		return -1;
+	for (size_t i = 0; i < c->nrun; i++)
+		(*times)[i] = c->run[i].limit;
+	qsort(*times, c->nrun, sizeof(**times), cmp_i64);
+	long n = 0;
+	for (size_t i = 0; i < c->nrun; i++)
+		if (n == 0 || (*times)[n - 1] != (*times)[i])
+			(*times)[n++] = (*times)[i];
+	return n;
+}

@@ -1,0 +1,94 @@
+/*
+ * cluster.h - the state a scheduling pass works on.
+ *
+ * A tp_cluster is the whole world as a policy sees it at time `now`: which
+ * nodes are free, which jobs run where until when (by their time limits),
+ * and the queue of pending jobs in priority order.  The simulator's engine
+ * keeps one up to date from events; the sched/topo plugin fills one from
+ * slurmctld's job and node tables at each cycle.  Policies change it only
+ * through tp_cluster_start(), which also records the decision in `starts`,
+ * so the caller (engine or plugin) can carry every decision out.
+ */
+#ifndef TP_CLUSTER_H
+#define TP_CLUSTER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "alloc/alloc.h"
+#include "model/job.h"
+#include "model/nodeset.h"
+
+#define TP_NOT_FILL (-1)
+
+/* A running job. */
+typedef struct tp_run {
+	tp_job *job;
+	int64_t start;
+	int64_t limit;      /* end by time limit: start + estimate + extensions */
+	tp_nodeset nodes;
+	int64_t fill_for;   /* id of the reserved head job it was backfilled
+			     * around, or TP_NOT_FILL */
+	int extensions;     /* RB_HAR extensions granted so far */
+} tp_run;
+
+/* A decision made during a pass. */
+typedef struct tp_start {
+	tp_job *job;
+	tp_nodeset nodes;   /* owned by the cluster until tp_cluster_clear_starts */
+	int64_t fill_for;
+} tp_start;
+
+typedef struct tp_cluster {
+	int64_t now;
+	int nnodes;
+	tp_alloc *alloc;    /* not owned */
+	tp_nodeset free;    /* idle and usable (not down/drained/reserved) */
+
+	tp_job **queue;     /* pending, highest priority first */
+	size_t nqueue, capqueue;
+
+	tp_run *run;        /* running jobs, unordered */
+	size_t nrun, caprun;
+
+	tp_start *starts;   /* decisions since the last clear */
+	size_t nstarts, capstarts;
+
+	/* The head job's reservation from the last backfilling pass
+	 * (resv_job = NULL if none); read by the simulator's invariant checks
+	 * and the plugin's logs. */
+	tp_job *resv_job;
+	int64_t resv_time;
+} tp_cluster;
+
+int  tp_cluster_init(tp_cluster *c, int nnodes, tp_alloc *alloc);
+void tp_cluster_fini(tp_cluster *c);
+
+/* Queue maintenance (callers: engine, plugin). */
+int  tp_cluster_enqueue(tp_cluster *c, tp_job *job);       /* at the tail */
+int  tp_cluster_enqueue_front(tp_cluster *c, tp_job *job); /* resubmission */
+
+/* Record `job` as running on `nodes` since `start` with limit `limit`
+ * (engine and plugin use this to mirror jobs they did not start in this
+ * pass).  Returns the index in c->run or -1 on ENOMEM. */
+long tp_cluster_add_run(tp_cluster *c, tp_job *job, int64_t start,
+			int64_t limit, const tp_nodeset *nodes, int64_t fill_for);
+/* Remove run entry i (a job ended); its nodes become free if `free_nodes`. */
+void tp_cluster_end_run(tp_cluster *c, size_t i, int free_nodes);
+long tp_cluster_find_run(const tp_cluster *c, const tp_job *job);
+
+/* The one way a policy starts a job: queue entry qi starts now on `nodes`
+ * (which must be free).  Returns 0, -1 on ENOMEM. */
+int tp_cluster_start(tp_cluster *c, size_t qi, const tp_nodeset *nodes,
+		     int64_t fill_for);
+void tp_cluster_clear_starts(tp_cluster *c);
+
+/* Nodes free at time t >= now if every running job ends by its limit:
+ * free ∪ nodes of jobs with limit <= t.  `out` must be initialised. */
+void tp_cluster_free_at(const tp_cluster *c, int64_t t, tp_nodeset *out);
+
+/* Running jobs' limits, sorted ascending (distinct values); returns count,
+ * *times malloc'd (caller frees), -1 on ENOMEM. */
+long tp_cluster_end_times(const tp_cluster *c, int64_t **times);
+
+#endif

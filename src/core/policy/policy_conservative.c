@@ -1,0 +1,254 @@
+/*
+ * policy_conservative.c - conservative backfilling.
+ *
+ * Every queued job, in queue order, gets a reservation: the earliest time
+ * it fits given the running jobs (ending at their limits) and the
+ * reservations of all jobs ahead of it.  A job whose reservation is now
+ * starts now; one that starts while a job ahead of it waits was backfilled
+ * around the first waiting job (fill_for).
+ *
+ * Reservations are NOT kept between passes: each pass rebuilds the profile
+ * from the running jobs and re-plans the queue from scratch.  This is the
+ * usual "conservative backfilling with compression": when jobs end before
+ * their limits, the plan moves up.  With exact estimates (run time =
+ * estimate) a re-plan reproduces the previous plan, so no job starts later
+ * than its first reservation; with run time < estimate that holds for the
+ * head job's reservation (c->resv_time), while a job behind a head that
+ * moved up may lose its slot to it.  (With an allocator that is not
+ * monotone, see below, even the head's holds only while no job ends
+ * early: more free nodes need not mean a placement.)
+ *
+ * Allocation model (see profile.h): with a flat allocator the plan is by
+ * node counts (the textbook algorithm) and jobs starting now are placed by
+ * the allocator on c->free; with a topology allocator the plan is by node
+ * sets, each reservation pins the placement the allocator chose on the
+ * nodes free throughout its window, and a job starting now starts on that
+ * placement (the allocator's choice on c->free less the nodes pinned for
+ * jobs ahead of it), so a backfilled job never takes a reserved node.
+ *
+ * With an allocator that is not monotone (profile.h; the patent's fat-tree
+ * rule), keeping off the reserved nodes is not enough: taking other nodes
+ * of the head's window can make the head unplaceable there (e.g. a unit
+ * the head would use whole becomes partly used).  So, as EASY does with
+ * any allocator, a job may start now around the first waiting job only if
+ * that job can still be placed on its window less the nodes of the jobs
+ * started around it; otherwise it gets its earliest later slot.  For
+ * allocators that declare TP_ALLOC_MONOTONE the planner also takes
+ * shortcuts that skip allocator calls.
+ *
+ * A job that cannot fit even on the whole idle machine gets no reservation
+ * and blocks nobody; it is not "waiting" for fill_for either.
+ *
+ * Cost: planning stops as soon as no job further down the queue could
+ * start now (fewer nodes free now than the smallest of them asks, or not
+ * free for as long as the shortest of them needs): later reservations
+ * cannot change this pass's decisions.  The head's reservation is always
+ * computed and published in c->resv_job / c->resv_time.
+ */
+#include <stdbool.h>
+#include <stdlib.h>
+
+#include "policy/policy.h"
+#include "policy/profile.h"
+
+/* A decision of the plan: queue entry qi starts now. */
+typedef struct now_start {
+	size_t qi;
+	int64_t fill_for;
+	tp_nodeset where;   /* set mode: the pinned placement */
+} now_start;
+
+typedef struct plan {
+	tp_profile_mode mode;
+	tp_profile prof;
+	int *min_nodes;      /* over queue[i..] */
+	int64_t *min_est;    /* over queue[i..] */
+	now_start *now;
+	size_t nnow, capnow; /* capnow entries have initialised sets */
+	tp_nodeset where;
+	/* Non-monotone allocators: the first waiting job, its reservation
+	 * and its window less the nodes of the jobs starting now around it. */
+	const tp_job *head;
+	int64_t head_start;
+	tp_nodeset head_win, scratch, scratch_out;
+} plan;
+
+static void plan_fini(plan *pl)
+{
+	tp_profile_fini(&pl->prof);
+	free(pl->min_nodes);
+	free(pl->min_est);
+	for (size_t i = 0; i < pl->capnow; i++)
+		tp_nodeset_fini(&pl->now[i].where);
+	free(pl->now);
+	tp_nodeset_fini(&pl->where);
+	tp_nodeset_fini(&pl->head_win);
+	tp_nodeset_fini(&pl->scratch);
+	tp_nodeset_fini(&pl->scratch_out);
+}
+
+/* How to plan with allocator a (see profile.h). */
+static tp_profile_mode profile_mode(const tp_alloc *a)
+{
+	if (tp_alloc_is_flat(a))
+		return TP_PROFILE_COUNTS;
+	if (tp_alloc_is_monotone(a))
+		return TP_PROFILE_SETS_MONOTONE;
+	return TP_PROFILE_SETS;
+}
+
+static int plan_init(plan *pl, const tp_cluster *c)
+{
+	size_t q = c->nqueue;
+	*pl = (plan){0};
+	pl->mode = profile_mode(c->alloc);
+	if (tp_profile_init(&pl->prof, c->nnodes, pl->mode) ||
+	    tp_nodeset_init(&pl->where, c->nnodes) ||
+	    tp_nodeset_init(&pl->head_win, c->nnodes) ||
+	    tp_nodeset_init(&pl->scratch, c->nnodes) ||
+	    tp_nodeset_init(&pl->scratch_out, c->nnodes))
+		return -1;
+	pl->min_nodes = malloc(q * sizeof(*pl->min_nodes));
+	pl->min_est = malloc(q * sizeof(*pl->min_est));
+	if (!pl->min_nodes || !pl->min_est)
+		return -1;
+	for (size_t i = q; i-- > 0;) {
+		const tp_job *j = c->queue[i];
+		int last = i + 1 == q;
+		pl->min_nodes[i] = last || j->nodes < pl->min_nodes[i + 1]
+				   ? j->nodes : pl->min_nodes[i + 1];
+		pl->min_est[i] = last || j->estimate < pl->min_est[i + 1]
+				 ? j->estimate : pl->min_est[i + 1];
+	}
+	return tp_profile_build(&pl->prof, c);
+}
+
+static int add_now(plan *pl, size_t qi, int64_t fill_for)
+{
+	if (pl->nnow == pl->capnow) {
+		size_t cap = pl->capnow ? 2 * pl->capnow : 8;
+		now_start *n = realloc(pl->now, cap * sizeof(*n));
+		if (!n)
+			return -1;
+		pl->now = n;
+		for (; pl->capnow < cap; pl->capnow++)
+			if (tp_nodeset_init(&n[pl->capnow].where, pl->where.n))
+				return -1;
+	}
+	now_start *s = &pl->now[pl->nnow++];
+	s->qi = qi;
+	s->fill_for = fill_for;
+	tp_nodeset_copy(&s->where, &pl->where);
+	return 0;
+}
+
+/* Could any job from queue entry i on still start now? */
+static int more_may_start(const plan *pl, size_t i)
+{
+	return tp_profile_free_for(&pl->prof, pl->min_nodes[i]) >=
+	       pl->min_est[i];
+}
+
+/* The first waiting job's reservation was just found: remember its window
+ * if the allocator needs watching. */
+static void guard_head(plan *pl, const tp_job *job, int64_t t)
+{
+	if (pl->mode != TP_PROFILE_SETS)
+		return;
+	pl->head = job;
+	pl->head_start = t;
+	tp_nodeset_copy(&pl->head_win, tp_profile_window(&pl->prof));
+}
+
+/* May `job`, planned to start now on pl->where, start around the first
+ * waiting job?  Yes unless the allocator is not known to be monotone and
+ * the head could no longer be placed on its window without these nodes;
+ * if yes, those nodes leave the head's window. */
+static bool head_keeps_fit(plan *pl, const tp_cluster *c, const tp_job *job)
+{
+	if (!pl->head || job->estimate <= pl->head_start - c->now ||
+	    !tp_nodeset_intersects(&pl->head_win, &pl->where))
+		return true;
+	tp_nodeset_copy(&pl->scratch, &pl->head_win);
+	tp_nodeset_andnot(&pl->scratch, &pl->where);
+	if (tp_alloc_place(c->alloc, &pl->scratch, pl->head->nodes,
+			   &pl->scratch_out))
+		return false;
+	tp_nodeset_copy(&pl->head_win, &pl->scratch);
+	return true;
+}
+
+/* Reserve for the queue in order; collect the jobs whose reservation is
+ * now.  Returns 0, -1 on ENOMEM. */
+static int plan_queue(plan *pl, tp_cluster *c)
+{
+	const tp_job *first_wait = NULL;
+	for (size_t i = 0; i < c->nqueue; i++) {
+		const tp_job *job = c->queue[i];
+		int64_t t = tp_profile_earliest(&pl->prof, c->alloc, job->nodes,
+						job->estimate, &pl->where);
+		if (t == c->now && !head_keeps_fit(pl, c, job))
+			t = tp_profile_earliest_after(&pl->prof, c->alloc,
+						      job->nodes, job->estimate,
+						      c->now, &pl->where);
+		if (t == TP_PROFILE_NEVER)
+			continue;
+		if (tp_profile_reserve(&pl->prof, t, job->estimate, job->nodes,
+				       &pl->where))
+			return -1;
+		if (t == c->now) {
+			if (add_now(pl, i, first_wait ? first_wait->id
+						      : TP_NOT_FILL))
+				return -1;
+		} else if (!first_wait) {
+			first_wait = job;
+			c->resv_job = c->queue[i];
+			c->resv_time = t;
+			guard_head(pl, job, t);
+		}
+		if (first_wait && i + 1 < c->nqueue &&
+		    !more_may_start(pl, i + 1))
+			break;
+	}
+	return 0;
+}
+
+/* Carry out the plan's decisions for now, in queue order. */
+static void start_planned(tp_policy *p, tp_cluster *c, plan *pl)
+{
+	int sets = tp_profile_has_sets(&pl->prof);
+	for (size_t k = 0; k < pl->nnow; k++) {
+		now_start *s = &pl->now[k];
+		/* The k entries started before it have left the queue. */
+		size_t qi = s->qi - k;
+		/* Flat: the plan guaranteed the count, the allocator picks. */
+		if (!sets && tp_alloc_place(c->alloc, &c->free,
+					    c->queue[qi]->nodes, &s->where))
+			return; /* refused a count it had: keep queued */
+		if (tp_cluster_start(c, qi, &s->where, s->fill_for))
+			return;
+		if (s->fill_for != TP_NOT_FILL)
+			p->stats.backfilled++;
+	}
+}
+
+static void conservative_pass(tp_policy *p, tp_cluster *c)
+{
+	c->resv_job = NULL;
+	c->resv_time = 0;
+	if (c->nqueue == 0)
+		return;
+	plan pl;
+	/* Out of memory: start nothing this pass rather than half a plan. */
+	if (plan_init(&pl, c) == 0 && plan_queue(&pl, c) == 0)
+		start_planned(p, c, &pl);
+	plan_fini(&pl);
+}
+
+const tp_policy_ops tp_policy_conservative = {
+	.name = "conservative",
+	.summary = "conservative backfilling: every queued job holds a "
+		   "reservation; re-planned every pass",
+	.pass = conservative_pass,
+	.at_limit = NULL,
+};

@@ -1,0 +1,95 @@
+/*
+ * policy_easy.c - textbook EASY backfilling (Lifka 1995; Mu'alem and
+ * Feitelson 2001), with the extra-nodes rule generalised to topology
+ * allocators: instead of counting nodes, a long backfill candidate is
+ * admitted if the head job can still be placed at its shadow time on the
+ * projected free nodes minus the candidate's.
+ */
+#include "policy/backfill.h"
+
+#include "policy/first_fit.h"
+#include "policy/shadow.h"
+
+typedef struct easy_ctx {
+	tp_cluster *c;
+	const tp_job *head;
+	tp_shadow shadow;
+	tp_nodeset cand, rest, scratch;
+} easy_ctx;
+
+static int ctx_init(easy_ctx *x, tp_cluster *c)
+{
+	x->c = c;
+	x->head = c->queue[0];
+	int n = c->nnodes;
+	if (tp_shadow_init(&x->shadow, n))
+		return -1;
+	if (tp_nodeset_init(&x->cand, n) || tp_nodeset_init(&x->rest, n) ||
+	    tp_nodeset_init(&x->scratch, n))
+		return -1;
+	return 0;
+}
+
+static void ctx_fini(easy_ctx *x)
+{
+	tp_shadow_fini(&x->shadow);
+	tp_nodeset_fini(&x->cand);
+	tp_nodeset_fini(&x->rest);
+	tp_nodeset_fini(&x->scratch);
+}
+
+/* Would the head still fit at the shadow time if `cand` stayed busy? */
+static int head_still_fits(easy_ctx *x)
+{
+	tp_nodeset_copy(&x->rest, &x->shadow.free);
+	tp_nodeset_andnot(&x->rest, &x->cand);
+	return tp_nodeset_count(&x->rest) >= x->head->nodes &&
+	       !tp_alloc_place(x->c->alloc, &x->rest, x->head->nodes, &x->scratch);
+}
+
+/* Try queue entry i as a backfill job; 1 if it started. */
+static int try_backfill(tp_policy *p, easy_ctx *x, size_t i, int free_nodes)
+{
+	tp_cluster *c = x->c;
+	const tp_job *job = c->queue[i];
+	if (job->nodes > free_nodes || tp_place(c, job, &x->cand))
+		return 0;
+	int ends_in_time = c->now + job->estimate <= x->shadow.time;
+	if (!ends_in_time && !head_still_fits(x))
+		return 0;
+	if (tp_cluster_start(c, i, &x->cand, x->head->id))
+		return 0;
+	/* A job that outlives the shadow time keeps its nodes then. */
+	if (!ends_in_time)
+		tp_nodeset_andnot(&x->shadow.free, &x->cand);
+	p->stats.backfilled++;
+	return 1;
+}
+
+void tp_easy_pass(tp_policy *p, tp_cluster *c)
+{
+	if (tp_first_fit(c, 1) < 0 || c->nqueue == 0)
+		return;
+	easy_ctx x = { 0 };
+	if (ctx_init(&x, c) || tp_shadow_compute(c, x.head, NULL, &x.shadow))
+		goto out;
+	if (x.shadow.time == INT64_MAX)
+		goto out; /* never placeable: no reservation, no backfill */
+	c->resv_job = c->queue[0];
+	c->resv_time = x.shadow.time;
+	int free_nodes = tp_nodeset_count(&c->free);
+	for (size_t i = 1; i < c->nqueue && free_nodes > 0;) {
+		if (try_backfill(p, &x, i, free_nodes))
+			free_nodes = tp_nodeset_count(&c->free);
+		else
+			i++;
+	}
+out:
+	ctx_fini(&x);
+}
+
+const tp_policy_ops tp_policy_easy = {
+	.name = "easy",
+	.summary = "EASY backfilling: head job reserved at its shadow time",
+	.pass = tp_easy_pass,
+};

@@ -1,0 +1,31 @@
+/*
+ * shadow.h - when could a queued job start, judging by running jobs' limits?
+ *
+ * The "shadow time" of EASY backfilling, generalised to any allocator: the
+ * earliest time t (now or a running job's limit) at which the allocator can
+ * place the job on the nodes free at t.  With a flat allocator this is the
+ * textbook count-based shadow time.
+ */
+#ifndef TP_SHADOW_H
+#define TP_SHADOW_H
+
+#include <stdint.h>
+
+#include "model/cluster.h"
+
+typedef struct tp_shadow {
+	int64_t time;         /* INT64_MAX if the job can never be placed */
+	tp_nodeset free;      /* nodes free at `time` (projected) */
+	tp_nodeset place;     /* where the job would go at `time` */
+} tp_shadow;
+
+int  tp_shadow_init(tp_shadow *s, int nnodes);
+void tp_shadow_fini(tp_shadow *s);
+
+/* Compute job's shadow in c; nodes in `hold` (may be NULL) are treated as
+ * never freeing (used by RB_HAR to ask "without this job's nodes?").
+ * Returns 0, -1 on ENOMEM. */
+int tp_shadow_compute(const tp_cluster *c, const tp_job *job,
+		      const tp_nodeset *hold, tp_shadow *s);
+
+#endif

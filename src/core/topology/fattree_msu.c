@@ -1,0 +1,208 @@
+/*
+ * fattree_msu.c - minimum scheduling units (MSUs) of a fat tree, the hop
+ * count between them and the patent's hop-sum metric.  See fattree.h.
+ */
+#include "topology/fattree.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+int tp_fattree_build_msus(tp_fattree *t, tp_error *err);
+
+void tp_fattree_opts_default(tp_fattree_opts *o)
+{
+	o->msu_size = 0;
+	o->busy_fallback = 0;
+	o->prefer_full = 1;
+}
+
+/* One "key=value" item of an options string. */
+static int parse_opt(tp_fattree_opts *o, const char *item, tp_error *err)
+{
+	static const struct {
+		const char *key;
+		size_t off;
+		long max;
+	} keys[] = {
+		{ "msu_size", offsetof(tp_fattree_opts, msu_size), INT_MAX },
+		{ "busy_fallback", offsetof(tp_fattree_opts, busy_fallback), 1 },
+		{ "prefer_full", offsetof(tp_fattree_opts, prefer_full), 1 },
+	};
+	const char *eq = strchr(item, '=');
+	size_t klen = eq ? (size_t)(eq - item) : strlen(item);
+	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+		if (strlen(keys[k].key) != klen ||
+		    strncasecmp(keys[k].key, item, klen))
+			continue;
+		char *end;
+		errno = 0;
+		long v = eq ? strtol(eq + 1, &end, 10) : -1;
+		if (!eq || errno || end == eq + 1 || *end || v < 0 ||
+		    v > keys[k].max)
+			return tp_errorf(err, "fattree option '%s': want %s=0..%ld",
+					 item, keys[k].key, keys[k].max);
+		*(int *)((char *)o + keys[k].off) = (int)v;
+		return 0;
+	}
+	return tp_errorf(err, "fattree option '%s': unknown key (known: msu_size, busy_fallback, prefer_full)",
+			 item);
+}
+
+int tp_fattree_opts_parse(tp_fattree_opts *o, const char *spec, tp_error *err)
+{
+	char *copy = strdup(spec ? spec : ""), *save = NULL;
+	if (!copy)
+		return tp_errorf(err, "fattree options: out of memory");
+	int rc = 0;
+	for (char *it = strtok_r(copy, ",", &save); it && !rc;
+	     it = strtok_r(NULL, ",", &save))
+		rc = parse_opt(o, it, err);
+	free(copy);
+	return rc;
+}
+
+int tp_fattree_nunit_rule(int nnodes, int nleaf)
+{
+	int cap = nnodes <= 4096 ? 4 : 8;
+	return nleaf <= cap ? nleaf : cap;
+}
+
+int tp_fattree_build_msus(tp_fattree *t, tp_error *err)
+{
+	int nunit = t->opts.msu_size ? t->opts.msu_size
+				     : tp_fattree_nunit_rule(t->nnodes, t->max_leaf);
+	if (nunit < 1)
+		nunit = 1;
+	int nmsu = 0;
+	for (int l = 0; l < t->nleaf; l++) {
+		const tp_ft_switch *s = &t->sw[t->leaves[l]];
+		nmsu += (s->node_hi - s->node_lo + nunit - 1) / nunit;
+	}
+	int *lo = malloc((size_t)(nmsu + 1) * sizeof(int));
+	int *leaf = malloc((size_t)(nmsu ? nmsu : 1) * sizeof(int));
+	int *node_msu = malloc((size_t)(t->nnodes ? t->nnodes : 1) * sizeof(int));
+	if (!lo || !leaf || !node_msu) {
+		free(lo);
+		free(leaf);
+		free(node_msu);
+		return tp_errorf(err, "%s: out of memory", t->path);
+	}
+	int m = 0;
+	for (int l = 0; l < t->nleaf; l++) {
+		tp_ft_switch *s = &t->sw[t->leaves[l]];
+		s->msu_lo = m;
+		for (int v = s->node_lo; v < s->node_hi; v += nunit) {
+			lo[m] = v;
+			leaf[m] = t->leaves[l];
+			int end = v + nunit < s->node_hi ? v + nunit : s->node_hi;
+			for (int k = v; k < end; k++)
+				node_msu[k] = m;
+			m++;
+		}
+		s->msu_hi = m;
+	}
+	lo[nmsu] = t->nnodes;
+	free(t->msu_lo);
+	free(t->msu_leaf);
+	free(t->node_msu);
+	t->msu_lo = lo;
+	t->msu_leaf = leaf;
+	t->node_msu = node_msu;
+	t->nmsu = nmsu;
+	t->nunit = nunit;
+	return 0;
+}
+
+int tp_fattree_set_opts(tp_fattree *t, const tp_fattree_opts *o, tp_error *err)
+{
+	if (o->msu_size < 0 || o->busy_fallback < 0 || o->busy_fallback > 1 ||
+	    o->prefer_full < 0 || o->prefer_full > 1)
+		return tp_errorf(err, "fattree options: msu_size %d must be >= 0, busy_fallback %d and prefer_full %d 0 or 1",
+				 o->msu_size, o->busy_fallback, o->prefer_full);
+	tp_fattree_opts old = t->opts;
+	t->opts = *o;
+	if (tp_fattree_build_msus(t, err)) {
+		t->opts = old;
+		return -1;
+	}
+	return 0;
+}
+
+int tp_fattree_nunit(const tp_fattree *t)
+{
+	return t->nunit;
+}
+
+int tp_fattree_nmsu(const tp_fattree *t)
+{
+	return t->nmsu;
+}
+
+int tp_fattree_msu_hops(const tp_fattree *t, int m1, int m2)
+{
+	if (m1 == m2)
+		return 0;
+	return tp_fattree_switch_dist(t, t->msu_leaf[m1], t->msu_leaf[m2]) + 1;
+}
+
+int tp_fattree_msu_free(const tp_fattree *t, const tp_nodeset *free, int m)
+{
+	return tp_ft_count_range(free, t->msu_lo[m], t->msu_lo[m + 1]);
+}
+
+static long long pairs(long long x)
+{
+	return x * (x - 1) / 2;
+}
+
+/*
+ * Sum of hops over pairs of touched MSUs without visiting pairs.  With D
+ * the depth of a switch, a pair (a, b) with lowest common switch v costs
+ * D(a) + D(b) - 2 D(v) + 1 routers (same leaf: v is the leaf, cost 1), so
+ * over u units: (u-1) sum_a D(a) + C(u,2) - 2 sum_v D(v) P(v), where P(v)
+ * is the number of pairs whose lowest common switch is v:
+ * C(x_v,2) - sum over children c of C(x_c,2).
+ */
+long long tp_fattree_hop_sum(const tp_fattree *t, const tp_nodeset *nodes)
+{
+	char *touched = calloc((size_t)(t->nmsu ? t->nmsu : 1), 1);
+	long long *x = calloc((size_t)t->nswitch, sizeof(*x));
+	if (!touched || !x) {
+		free(touched);
+		free(x);
+		return -1;
+	}
+	int words = tp_nodeset_words(nodes);
+	for (int k = 0; k < words; k++)
+		for (uint64_t w = nodes->w[k]; w; w &= w - 1) {
+			int i = k * 64 + __builtin_ctzll(w);
+			int m = t->node_msu[i];
+			if (!touched[m]) {
+				touched[m] = 1;
+				x[t->msu_leaf[m]]++;
+			}
+		}
+	long long sum_depth = 0, lca_depth = 0;
+	for (int k = 0; k < t->nswitch; k++) {
+		int v = t->postorder[k];
+		const tp_ft_switch *s = &t->sw[v];
+		long long below = 0;
+		for (int c = 0; c < s->nchild; c++) {
+			x[v] += x[s->child[c]];
+			below += pairs(x[s->child[c]]);
+		}
+		if (s->nchild == 0)
+			sum_depth += x[v] * s->depth;
+		lca_depth += (long long)s->depth * (pairs(x[v]) - below);
+	}
+	long long u = x[t->root];
+	free(touched);
+	free(x);
+	if (u < 2)
+		return 0;
+	return (u - 1) * sum_depth + pairs(u) - 2 * lca_depth;
+}

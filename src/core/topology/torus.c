@@ -1,0 +1,668 @@
+/*
+ * torus.c - the torus model and the torus.conf(5) parser; see torus.h.
+ *
+ * The parser reads the whole file first (global keys may come in any
+ * order), then checks Dimensions, the options and the node map in that
+ * order, so each error names the line of the value at fault.
+ */
+#define _GNU_SOURCE /* qsort_r */
+#include "topology/torus.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "io/conffile.h"
+#include "io/hostlist.h"
+
+struct tp_torus {
+	int ndims, nnodes;
+	int dims[TP_TORUS_MAX_DIMS];
+	int stride[TP_TORUS_MAX_DIMS];
+	bool wrap[TP_TORUS_MAX_DIMS];
+	tp_torus_opts opts;
+	char **names;   /* by node index */
+	int *by_name;   /* node indices sorted by name (binary search) */
+};
+
+static const tp_torus_opts default_opts = {
+	.ntransit = 0,
+	.method = TP_TORUS_MSS,
+	.distance = TP_TORUS_DIST_MANHATTAN,
+	.fs_order = TP_TORUS_FS_OFFSET,
+};
+
+/* ---- enum names ------------------------------------------------------ */
+
+static const char *const method_names[] = { "base", "fs", "mss" };
+static const char *const distance_names[] = { "manhattan", "torus" };
+static const char *const fs_order_names[] = { "offset", "diameter" };
+
+static int lookup(const char *const *names, int n, const char *s)
+{
+	for (int i = 0; i < n; i++)
+		if (!strcasecmp(names[i], s))
+			return i;
+	return -1;
+}
+
+const char *tp_torus_method_name(tp_torus_method m)
+{
+	return (unsigned)m < 3 ? method_names[m] : "?";
+}
+
+int tp_torus_method_parse(const char *s, tp_torus_method *m)
+{
+	int i = lookup(method_names, 3, s);
+	if (i < 0)
+		return -1;
+	*m = (tp_torus_method)i;
+	return 0;
+}
+
+const char *tp_torus_distance_name(tp_torus_distance d)
+{
+	return (unsigned)d < 2 ? distance_names[d] : "?";
+}
+
+const char *tp_torus_fs_order_name(tp_torus_fs_order o)
+{
+	return (unsigned)o < 2 ? fs_order_names[o] : "?";
+}
+
+/* ---- construction ---------------------------------------------------- */
+
+/* A torus with geometry set and no names yet; dims already validated. */
+static tp_torus *torus_alloc(int ndims, const int *dims, const bool *wrap)
+{
+	tp_torus *t = calloc(1, sizeof(*t));
+	if (!t)
+		return NULL;
+	t->ndims = ndims;
+	t->nnodes = 1;
+	for (int i = ndims - 1; i >= 0; i--) {
+		t->dims[i] = dims[i];
+		t->wrap[i] = wrap ? wrap[i] : true;
+		t->stride[i] = t->nnodes;
+		t->nnodes *= dims[i];
+	}
+	t->opts = default_opts;
+	t->names = calloc((size_t)t->nnodes, sizeof(*t->names));
+	t->by_name = malloc((size_t)t->nnodes * sizeof(*t->by_name));
+	if (!t->names || !t->by_name) {
+		tp_torus_free(t);
+		return NULL;
+	}
+	return t;
+}
+
+void tp_torus_free(tp_torus *t)
+{
+	if (!t)
+		return;
+	if (t->names)
+		for (int i = 0; i < t->nnodes; i++)
+			free(t->names[i]);
+	free(t->names);
+	free(t->by_name);
+	free(t);
+}
+
+/* Checks a geometry; message without file/line into err. */
+static int check_dims(int ndims, const int *dims, tp_error *err)
+{
+	if (ndims < 1 || ndims > TP_TORUS_MAX_DIMS)
+		return tp_errorf(err, "%d dimensions (need 1..%d)", ndims,
+				 TP_TORUS_MAX_DIMS);
+	long n = 1;
+	for (int i = 0; i < ndims; i++) {
+		if (dims[i] < 1)
+			return tp_errorf(err, "dimension %d has size %d (need >= 1)",
+					 i, dims[i]);
+		n *= dims[i];
+		if (n > TP_TORUS_MAX_NODES)
+			return tp_errorf(err, "more than %d nodes",
+					 TP_TORUS_MAX_NODES);
+	}
+	return 0;
+}
+
+static int cmp_by_name(const void *a, const void *b, void *ctx)
+{
+	char **names = ctx;
+	return strcmp(names[*(const int *)a], names[*(const int *)b]);
+}
+
+/* Sort the name index; returns -1 and the two indices of a duplicate. */
+static int index_names(tp_torus *t, int *dup_a, int *dup_b)
+{
+	for (int i = 0; i < t->nnodes; i++)
+		t->by_name[i] = i;
+	qsort_r(t->by_name, (size_t)t->nnodes, sizeof(int), cmp_by_name,
+		t->names);
+	for (int i = 1; i < t->nnodes; i++) {
+		int a = t->by_name[i - 1], b = t->by_name[i];
+		if (!strcmp(t->names[a], t->names[b])) {
+			*dup_a = a < b ? a : b;
+			*dup_b = a < b ? b : a;
+			return -1;
+		}
+	}
+	return 0;
+}
+
+tp_torus *tp_torus_generate(int ndims, const int *dims, const bool *wrap,
+			    tp_error *err)
+{
+	tp_error e;
+	if (check_dims(ndims, dims, &e)) {
+		tp_errorf(err, "torus: %s", e.msg);
+		return NULL;
+	}
+	tp_torus *t = torus_alloc(ndims, dims, wrap);
+	if (!t) {
+		tp_errorf(err, "torus: out of memory");
+		return NULL;
+	}
+	for (int i = 0; i < t->nnodes; i++) {
+		char name[32];
+		snprintf(name, sizeof(name), "n%d", i + 1);
+		if (!(t->names[i] = strdup(name))) {
+			tp_torus_free(t);
+			tp_errorf(err, "torus: out of memory");
+			return NULL;
+		}
+	}
+	int a, b;
+	index_names(t, &a, &b); /* generated names are distinct */
+	return t;
+}
+
+/* ---- accessors ------------------------------------------------------- */
+
+int tp_torus_nnodes(const tp_torus *t) { return t->nnodes; }
+int tp_torus_ndims(const tp_torus *t) { return t->ndims; }
+const int *tp_torus_dims(const tp_torus *t) { return t->dims; }
+const bool *tp_torus_wrap(const tp_torus *t) { return t->wrap; }
+int tp_torus_ntransit(const tp_torus *t) { return t->opts.ntransit; }
+const tp_torus_opts *tp_torus_options(const tp_torus *t) { return &t->opts; }
+
+tp_torus_method tp_torus_default_method(const tp_torus *t)
+{
+	return t->opts.method;
+}
+
+int tp_torus_set_options(tp_torus *t, const tp_torus_opts *o, tp_error *err)
+{
+	if (o->ntransit < 0)
+		return tp_errorf(err, "torus: Ntransit must be >= 0 (got %d)",
+				 o->ntransit);
+	if ((unsigned)o->method > TP_TORUS_MSS ||
+	    (unsigned)o->distance > TP_TORUS_DIST_TORUS ||
+	    (unsigned)o->fs_order > TP_TORUS_FS_DIAMETER)
+		return tp_errorf(err, "torus: unknown option value");
+	t->opts = *o;
+	return 0;
+}
+
+const char *tp_torus_node_name(const tp_torus *t, int idx)
+{
+	return idx >= 0 && idx < t->nnodes ? t->names[idx] : NULL;
+}
+
+int tp_torus_node_index(const tp_torus *t, const char *name)
+{
+	int lo = 0, hi = t->nnodes - 1;
+	while (lo <= hi) {
+		int mid = lo + (hi - lo) / 2;
+		int c = strcmp(t->names[t->by_name[mid]], name);
+		if (!c)
+			return t->by_name[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid - 1;
+	}
+	return -1;
+}
+
+void tp_torus_coord(const tp_torus *t, int idx, int *coord)
+{
+	for (int i = 0; i < t->ndims; i++)
+		coord[i] = idx / t->stride[i] % t->dims[i];
+}
+
+int tp_torus_index(const tp_torus *t, const int *coord)
+{
+	int idx = 0;
+	for (int i = 0; i < t->ndims; i++) {
+		if (coord[i] < 0 || coord[i] >= t->dims[i])
+			return -1;
+		idx += coord[i] * t->stride[i];
+	}
+	return idx;
+}
+
+int tp_torus_distance_between(const tp_torus *t, int u, int v)
+{
+	int sum = 0;
+	for (int i = 0; i < t->ndims; i++) {
+		int a = u / t->stride[i] % t->dims[i];
+		int b = v / t->stride[i] % t->dims[i];
+		int d = a > b ? a - b : b - a;
+		if (t->opts.distance == TP_TORUS_DIST_TORUS && t->wrap[i] &&
+		    t->dims[i] - d < d)
+			d = t->dims[i] - d;
+		sum += d;
+	}
+	return sum;
+}
+
+/* ---- writing --------------------------------------------------------- */
+
+int tp_torus_write_conf(const tp_torus *t, FILE *fp)
+{
+	fprintf(fp, "# torus.conf(5): %d nodes\nDimensions=", t->nnodes);
+	for (int i = 0; i < t->ndims; i++)
+		fprintf(fp, "%s%d", i ? "x" : "", t->dims[i]);
+	fprintf(fp, "\nWrap=");
+	for (int i = 0; i < t->ndims; i++)
+		fprintf(fp, "%s%s", i ? "," : "", t->wrap[i] ? "yes" : "no");
+	fprintf(fp, "\nNtransit=%d\nMethod=%s\nDistance=%s\nFsOrder=%s\n",
+		t->opts.ntransit, tp_torus_method_name(t->opts.method),
+		tp_torus_distance_name(t->opts.distance),
+		tp_torus_fs_order_name(t->opts.fs_order));
+	int c[TP_TORUS_MAX_DIMS];
+	for (int idx = 0; idx < t->nnodes; idx++) {
+		tp_torus_coord(t, idx, c);
+		fprintf(fp, "NodeName=%s Coord=", t->names[idx]);
+		for (int i = 0; i < t->ndims; i++)
+			fprintf(fp, "%s%d", i ? "," : "", c[i]);
+		fputc('\n', fp);
+	}
+	return fflush(fp) || ferror(fp) ? -1 : 0;
+}
+
+/* ---- parsing --------------------------------------------------------- */
+
+enum { K_DIMENSIONS, K_WRAP, K_NTRANSIT, K_METHOD, K_DISTANCE, K_FSORDER,
+       K_NODES, K_COUNT };
+static const char *const key_names[K_COUNT] = {
+	"Dimensions", "Wrap", "Ntransit", "Method", "Distance", "FsOrder",
+	"Nodes",
+};
+
+typedef struct conf_val {
+	char *value;  /* NULL if the key was not given */
+	int line;
+} conf_val;
+
+typedef struct node_line {
+	char *name, *coord;
+	int line;
+} node_line;
+
+typedef struct parse {
+	const char *path;
+	conf_val keys[K_COUNT];
+	node_line *nodes;
+	size_t nnodes, cap;
+	tp_torus *t;
+	int *node_line_of; /* by node index: line that placed it */
+} parse;
+
+static void parse_fini(parse *p)
+{
+	for (int k = 0; k < K_COUNT; k++)
+		free(p->keys[k].value);
+	for (size_t i = 0; i < p->nnodes; i++) {
+		free(p->nodes[i].name);
+		free(p->nodes[i].coord);
+	}
+	free(p->nodes);
+	free(p->node_line_of);
+}
+
+/* Whole string is a decimal integer in [lo, hi]. */
+static int parse_int(const char *s, long lo, long hi, int *out)
+{
+	char *end;
+	errno = 0;
+	long v = strtol(s, &end, 10);
+	if (end == s || *end || errno || v < lo || v > hi)
+		return -1;
+	*out = (int)v;
+	return 0;
+}
+
+static int parse_bool(const char *s, bool *out)
+{
+	static const char *const yes[] = { "yes", "true", "1" };
+	static const char *const no[] = { "no", "false", "0" };
+	if (lookup(yes, 3, s) >= 0)
+		*out = true;
+	else if (lookup(no, 3, s) >= 0)
+		*out = false;
+	else
+		return -1;
+	return 0;
+}
+
+/* Split s on any of seps into at most max pieces (a copy is modified). */
+static int split(char *s, const char *seps, char **piece, int max)
+{
+	int n = 0;
+	char *p = s;
+	for (;;) {
+		size_t l = strcspn(p, seps);
+		if (n == max)
+			return max + 1;
+		piece[n++] = p;
+		if (!p[l])
+			break;
+		p[l] = '\0';
+		p += l + 1;
+	}
+	return n;
+}
+
+static int node_line_add(parse *p, const tp_conf_line *line, tp_error *err)
+{
+	for (size_t i = 0; i < line->npairs; i++) {
+		const char *k = line->pairs[i].key;
+		if (strcasecmp(k, "NodeName") && strcasecmp(k, "Coord"))
+			return tp_errorf(err, "%s:%d: unknown key '%s' on a NodeName line",
+					 p->path, line->lineno, k);
+	}
+	const char *name = tp_conf_get(line, "NodeName");
+	const char *coord = tp_conf_get(line, "Coord");
+	if (strpbrk(name, "[],"))
+		return tp_errorf(err, "%s:%d: NodeName= takes one name, got '%s'",
+				 p->path, line->lineno, name);
+	if (!coord)
+		return tp_errorf(err, "%s:%d: NodeName=%s has no Coord=",
+				 p->path, line->lineno, name);
+	if (p->nnodes == p->cap) {
+		size_t cap = p->cap ? 2 * p->cap : 64;
+		node_line *n = realloc(p->nodes, cap * sizeof(*n));
+		if (!n)
+			return tp_errorf(err, "%s: out of memory", p->path);
+		p->nodes = n;
+		p->cap = cap;
+	}
+	node_line *nl = &p->nodes[p->nnodes];
+	nl->name = strdup(name);
+	nl->coord = strdup(coord);
+	nl->line = line->lineno;
+	p->nnodes++;
+	if (!nl->name || !nl->coord)
+		return tp_errorf(err, "%s: out of memory", p->path);
+	return 0;
+}
+
+static int global_line_add(parse *p, const tp_conf_line *line, tp_error *err)
+{
+	for (size_t i = 0; i < line->npairs; i++) {
+		const tp_conf_pair *kv = &line->pairs[i];
+		int k = lookup(key_names, K_COUNT, kv->key);
+		if (k < 0)
+			return tp_errorf(err, "%s:%d: unknown key '%s'",
+					 p->path, line->lineno, kv->key);
+		if (p->keys[k].value)
+			return tp_errorf(err, "%s:%d: %s= given again (first at line %d)",
+					 p->path, line->lineno, key_names[k],
+					 p->keys[k].line);
+		if (!(p->keys[k].value = strdup(kv->value)))
+			return tp_errorf(err, "%s: out of memory", p->path);
+		p->keys[k].line = line->lineno;
+	}
+	return 0;
+}
+
+static int read_file(parse *p, const char *path, tp_error *err)
+{
+	tp_conf_reader *r = tp_conf_open(path, err);
+	if (!r)
+		return -1;
+	tp_conf_line line;
+	int rc;
+	while ((rc = tp_conf_next(r, &line, err)) == 1) {
+		rc = tp_conf_get(&line, "NodeName") ? node_line_add(p, &line, err)
+						     : global_line_add(p, &line, err);
+		if (rc)
+			break;
+	}
+	tp_conf_close(r);
+	return rc < 0 ? -1 : 0;
+}
+
+static int parse_dimensions(parse *p, int *ndims, int *dims, tp_error *err)
+{
+	const conf_val *v = &p->keys[K_DIMENSIONS];
+	if (!v->value)
+		return tp_errorf(err, "%s: no Dimensions= line", p->path);
+	char *copy = strdup(v->value), *piece[TP_TORUS_MAX_DIMS + 1];
+	if (!copy)
+		return tp_errorf(err, "%s: out of memory", p->path);
+	int n = split(copy, "xX", piece, TP_TORUS_MAX_DIMS), rc = 0;
+	if (n > TP_TORUS_MAX_DIMS)
+		rc = tp_errorf(err, "%s:%d: Dimensions=%s: more than %d dimensions",
+			       p->path, v->line, v->value, TP_TORUS_MAX_DIMS);
+	for (int i = 0; i < n && !rc; i++)
+		if (parse_int(piece[i], 1, TP_TORUS_MAX_NODES, &dims[i]))
+			rc = tp_errorf(err, "%s:%d: bad number '%s' in Dimensions=%s (need an integer >= 1)",
+				       p->path, v->line, piece[i], v->value);
+	tp_error e;
+	if (!rc && check_dims(n, dims, &e))
+		rc = tp_errorf(err, "%s:%d: Dimensions=%s: %s", p->path,
+			       v->line, v->value, e.msg);
+	free(copy);
+	*ndims = n;
+	return rc;
+}
+
+static int parse_wrap(parse *p, int ndims, bool *wrap, tp_error *err)
+{
+	const conf_val *v = &p->keys[K_WRAP];
+	for (int i = 0; i < ndims; i++)
+		wrap[i] = true;
+	if (!v->value)
+		return 0;
+	char *copy = strdup(v->value), *piece[TP_TORUS_MAX_DIMS + 1];
+	if (!copy)
+		return tp_errorf(err, "%s: out of memory", p->path);
+	int n = split(copy, ",", piece, TP_TORUS_MAX_DIMS), rc = 0;
+	if (n != 1 && n != ndims)
+		rc = tp_errorf(err, "%s:%d: Wrap=%s has %d values for %d dimensions (give one or %d)",
+			       p->path, v->line, v->value,
+			       n > TP_TORUS_MAX_DIMS ? TP_TORUS_MAX_DIMS + 1 : n,
+			       ndims, ndims);
+	for (int i = 0; i < n && !rc; i++)
+		if (parse_bool(piece[i], &wrap[i]))
+			rc = tp_errorf(err, "%s:%d: bad value '%s' in Wrap=%s (need yes or no)",
+				       p->path, v->line, piece[i], v->value);
+	if (!rc && n == 1)
+		for (int i = 1; i < ndims; i++)
+			wrap[i] = wrap[0];
+	free(copy);
+	return rc;
+}
+
+static int parse_options(parse *p, tp_torus_opts *o, tp_error *err)
+{
+	const conf_val *v;
+	*o = default_opts;
+	v = &p->keys[K_NTRANSIT];
+	if (v->value && parse_int(v->value, 0, TP_TORUS_MAX_NODES, &o->ntransit))
+		return tp_errorf(err, "%s:%d: bad number '%s' for Ntransit= (need an integer >= 0)",
+				 p->path, v->line, v->value);
+	v = &p->keys[K_METHOD];
+	if (v->value && tp_torus_method_parse(v->value, &o->method))
+		return tp_errorf(err, "%s:%d: unknown Method=%s (base, fs or mss)",
+				 p->path, v->line, v->value);
+	v = &p->keys[K_DISTANCE];
+	int i;
+	if (v->value) {
+		if ((i = lookup(distance_names, 2, v->value)) < 0)
+			return tp_errorf(err, "%s:%d: unknown Distance=%s (manhattan or torus)",
+					 p->path, v->line, v->value);
+		o->distance = (tp_torus_distance)i;
+	}
+	v = &p->keys[K_FSORDER];
+	if (v->value) {
+		if ((i = lookup(fs_order_names, 2, v->value)) < 0)
+			return tp_errorf(err, "%s:%d: unknown FsOrder=%s (offset or diameter)",
+					 p->path, v->line, v->value);
+		o->fs_order = (tp_torus_fs_order)i;
+	}
+	return 0;
+}
+
+/* Nodes=hostlist: names in row-major order. */
+static int map_hostlist(parse *p, tp_error *err)
+{
+	const conf_val *v = &p->keys[K_NODES];
+	tp_hostlist hl = { 0 };
+	char msg[256];
+	int rc = 0;
+	if (tp_hostlist_expand(&hl, v->value, msg, sizeof(msg)))
+		rc = tp_errorf(err, "%s:%d: Nodes=%s: %s", p->path, v->line,
+			       v->value, msg);
+	else if (hl.n != (size_t)p->t->nnodes)
+		rc = tp_errorf(err, "%s:%d: Nodes=%s lists %zu nodes, Dimensions=%s needs %d",
+			       p->path, v->line, v->value, hl.n,
+			       p->keys[K_DIMENSIONS].value, p->t->nnodes);
+	for (size_t i = 0; !rc && i < hl.n; i++) {
+		p->t->names[i] = hl.names[i];
+		hl.names[i] = NULL;
+		p->node_line_of[i] = v->line;
+	}
+	tp_hostlist_fini(&hl);
+	return rc;
+}
+
+static int parse_coord(parse *p, const node_line *nl, int *c, tp_error *err)
+{
+	const tp_torus *t = p->t;
+	char *copy = strdup(nl->coord), *piece[TP_TORUS_MAX_DIMS + 1];
+	if (!copy)
+		return tp_errorf(err, "%s: out of memory", p->path);
+	int n = split(copy, ",", piece, TP_TORUS_MAX_DIMS), rc = 0;
+	if (n != t->ndims)
+		rc = tp_errorf(err, "%s:%d: Coord=%s has %d values for %d dimensions",
+			       p->path, nl->line, nl->coord,
+			       n > TP_TORUS_MAX_DIMS ? TP_TORUS_MAX_DIMS + 1 : n,
+			       t->ndims);
+	for (int i = 0; i < n && !rc; i++) {
+		if (parse_int(piece[i], INT_MIN, INT_MAX, &c[i]))
+			rc = tp_errorf(err, "%s:%d: bad number '%s' in Coord=%s",
+				       p->path, nl->line, piece[i], nl->coord);
+		else if (c[i] < 0 || c[i] >= t->dims[i])
+			rc = tp_errorf(err, "%s:%d: coordinate %d out of range 0..%d in dimension %d of Coord=%s",
+				       p->path, nl->line, c[i], t->dims[i] - 1,
+				       i, nl->coord);
+	}
+	free(copy);
+	return rc;
+}
+
+/* "3,1,0" into buf. */
+static const char *coord_str(const tp_torus *t, int idx, char *buf, size_t len)
+{
+	int c[TP_TORUS_MAX_DIMS];
+	size_t k = 0;
+	tp_torus_coord(t, idx, c);
+	buf[0] = '\0';
+	for (int i = 0; i < t->ndims && k < len; i++)
+		k += (size_t)snprintf(buf + k, len - k, "%s%d", i ? "," : "",
+				      c[i]);
+	return buf;
+}
+
+/* NodeName=... Coord=... lines: every coordinate exactly once. */
+static int map_explicit(parse *p, tp_error *err)
+{
+	tp_torus *t = p->t;
+	char buf[128];
+	for (size_t i = 0; i < p->nnodes; i++) {
+		node_line *nl = &p->nodes[i];
+		int c[TP_TORUS_MAX_DIMS];
+		if (parse_coord(p, nl, c, err))
+			return -1;
+		int idx = tp_torus_index(t, c);
+		if (t->names[idx])
+			return tp_errorf(err, "%s:%d: coordinate %s of node '%s' already used by '%s' (line %d)",
+					 p->path, nl->line, nl->coord, nl->name,
+					 t->names[idx], p->node_line_of[idx]);
+		t->names[idx] = nl->name;
+		nl->name = NULL;
+		p->node_line_of[idx] = nl->line;
+	}
+	if (p->nnodes != (size_t)t->nnodes) {
+		int missing = 0;
+		while (t->names[missing])
+			missing++;
+		return tp_errorf(err, "%s:%d: Dimensions=%s needs %d nodes, NodeName lines give %zu (none at coordinate %s)",
+				 p->path, p->keys[K_DIMENSIONS].line,
+				 p->keys[K_DIMENSIONS].value, t->nnodes,
+				 p->nnodes, coord_str(t, missing, buf, sizeof(buf)));
+	}
+	return 0;
+}
+
+static int map_nodes(parse *p, tp_error *err)
+{
+	if (p->keys[K_NODES].value && p->nnodes)
+		return tp_errorf(err, "%s:%d: NodeName= lines cannot be combined with Nodes= (line %d)",
+				 p->path, p->nodes[0].line, p->keys[K_NODES].line);
+	if (!p->keys[K_NODES].value && !p->nnodes)
+		return tp_errorf(err, "%s: no Nodes= or NodeName= lines", p->path);
+	if (!(p->node_line_of = calloc((size_t)p->t->nnodes, sizeof(int))))
+		return tp_errorf(err, "%s: out of memory", p->path);
+	int rc = p->keys[K_NODES].value ? map_hostlist(p, err)
+					: map_explicit(p, err);
+	if (rc)
+		return rc;
+	int a, b;
+	if (index_names(p->t, &a, &b)) {
+		int la = p->node_line_of[a], lb = p->node_line_of[b];
+		int later = la > lb ? la : lb, earlier = la > lb ? lb : la;
+		if (la == lb)
+			return tp_errorf(err, "%s:%d: duplicate node name '%s' in Nodes=%s",
+					 p->path, la, p->t->names[a],
+					 p->keys[K_NODES].value);
+		return tp_errorf(err, "%s:%d: duplicate node name '%s' (first at line %d)",
+				 p->path, later, p->t->names[a], earlier);
+	}
+	return 0;
+}
+
+tp_torus *tp_torus_load(const char *path, tp_error *err)
+{
+	parse p = { .path = path };
+	int ndims = 0, dims[TP_TORUS_MAX_DIMS];
+	bool wrap[TP_TORUS_MAX_DIMS];
+	tp_torus_opts o;
+	int rc = read_file(&p, path, err);
+	if (!rc)
+		rc = parse_dimensions(&p, &ndims, dims, err);
+	if (!rc)
+		rc = parse_wrap(&p, ndims, wrap, err);
+	if (!rc)
+		rc = parse_options(&p, &o, err);
+	if (!rc && !(p.t = torus_alloc(ndims, dims, wrap)))
+		rc = tp_errorf(err, "%s: out of memory", path);
+	if (!rc) {
+		p.t->opts = o;
+		rc = map_nodes(&p, err);
+	}
+	tp_torus *t = p.t;
+	if (rc) {
+		tp_torus_free(t);
+		t = NULL;
+	}
+	parse_fini(&p);
+	return t;
+}

@@ -1,0 +1,227 @@
+/*
+ * torus.h - multidimensional torus (Angara-style) topology and box
+ * allocation with the MSS fragmentation metric (spec B).
+ *
+ * A torus has n >= 1 dimensions d0 x d1 x ... x d(n-1); each dimension is a
+ * ring (wraparound) or a line.  A node is a coordinate vector; its index is
+ * the row-major index of that vector with the LAST dimension fastest:
+ *
+ *     index = ((c0 * d1 + c1) * d2 + c2) ... ,  0 <= index < d0*d1*...
+ *
+ * A job gets a box: an n-dimensional rectangle of free nodes given by a low
+ * corner `off` and lengths `len` (1 <= len_i <= d_i).  In a wrapped
+ * dimension the box covers positions off_i, off_i+1, ... modulo d_i, so it
+ * may cross the ring's seam; a box that spans a whole ring has off_i = 0
+ * (one canonical form per node set).  In a line dimension off_i + len_i <=
+ * d_i.
+ *
+ * The three methods (allocators "torus-base", "torus-fs", "torus-mss") and
+ * the configuration file are described in torus.conf(5).
+ */
+#ifndef TP_TORUS_H
+#define TP_TORUS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "model/error.h"
+#include "model/nodeset.h"
+
+#define TP_TORUS_MAX_DIMS 8
+/* Keeps every derived count (prefix-sum grids, phi) in range. */
+#define TP_TORUS_MAX_NODES (1 << 20)
+
+typedef struct tp_torus tp_torus;
+
+/* Default placement method (Method= in torus.conf). */
+typedef enum tp_torus_method {
+	TP_TORUS_BASE,  /* first free box, shapes by mean diameter */
+	TP_TORUS_FS,    /* Find_Systems: best free box by the FsOrder rule */
+	TP_TORUS_MSS,   /* Find_Systems + MSS: largest phi after placement */
+} tp_torus_method;
+
+/* Node distance L(u,v) (Distance=).  The paper prints the plain sum of
+ * coordinate differences; the wrapped variant takes the shorter way round
+ * each ring. */
+typedef enum tp_torus_distance {
+	TP_TORUS_DIST_MANHATTAN, /* sum |u_i - v_i| */
+	TP_TORUS_DIST_TORUS,     /* sum min(|u_i-v_i|, d_i-|u_i-v_i|) on rings */
+} tp_torus_distance;
+
+/* Order in which torus-fs picks among all free candidate boxes
+ * (FsOrder=); torus-mss breaks phi ties by the same order. */
+typedef enum tp_torus_fs_order {
+	/* lowest low-corner index first, then the shape order (mean
+	 * diameter, size, lengths) */
+	TP_TORUS_FS_OFFSET,
+	/* shape order first, then lowest low-corner index: the same choice
+	 * torus-base makes */
+	TP_TORUS_FS_DIAMETER,
+} tp_torus_fs_order;
+
+typedef struct tp_torus_opts {
+	int ntransit;                 /* Ntransit=, default 0 */
+	tp_torus_method method;       /* Method=, default mss */
+	tp_torus_distance distance;   /* Distance=, default manhattan */
+	tp_torus_fs_order fs_order;   /* FsOrder=, default offset */
+} tp_torus_opts;
+
+/* A box (see above).  Entries past the torus's ndims are zero. */
+typedef struct tp_box {
+	int off[TP_TORUS_MAX_DIMS];
+	int len[TP_TORUS_MAX_DIMS];
+} tp_box;
+
+/* ---- model (torus.c) ------------------------------------------------ */
+
+/* Read torus.conf(5).  NULL with "FILE:LINE: ..." in err on bad input. */
+tp_torus *tp_torus_load(const char *path, tp_error *err);
+/* A torus without a file: wrap may be NULL (all rings); nodes are named
+ * "n1" .. "nN" by index + 1; options are the defaults. */
+tp_torus *tp_torus_generate(int ndims, const int *dims, const bool *wrap,
+			    tp_error *err);
+/* Write a torus.conf(5) that tp_torus_load() reads back into an equal
+ * torus (explicit NodeName lines).  0, or -1 on a write error. */
+int tp_torus_write_conf(const tp_torus *t, FILE *fp);
+void tp_torus_free(tp_torus *t);
+
+int tp_torus_nnodes(const tp_torus *t);
+int tp_torus_ndims(const tp_torus *t);
+const int *tp_torus_dims(const tp_torus *t);   /* ndims entries */
+const bool *tp_torus_wrap(const tp_torus *t);  /* ndims entries */
+int tp_torus_ntransit(const tp_torus *t);
+tp_torus_method tp_torus_default_method(const tp_torus *t);
+const tp_torus_opts *tp_torus_options(const tp_torus *t);
+/* Replace the options (e.g. an experiment sweeping Ntransit); -1 with err
+ * on a negative ntransit or an unknown enum value. */
+int tp_torus_set_options(tp_torus *t, const tp_torus_opts *o, tp_error *err);
+
+const char *tp_torus_node_name(const tp_torus *t, int idx);
+/* Index of a node name, -1 if unknown; O(log n). */
+int tp_torus_node_index(const tp_torus *t, const char *name);
+/* coord: ndims entries.  tp_torus_index returns -1 if out of range. */
+void tp_torus_coord(const tp_torus *t, int idx, int *coord);
+int tp_torus_index(const tp_torus *t, const int *coord);
+/* L(u, v) under the torus's Distance= option (manhattan: plain coordinate
+ * differences, as printed in the paper). */
+int tp_torus_distance_between(const tp_torus *t, int u, int v);
+
+/* Name <-> enum for the option values ("base", "manhattan", ...);
+ * parse functions return -1 for an unknown name. */
+const char *tp_torus_method_name(tp_torus_method m);
+int tp_torus_method_parse(const char *s, tp_torus_method *m);
+const char *tp_torus_distance_name(tp_torus_distance d);
+const char *tp_torus_fs_order_name(tp_torus_fs_order o);
+
+/* ---- boxes and shapes (torus_box.c) ---------------------------------- */
+
+/* A box shape with its mean diameter: the average of L(u,v) over the
+ * unordered pairs of distinct nodes of the box (0 for one node).  For a box
+ * the sum over pairs separates per dimension, so it is exact and O(n):
+ *   sum over ordered pairs = sum_i (P/p_i)^2 * D_i(p_i),
+ *   D_i(p) = sum_{a,b in 0..p-1} dist_i(a, b)   (= (p^3-p)/3 on a line),
+ *   mean  = that / (P (P - 1)),  P = product of p_i. */
+typedef struct tp_torus_shape {
+	int len[TP_TORUS_MAX_DIMS];
+	int size;             /* product of len */
+	uint64_t pair_sum;    /* sum of L over ordered pairs */
+	double mean_diameter; /* pair_sum / (size * (size - 1)) */
+} tp_torus_shape;
+
+/* All shapes of sizes nodes .. nodes+ntransit (sizes above the node count
+ * skipped), every factorisation into ndims factors 1 <= p_i <= d_i, in the
+ * shape order: mean diameter ascending (compared exactly), then size, then
+ * lengths lexicographically.  Returns the count (0 if none, e.g. nodes <=
+ * 0), *out malloc'd; -1 on ENOMEM. */
+int tp_torus_shapes(const tp_torus *t, int nodes, int ntransit,
+		    tp_torus_shape **out);
+double tp_torus_mean_diameter(const tp_torus *t, const int *len);
+
+/* Number of distinct placements of a shape: per dimension d_i on a ring
+ * (1 if the shape spans it), d_i - p_i + 1 on a line.  Placements are
+ * numbered row-major over the low-corner vector (last dimension fastest),
+ * i.e. in increasing low-corner node index. */
+long tp_torus_placements(const tp_torus *t, const int *len);
+/* Box of placement number k (0 <= k < tp_torus_placements). */
+void tp_torus_placement(const tp_torus *t, const int *len, long k,
+			tp_box *box);
+/* Node index of a box's low corner (the offset index used in orders). */
+int tp_torus_box_corner(const tp_torus *t, const tp_box *box);
+int tp_torus_box_size(const tp_torus *t, const tp_box *box);
+bool tp_torus_box_contains(const tp_torus *t, const tp_box *box, int idx);
+bool tp_torus_box_intersects(const tp_torus *t, const tp_box *a,
+			     const tp_box *b);
+bool tp_torus_box_equal(const tp_torus *t, const tp_box *a, const tp_box *b);
+/* Nodes of the box into out (set, not cleared first). */
+void tp_torus_box_nodes(const tp_torus *t, const tp_box *box,
+			tp_nodeset *out);
+/* Every node of the box is in free (node by node). */
+bool tp_torus_box_all_free(const tp_torus *t, const tp_box *box,
+			   const tp_nodeset *free);
+/* "off=3,0 len=2,4" for messages and tests; buf of at least 128 bytes. */
+const char *tp_torus_box_format(const tp_torus *t, const tp_box *box,
+				char *buf, size_t len);
+/* Mean of L over unordered pairs of distinct nodes of any node set (0 for
+ * fewer than two nodes); separates per dimension, O(k n + sum d_i^2).
+ * Under Distance=manhattan a ring is unrolled at its longest run of
+ * unused positions, so a box across the seam is measured along the box
+ * and gets its shape's mean diameter (the allocators' cost). */
+double tp_torus_set_mean_distance(const tp_torus *t, const tp_nodeset *s);
+
+/* Locked-node counts over arbitrary (wrapping) boxes in O(2^n): prefix sums
+ * over the torus unrolled twice along each ring. */
+typedef struct tp_torus_counts tp_torus_counts;
+tp_torus_counts *tp_torus_counts_new(const tp_torus *t,
+				     const tp_nodeset *free);
+/* Number of nodes of box that are not free. */
+int tp_torus_counts_locked(const tp_torus_counts *c, const tp_box *box);
+void tp_torus_counts_free(tp_torus_counts *c);
+
+/* ---- Find_MSS and phi (torus_mss.c) ---------------------------------- */
+
+/* Find_MSS (paper fig. 2): for each free node in index order that no
+ * earlier MSS covers, grow a box from it in the directions +d0, -d0, +d1,
+ * -d1, ... each as far as free nodes (covered or not) allow, stopping at a
+ * locked node, at the end of a line or when the box spans the ring.  One
+ * pass suffices: a side blocked for a thinner box stays blocked.  Each seed
+ * lies outside all earlier MSSs, so the MSSs are pairwise distinct node
+ * sets: counting distinct boxes and counting discoveries agree.
+ * Returns the count, boxes (and, if seeds != NULL, the seed nodes) in
+ * malloc'd arrays; -1 on ENOMEM.  Node-by-node (the direct method). */
+int tp_torus_find_mss(const tp_torus *t, const tp_nodeset *free,
+		      tp_box **boxes, int **seeds);
+/* phi(S) = N * (size of the largest MSS) + (number of MSSs of that size);
+ * 0 when nothing is free.  Direct evaluation. */
+int64_t tp_torus_mss_phi(const tp_torus *t, const tp_nodeset *free);
+
+/* phi of the state after placing each candidate box, for one free set.
+ * direct: rebuild the state and run tp_torus_find_mss for every
+ * candidate (the reference).  Otherwise (fast): Find_MSS of the current
+ * state is computed once with prefix-sum box tests; a candidate reuses the
+ * MSS walk up to the first MSS it touches, reuses every later box it does
+ * not touch, and rejoins the precomputed walk once the undiscovered set
+ * agrees again.  Both return the same phi (checked by test/check_torus_mss). */
+typedef struct tp_mss_eval tp_mss_eval;
+tp_mss_eval *tp_mss_eval_new(const tp_torus *t, const tp_nodeset *free,
+			     bool direct);
+/* phi(free minus box); box must consist of free nodes.  -1 on ENOMEM. */
+int64_t tp_mss_eval_phi(tp_mss_eval *e, const tp_box *box);
+/* The fast evaluator's locked counts of the free set (NULL if direct), for
+ * callers that also test candidate boxes. */
+const tp_torus_counts *tp_mss_eval_counts(const tp_mss_eval *e);
+void tp_mss_eval_free(tp_mss_eval *e);
+
+/* ---- placement (alloc_torus.c) --------------------------------------- */
+
+/* Internal flags for tp_torus_place. */
+#define TP_TORUS_PLACE_DIRECT 0x1u /* mss: use the direct evaluation */
+
+/* Choose a box for a job of `nodes` nodes with `method`, using the torus's
+ * options (Ntransit, FsOrder, Distance).  Returns 0 with *box set, or -1
+ * if no box of free nodes fits (or on ENOMEM). */
+int tp_torus_place(const tp_torus *t, tp_torus_method method,
+		   const tp_nodeset *free, int nodes, unsigned flags,
+		   tp_box *box);
+
+#endif
