@@ -121,11 +121,11 @@ typedef struct scored {
 	tp_alloc_ops ops; /* inner's, with cost and destroy replaced */
 } scored;
 
-static int scored_place(tp_alloc *a, const tp_nodeset *free, int nodes,
-			tp_nodeset *out)
+static int scored_place(tp_alloc *a, const tp_nodeset *free,
+		const tp_alloc_req *req, tp_nodeset *out)
 {
 	scored *s = a->state;
-	return tp_alloc_place(s->inner, free, nodes, out);
+	return tp_alloc_place_req(s->inner, free, req, out);
 }
 
 static int scored_capacity(tp_alloc *a, const tp_nodeset *free)

@@ -487,9 +487,10 @@ static bool crosses_seam(const tp_torus *t, const tp_box *b)
 	return false;
 }
 
-static int no_seam_place(tp_alloc *a, const tp_nodeset *avail, int nodes,
-			 tp_nodeset *out)
+static int no_seam_place(tp_alloc *a, const tp_nodeset *avail,
+		const tp_alloc_req *req, tp_nodeset *out)
 {
+	int nodes = req->nodes;
 	const tp_torus *t = a->state;
 	tp_torus_shape *sh;
 	tp_nodeset_zero(out);

@@ -4,43 +4,159 @@
 #   2. unit tests (Check) of the core, the simulator and the plugins;
 #   3. the same unit tests under AddressSanitizer + UndefinedBehaviorSanitizer;
 #   4. live-cluster tests: real munged/slurmctld/slurmd in a private network
-#      namespace with our plugins (root only; skipped with a message otherwise).
-# Ends with one line "N passed, N failed".
+#      namespace with our plugins (root only).
+# A test that cannot run fails the run, it is never skipped green: each of
+# these is one failure, with its reason printed (again at the end):
+#   - the Slurm plugins were not built in build/test (configure found no
+#     Slurm headers, or the build did not produce the .so files);
+#   - build/test has no check-live target;
+#   - check-live could not run (not root, no ip netns, no test matched) or
+#     a live test skipped (exit 77).  TOPO_LIVE_ALLOW_SKIP is ignored here:
+#     it is for developers running a subset of the live tests by hand;
+#   - a unit test skipped (automake's "# SKIP: N");
+#   - a step exited non-zero although no test summary counted a failure
+#     (a build error, a test that died before its summary).
+# Ends with one line "N passed, N failed"; exits non-zero on any failure.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-cd "$root"
+cd "$root" || exit 1
 log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+out=$(mktemp)
+trap 'rm -f "$log" "$out"' EXIT
 fail=0
+extra=0    # failures that no test summary counts (see problem)
+reasons=()
 
 step() { printf '\n=== %s\n' "$*"; }
 
-step "dependencies"
-./contrib/install-deps.sh || exit 1
-
-step "unit tests"
-./contrib/build.sh build/test || exit 1
-make -C build/test check 2>&1 | tee -a "$log" | grep -E '^(PASS|FAIL|ERROR|XPASS|SKIP):' || true
-[ "${PIPESTATUS[0]}" -eq 0 ] || fail=1
-
-step "unit tests under ASan/UBSan"
-./contrib/build.sh build/sanitize --enable-sanitizers --without-slurm-headers || exit 1
-ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-	make -C build/sanitize check 2>&1 | tee -a "$log" | grep -E '^(PASS|FAIL|ERROR|XPASS|SKIP):' || true
-[ "${PIPESTATUS[0]}" -eq 0 ] || fail=1
-
-step "live-cluster tests"
-if make -C build/test -n check-live >/dev/null 2>&1; then
-	make -C build/test check-live 2>&1 | tee -a "$log" | grep -E '^(ok|not ok|PASS|FAIL|ERROR|SKIP)' || true
-	[ "${PIPESTATUS[0]}" -eq 0 ] || fail=1
-else
-	echo "no check-live target (plugins not configured)"
-fi
+# problem REASON: one failure, counted in the final line, with its reason.
+problem() {
+	echo "FAIL: $*"
+	reasons+=("$*")
+	extra=$((extra + 1))
+	fail=1
+}
 
 # Automake's summaries ("# PASS: N") and the live tests' "N passed, N failed".
-passed=$(awk '/^# PASS:/ {s += $3} / passed, [0-9]+ failed$/ {s += $1} END {print s + 0}' "$log")
-failed=$(awk '/^# (FAIL|ERROR|XPASS):/ {s += $3} / passed, [0-9]+ failed$/ {s += $3} END {print s + 0}' "$log")
-[ "$failed" -eq 0 ] || fail=1
-echo
-echo "$passed passed, $failed failed"
-exit "$fail"
+passed_in() { awk '/^# PASS:/ {s += $3} / passed, [0-9]+ failed$/ {s += $1} END {print s + 0}' "$@"; }
+failed_in() { awk '/^# (FAIL|ERROR|XPASS):/ {s += $3} / passed, [0-9]+ failed$/ {s += $3} END {print s + 0}' "$@"; }
+
+# Print the final line and exit.
+finish() {
+	local passed failed r
+	passed=$(passed_in "$log")
+	failed=$(( $(failed_in "$log") + extra ))
+	[ "$failed" -eq 0 ] || fail=1
+	if [ "${#reasons[@]}" -gt 0 ]; then
+		echo
+		echo "=== failures that are not test results"
+		for r in "${reasons[@]}"; do echo "FAIL: $r"; done
+	fi
+	echo
+	echo "$passed passed, $failed failed"
+	exit "$fail"
+}
+
+# run_tests FILTER CMD...: run CMD, show its lines matching FILTER, keep its
+# whole output in $out and append it to $log.  Returns CMD's status.
+run_tests() {
+	local filter=$1 st
+	shift
+	"$@" 2>&1 | tee "$out" | { grep -E "$filter" || true; }
+	st=${PIPESTATUS[0]}
+	cat "$out" >> "$log"
+	return "$st"
+}
+
+# After a `make check`: a skipped unit test is a failure, and so is a
+# non-zero exit that no summary counted.
+unit_verdict() { # WHAT STATUS
+	local skipped
+	skipped=$(awk '/^# SKIP:/ {s += $3} END {print s + 0}' "$out")
+	[ "$skipped" -eq 0 ] || problem "$1: $skipped unit test(s) skipped (a test that cannot run is a failure)"
+	if [ "$2" -ne 0 ]; then
+		fail=1
+		[ "$(failed_in "$out")" -gt 0 ] ||
+			problem_tail "$1 exited with status $2 and no failed test was counted (build error?)"
+	fi
+}
+
+# problem_tail REASON: problem, then the end of the step's output.
+problem_tail() {
+	problem "$1"
+	echo "  last lines of its output:"
+	tail -n 20 "$out" | sed 's/^/  | /'
+}
+
+unit_filter='^(PASS|FAIL|ERROR|XPASS|SKIP):'
+
+step "dependencies"
+./contrib/install-deps.sh || { problem "contrib/install-deps.sh failed"; finish; }
+
+step "unit tests"
+./contrib/build.sh build/test || { problem "contrib/build.sh build/test failed"; finish; }
+run_tests "$unit_filter" make -C build/test check
+unit_verdict "make -C build/test check" $?
+
+step "Slurm plugins in build/test"
+# Automake writes the lines of `if HAVE_SLURM` blocks as they are when
+# configure found the Slurm headers, commented out ("#plugin_LTLIBRARIES
+# = ...") when it did not.
+if ! grep -Eq '^plugin_LTLIBRARIES[[:space:]]*[+]?=' build/test/Makefile; then
+	problem "build/test was configured without Slurm's headers (HAVE_SLURM false; see build/test/config.log and contrib/slurm-headers.sh): the plugins were not built"
+else
+	echo "configured with Slurm's headers (HAVE_SLURM true)"
+	for so in select_fattree sched_topo select_torus; do
+		if [ -f "build/test/plugins/.libs/$so.so" ]; then
+			echo "built: build/test/plugins/.libs/$so.so"
+		else
+			problem "plugin not built: build/test/plugins/.libs/$so.so is missing"
+		fi
+	done
+fi
+
+step "unit tests under ASan/UBSan"
+./contrib/build.sh build/sanitize --enable-sanitizers --without-slurm-headers ||
+	{ problem "contrib/build.sh build/sanitize failed"; finish; }
+ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	run_tests "$unit_filter" make -C build/sanitize check
+unit_verdict "make -C build/sanitize check" $?
+
+step "live-cluster tests"
+if grep -q '^check-live:' build/test/Makefile; then
+	# Skips must fail here, whatever the caller's environment says.
+	run_tests '^(== |ok|not ok|Bail out!|PASS|FAIL|ERROR|SKIP|check-live:)' \
+		env -u TOPO_LIVE_ALLOW_SKIP make -C build/test check-live
+	st=$?
+	before=$extra
+	# check-live could not run at all (not root, no ip netns, no test).
+	while IFS= read -r line; do
+		problem "check-live could not run: ${line#check-live: *: }"
+	done < <(grep -E '^check-live: (FAIL|SKIP):' "$out")
+	# A live test that skipped (exit 77) or failed without counting a
+	# failure in its own "N passed, N failed" line.
+	while IFS= read -r line; do
+		problem "$line"
+	done < <(awk '
+		/^== / { name = $2; nfail = -1; why = ""; next }
+		/^[0-9]+ passed, [0-9]+ failed$/ { nfail = $3; next }
+		/^1\.\.0 # SKIP/ { why = $0; sub(/^1\.\.0 # SKIP */, "", why); next }
+		/^(FAIL|SKIP): / && name != "" && $2 == name {
+			if ($1 == "SKIP:" || $0 ~ /exit 77/)
+				printf "live test %s skipped: %s\n", name, why != "" ? why : "exit 77"
+			else if (nfail <= 0) {
+				sub(/^FAIL: [^ ]* */, "")
+				printf "live test %s failed without counting a failure in its summary %s\n", name, $0
+			}
+			name = ""
+		}' "$out")
+	if [ "$st" -ne 0 ]; then
+		fail=1
+		[ "$(failed_in "$out")" -gt 0 ] || [ "$extra" -gt "$before" ] ||
+			problem_tail "make -C build/test check-live exited with status $st and no failed test was counted (build error?)"
+	fi
+else
+	problem "build/test/Makefile has no check-live target: the live-cluster tests cannot run"
+fi
+
+finish

@@ -19,9 +19,10 @@ static inline tp_alloc *first_free(int n)
 	return a;
 }
 
-static inline int contig_place(tp_alloc *a, const tp_nodeset *free, int nodes,
-			       tp_nodeset *out)
+static inline int contig_place(tp_alloc *a, const tp_nodeset *free,
+			       const tp_alloc_req *req, tp_nodeset *out)
 {
+	int nodes = req->nodes;
 	(void)a;
 	tp_nodeset_zero(out);
 	int run = 0;

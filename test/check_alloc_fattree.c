@@ -478,7 +478,7 @@ static void check_one(tp_alloc *a, const tp_fattree *t, const tp_nodeset *free,
 	tp_nodeset_init(&want, t->nnodes);
 	for (int mm = 0, left = n; mm < t->nmsu && left > 0; mm++) {
 		int lo = t->msu_lo[mm], hi = t->msu_lo[mm + 1];
-		if (!tp_ft_count_range(out, lo, hi))
+		if (!tp_fattree_count_range(out, lo, hi))
 			continue;
 		int take = hi - lo < left ? hi - lo : left;
 		tp_nodeset_set_range(&want, lo, lo + take);

@@ -125,7 +125,7 @@ START_TEST(test_real_file_multihomed)
 	ck_assert_ptr_null(tp_fattree_load(path, &err));
 	ck_assert_msg(strstr(err.msg, ":6:") && strstr(err.msg, "circe-n051") &&
 		      strstr(err.msg, "'s2' (line 4)"), "%s", err.msg);
-	tp_fattree *t = tp_fattree_load_flags(path, TP_FT_LOAD_FIRST_LEAF, &err);
+	tp_fattree *t = tp_fattree_load_flags(path, TP_FATTREE_LOAD_FIRST_LEAF, &err);
 	ck_assert_msg(t != NULL, "%s", err.msg);
 	ck_assert_int_eq(t->nwarn, 1);
 	ck_assert_ptr_nonnull(strstr(t->warn, "circe-n051"));
@@ -395,7 +395,7 @@ START_TEST(test_msu_partition_irregular)
 {
 	tp_fattree *t = load_real("ubccr-medium_cluster.topology.conf");
 	/* leaves 102, 100, 32; Nleaf = 102 > 4 -> Nunit 4 */
-	const tp_ft_switch *ibn = &t->sw[tp_fattree_switch_index(t, "IBN")];
+	const tp_fattree_switch *ibn = &t->sw[tp_fattree_switch_index(t, "IBN")];
 	ck_assert_int_eq(ibn->msu_hi - ibn->msu_lo, 26);
 	ck_assert_int_eq(tp_fattree_msu_size(t, ibn->msu_hi - 1), 2);
 	int sum = 0;

@@ -1,7 +1,7 @@
 /* check_plugin_torus_map.c - select/torus's translation between Slurm's
  * node bitmaps (bitstr_t, slurm.conf order; libslurmfull) and torus node
  * sets (torus.conf order) by node name: plugins/common/tpl_nodemap.c with
- * the torus's name index (plugins/select_torus/tt_state.c), and boxes
+ * the torus's name index (tp_torus_node_index), and boxes
  * seen through the map (tt_box.c). */
 #include "check_util.h"
 
@@ -12,7 +12,6 @@
 #include "topology/torus.h"
 #include "tpl_nodemap.h"
 #include "tt_box.h"
-#include "tt_state.h"
 
 #define NSLURM 64
 
@@ -23,6 +22,11 @@ typedef struct fixture {
 	char *names[NSLURM];
 	tpl_nodemap m;
 } fixture;
+
+static int torus_index(const void *t, const char *name)
+{
+	return tp_torus_node_index(t, name);
+}
 
 static void fixture_init(fixture *f, uint64_t seed)
 {
@@ -48,7 +52,7 @@ static void fixture_init(fixture *f, uint64_t seed)
 	}
 	ck_assert_int_eq(tpl_nodemap_build(&f->m, (const char *const *)f->names,
 					   NSLURM, f->t, 64,
-					   tt_state_node_index, &err), 0);
+					   torus_index, &err), 0);
 }
 
 static void fixture_fini(fixture *f)

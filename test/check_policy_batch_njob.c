@@ -13,9 +13,10 @@
 
 /* First free nodes, but capacity counts only wholly free aligned pairs
  * (units of 2 nodes), like the fat tree's Nunit x free MSUs. */
-static int ff_place(tp_alloc *a, const tp_nodeset *free, int nodes,
-		    tp_nodeset *out)
+static int ff_place(tp_alloc *a, const tp_nodeset *free,
+		const tp_alloc_req *req, tp_nodeset *out)
 {
+	int nodes = req->nodes;
 	(void)a;
 	tp_nodeset_zero(out);
 	if (tp_nodeset_count(free) < nodes)

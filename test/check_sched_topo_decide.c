@@ -38,7 +38,7 @@ static tp_policy *policy(const char *name, int max_ext, int resubmit)
 	tp_policy_opts o;
 	tp_policy_opts_default(&o);
 	o.rbhar_max_ext = max_ext;
-	o.rbhar_resubmit = resubmit;
+	o.rbhar_requeue = resubmit;
 	tp_policy *p = tp_policy_create(name, &o, &err);
 	ck_assert_msg(p != NULL, "%s", err.msg);
 	return p;
@@ -109,7 +109,7 @@ START_TEST(completing_nodes_end_now)
 	st_view_add_pending(&v, &x);
 	st_view_sort_queue(&v);
 	tp_policy *p = policy("easy", 1, 0);
-	st_decide_pass(p, &v);
+	tp_driver_pass(p, &v.c);
 	ck_assert_int_eq(v.c.nstarts, 0);
 	ck_assert_ptr_eq(v.c.resv_job, v.c.queue[0]);
 	ck_assert_int_eq(v.c.resv_time, 100);
@@ -118,6 +118,68 @@ START_TEST(completing_nodes_end_now)
 	tp_nodeset_fini(&at);
 	st_view_fini(&v);
 	tp_alloc_destroy(a);
+}
+END_TEST
+
+/* window-ff's index rule under slurmctld's priority order: the window is
+ * the arrival indices below the oldest waiting job's + W, wherever that
+ * job stands in the queue; it moves on when that job starts. */
+static void index_window_case(const int (*rows)[3], size_t n, int free_nodes,
+			      int window, const int64_t *want, size_t nwant)
+{
+	tp_alloc *a = first_free(8);
+	st_view v;
+	st_view_init(&v, a);
+	ck_assert_int_eq(st_view_begin(&v, 100, n + 1), 0);
+	set_range(&v.c.free, 0, free_nodes);
+	for (size_t i = 0; i < n; i++) {
+		/* id = arrival index; priority; nodes */
+		st_jobdesc d = { .id = rows[i][0], .priority = (uint32_t)rows[i][1],
+				 .submit = 10, .estimate = 50, .nodes = rows[i][2],
+				 .seq = rows[i][0] };
+		ck_assert_int_eq(st_view_add_pending(&v, &d), 0);
+	}
+	st_view_sort_queue(&v);
+	tp_error err = { "" };
+	tp_policy_opts o;
+	tp_policy_opts_default(&o);
+	o.window = window;
+	o.window_rule = TP_WINDOW_INDEX;
+	tp_policy *p = tp_policy_create("window-ff", &o, &err);
+	ck_assert_msg(p != NULL, "%s", err.msg);
+	tp_driver_pass(p, &v.c);
+	ck_assert_uint_eq(v.c.nstarts, nwant);
+	for (size_t k = 0; k < nwant; k++)
+		ck_assert_int_eq(v.c.starts[k].job->id, want[k]);
+	tp_policy_destroy(p);
+	st_view_fini(&v);
+	tp_alloc_destroy(a);
+}
+
+START_TEST(index_window_in_priority_order)
+{
+	/* Priority reverses arrival: queue 5, 4, 3, 2, 1.  The oldest
+	 * waiting job (1) is last in the queue but fixes the window: with
+	 * W = 2 only jobs 1 and 2 may start, 2 first (higher priority).
+	 * Taking queue[0] (job 5) as the oldest would start 5 and 4 on the
+	 * two free nodes. */
+	static const int rows[][3] = {
+		{ 1, 1, 1 }, { 2, 2, 1 }, { 3, 3, 1 }, { 4, 4, 1 }, { 5, 5, 1 },
+	};
+	static const int64_t want[] = { 2, 1 };
+	index_window_case(rows, 5, 2, 2, want, 2);
+}
+END_TEST
+
+START_TEST(index_window_moves_when_the_oldest_starts)
+{
+	/* Queue 3, 1, 2 (priority).  W = 2: window {1, 2}.  Job 3 is
+	 * passed over (outside); job 1 starts, the window becomes {2, 3}:
+	 * job 3, passed over before, is now inside and starts (1 node
+	 * left after it), then job 2 (2 nodes) no longer fits. */
+	static const int rows[][3] = { { 3, 9, 1 }, { 1, 5, 1 }, { 2, 1, 2 } };
+	static const int64_t want[] = { 1, 3 };
+	index_window_case(rows, 3, 3, 2, want, 2);
 }
 END_TEST
 
@@ -174,10 +236,10 @@ START_TEST(rbhar_extends_rounded_once)
 
 	rbhar_case(&v, a, 1000, 600);
 	ck_assert_int_eq(st_decide_limits(p, &v, &f, 0, 60, ST_ASK_FILL, record, &s), 1);
-	ck_assert_int_eq(s.d[0].action, TP_LIMIT_EXTEND);
-	ck_assert_int_eq(s.d[0].raw, 250);
-	ck_assert_int_eq(s.d[0].arg, 300);
-	ck_assert(!s.d[0].denied);
+	ck_assert_int_eq(s.d[0].answer.action, TP_LIMIT_EXTEND);
+	ck_assert_int_eq(s.d[0].answer.raw, 250);
+	ck_assert_int_eq(s.d[0].answer.arg, 300);
+	ck_assert(!s.d[0].answer.denied);
 	long ri = tp_cluster_find_run(&v.c, s.d[0].job);
 	ck_assert_int_eq(v.c.run[ri].limit, 1300);
 	ck_assert_int_eq(v.c.run[ri].extensions, 1);
@@ -196,8 +258,8 @@ START_TEST(rbhar_extends_rounded_once)
 	v.c.run[1].limit = 1300;
 	v.c.run[1].extensions = 1;
 	ck_assert_int_eq(st_decide_limits(p, &v, &f, 1, 60, ST_ASK_FILL, record, &s), 1);
-	ck_assert_int_eq(s.d[0].action, TP_LIMIT_KILL);
-	ck_assert(!s.d[0].denied);
+	ck_assert_int_eq(s.d[0].answer.action, TP_LIMIT_KILL);
+	ck_assert(!s.d[0].answer.denied);
 	/* Asked once per limit: the cycle after does not ask again. */
 	ck_assert_int_eq(st_decide_limits(p, &v, &f, 1, 60, ST_ASK_FILL, record, &s), 0);
 	ck_assert_int_eq(p->stats.ext_denied, 0);
@@ -222,8 +284,8 @@ START_TEST(rbhar_denies_when_hole_is_wanted)
 	st_fills_add(&f, 11, 12);
 	rbhar_case(&v, a, 1000, 200);
 	ck_assert_int_eq(st_decide_limits(p, &v, &f, 0, 60, ST_ASK_FILL, record, &s), 1);
-	ck_assert_int_eq(s.d[0].action, TP_LIMIT_KILL);
-	ck_assert(s.d[0].denied);
+	ck_assert_int_eq(s.d[0].answer.action, TP_LIMIT_KILL);
+	ck_assert(s.d[0].answer.denied);
 	ck_assert_int_eq(v.c.run[1].limit, 1000);
 	ck_assert_int_eq(p->stats.ext_denied, 1);
 	tp_policy_destroy(p);
@@ -255,7 +317,7 @@ START_TEST(horizon_and_untracked)
 	ck_assert_int_eq(st_decide_limits(p, &v, &f, 0, 1, ST_ASK_FILL, record, &s), 0);
 	ck_assert_int_eq(st_decide_limits(p, &v, &f, 0, 1, ST_ASK_ALL, record, &s), 2);
 	ck_assert_int_eq(s.d[0].job->id, 10);  /* job id order */
-	ck_assert_int_eq(s.d[0].action, TP_LIMIT_KILL);
+	ck_assert_int_eq(s.d[0].answer.action, TP_LIMIT_KILL);
 	tp_policy_destroy(p);
 	st_fills_fini(&f);
 	st_view_fini(&v);
@@ -265,9 +327,10 @@ END_TEST
 
 /* An allocator that places only even sizes (a shape rule, as a torus's
  * boxes or a tree's units make some sizes impossible). */
-static int even_place(tp_alloc *a, const tp_nodeset *free, int nodes,
-		      tp_nodeset *out)
+static int even_place(tp_alloc *a, const tp_nodeset *free,
+		const tp_alloc_req *req, tp_nodeset *out)
 {
+	int nodes = req->nodes;
 	if (nodes % 2)
 		return -1;
 	tp_nodeset_zero(out);
@@ -289,16 +352,16 @@ START_TEST(never_placeable_sizes)
 	tp_nodeset all;
 	tp_nodeset_init(&all, 8);
 	set_range(&all, 0, 6);  /* a partition of 6 of the 8 nodes */
-	ck_assert(st_view_ever_placeable(&v, &all, 2));
-	ck_assert(st_view_ever_placeable(&v, &all, 6));
-	ck_assert(!st_view_ever_placeable(&v, &all, 3));
-	ck_assert(!st_view_ever_placeable(&v, &all, 8)); /* more than the partition */
-	ck_assert(!st_view_ever_placeable(&v, &all, 0));
-	ck_assert(!st_view_ever_placeable(&v, &all, 9));
+	ck_assert(tp_placeable_test(&v.placeable, v.alloc, &all, 2));
+	ck_assert(tp_placeable_test(&v.placeable, v.alloc, &all, 6));
+	ck_assert(!tp_placeable_test(&v.placeable, v.alloc, &all, 3));
+	ck_assert(!tp_placeable_test(&v.placeable, v.alloc, &all, 8)); /* more than the partition */
+	ck_assert(!tp_placeable_test(&v.placeable, v.alloc, &all, 0));
+	ck_assert(!tp_placeable_test(&v.placeable, v.alloc, &all, 9));
 	/* The answer is remembered per view: a new view asks again. */
-	ck_assert_int_eq(v.placeable[3], -1);
+	ck_assert_int_eq(v.placeable.known[3], -1);
 	ck_assert_int_eq(st_view_begin(&v, 0, 4), 0);
-	ck_assert_int_eq(v.placeable[3], 0);
+	ck_assert_int_eq(v.placeable.known[3], 0);
 	tp_nodeset_fini(&all);
 	st_view_fini(&v);
 	tp_alloc_destroy(a);
@@ -307,10 +370,10 @@ END_TEST
 
 START_TEST(round_up)
 {
-	ck_assert_int_eq(st_round_up(1, 60), 60);
-	ck_assert_int_eq(st_round_up(60, 60), 60);
-	ck_assert_int_eq(st_round_up(61, 60), 120);
-	ck_assert_int_eq(st_round_up(61, 1), 61);
+	ck_assert_int_eq(tp_round_up(1, 60), 60);
+	ck_assert_int_eq(tp_round_up(60, 60), 60);
+	ck_assert_int_eq(tp_round_up(61, 60), 120);
+	ck_assert_int_eq(tp_round_up(61, 1), 61);
 }
 END_TEST
 
@@ -393,7 +456,7 @@ static void apply(void *arg, st_view *v, const st_limit_dec *d)
 {
 	replay *r = arg;
 	rjob *j = st_view_ref(d->job);
-	switch (d->action) {
+	switch (d->answer.action) {
 	case TP_LIMIT_EXTEND:
 		j->limit = v->c.run[d->run].limit;
 		j->extensions++;
@@ -404,12 +467,12 @@ static void apply(void *arg, st_view *v, const st_limit_dec *d)
 		tp_cluster_end_run(&v->c, (size_t)d->run, 1);
 		st_fills_remove(&r->fills, (uint32_t)j->w->id);
 		j->state = 3;
-		if (d->action == TP_LIMIT_RESUBMIT) {
+		if (d->answer.action == TP_LIMIT_RESUBMIT) {
 			j->attempt++;
 			j->extensions = 0;
 			j->fill = false;
 			j->submit = r->now;
-			j->estimate = d->arg > 0 ? d->arg : 1;
+			j->estimate = d->answer.arg > 0 ? d->answer.arg : 1;
 			enqueue(r, j);
 		}
 		return;
@@ -458,7 +521,7 @@ static void step(replay *r)
 	       r->w->jobs[r->next_arrival].submit <= r->now) {
 		rjob *j = &r->j[r->next_arrival++];
 		j->submit = j->w->submit;
-		if (st_view_ever_placeable(&r->v, &all, j->w->nodes)) {
+		if (tp_placeable_test(&r->v.placeable, r->v.alloc, &all, j->w->nodes)) {
 			enqueue(r, j);
 		} else {
 			j->state = 3;
@@ -468,7 +531,7 @@ static void step(replay *r)
 	tp_nodeset_fini(&all);
 	/* 4. one pass on a fresh view */
 	build(r);
-	st_decide_pass(r->p, &r->v);
+	tp_driver_pass(r->p, &r->v.c);
 	for (size_t k = 0; k < r->v.c.nstarts; k++) {
 		const tp_start *s = &r->v.c.starts[k];
 		rjob *j = st_view_ref(s->job);
@@ -611,7 +674,7 @@ START_TEST(replay_matches_engine)
 		o.window = pc->window;
 		o.njob = pc->njob;
 		o.rbhar_max_ext = pc->max_ext;
-		o.rbhar_resubmit = pc->resubmit;
+		o.rbhar_requeue = pc->resubmit;
 		o.rbhar_max_time = pc->max_time;
 		o.window_rule = pc->rule;
 		tp_alloc *a = pc->even ? tp_alloc_new(&even_ops, w.nodes, NULL)
@@ -680,6 +743,8 @@ int main(void)
 	Suite *s = suite_create("sched_topo_decide");
 	TCase *tc = tcase_create("view");
 	tcase_add_test(tc, queue_order);
+	tcase_add_test(tc, index_window_in_priority_order);
+	tcase_add_test(tc, index_window_moves_when_the_oldest_starts);
 	tcase_add_test(tc, completing_nodes_end_now);
 	tcase_add_test(tc, rbhar_extends_rounded_once);
 	tcase_add_test(tc, rbhar_denies_when_hole_is_wanted);

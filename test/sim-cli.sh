@@ -31,9 +31,16 @@ expect_fail() {
 	fi
 }
 expect_fail "--policy is required" --workload "$tmp/t.swf" --jobs-csv - --summary-json -
-expect_fail "--window: expected an integer" --workload "$tmp/t.swf" --policy window-ff \
-	--window 0 --jobs-csv - --summary-json -
-expect_fail "unknown policy 'nope'" --workload "$tmp/t.swf" --policy nope --jobs-csv - --summary-json -
+# Policy settings come from the core's settings table: same ranges and
+# messages as sched/topo's topo_ keys.
+expect_fail "--window: '0' is not a whole number from 1 to 1000000" --workload "$tmp/t.swf" \
+	--policy window-ff --window 0 --jobs-csv - --summary-json -
+expect_fail "--policy: 'nope' is not one of fcfs easy" --workload "$tmp/t.swf" --policy nope \
+	--jobs-csv - --summary-json -
+expect_fail "--rbhar-requeue: 'maybe' is not yes or no" --workload "$tmp/t.swf" --policy rb-har \
+	--rbhar-requeue maybe --jobs-csv - --summary-json -
+expect_fail "--rbhar-factor: '0.5' is not a number from 1 to 1e+06" --workload "$tmp/t.swf" \
+	--policy rb-har --rbhar-factor 0.5 --jobs-csv - --summary-json -
 expect_fail "unknown allocator 'nope'" --workload "$tmp/t.swf" --policy easy --alloc nope \
 	--jobs-csv - --summary-json -
 expect_fail "$tmp/missing.swf" --workload "$tmp/missing.swf" --policy easy --jobs-csv - --summary-json -
@@ -49,6 +56,22 @@ out=$("$toposim" --workload "$tmp/t.swf" --policy easy --quiet --jobs-csv - --su
 if echo "$out" | grep -q '^3,2,2,5,1,1,3,3,completed,0,"3",1,1,$'; then ok; else bad "csv: $out"; fi
 if echo "$out" | head -1 | grep -q '^id,submit,start,end,nodes_req,nodes_alloc,estimate,runtime,status,extensions,nodelist'; then
 	ok; else bad "csv header"; fi
+
+# --fattree-conf: the settings file select/fattree reads, its TopologyFile
+# relative to the file's directory; a bad key is named with file and line.
+mkdir -p "$tmp/etc"
+cat > "$tmp/etc/topology.conf" <<'TOPO'
+SwitchName=s0 Nodes=n[1-2]
+SwitchName=s1 Nodes=n[3-4]
+SwitchName=top Switches=s[0-1]
+TOPO
+printf 'Allocator=tree-greedy\nMsuSize=1\n' > "$tmp/etc/fattree.conf"
+if "$toposim" --workload "$tmp/t.swf" --policy easy --fattree-conf "$tmp/etc/fattree.conf" \
+	--quiet --jobs-csv /dev/null --summary-json - | grep -q '"alloc": "tree-greedy"'; then
+	ok; else bad "--fattree-conf Allocator="; fi
+printf 'Allocator=fattree\nMsuSiz=2\n' > "$tmp/etc/bad.conf"
+expect_fail "bad.conf:2: unknown key 'MsuSiz'" --workload "$tmp/t.swf" --policy easy \
+	--fattree-conf "$tmp/etc/bad.conf" --jobs-csv - --summary-json -
 
 if command -v gnuplot > /dev/null; then
 	"$toposim" --workload "$tmp/t.swf" --policy fcfs --quiet --jobs-csv /dev/null \

@@ -23,7 +23,9 @@
 #include "src/common/slurm_protocol_defs.h"
 #include "src/common/xmalloc.h"
 
-#include "tpl_plan.h"
+#include "alloc/place.h"
+#include "model/job.h"
+#include "tpl_nodetable.h"
 
 const char *tpl_mode_name(uint16_t mode)
 {
@@ -71,29 +73,21 @@ static const char *linear_only_reason(job_record_t *job_ptr,
 /*
  * Node counts to try, [lo, hi]: the requested count first (Slurm's
  * req_nodes, which is max_nodes when the job gave a range), down to
- * min_nodes; lo is raised to what min_cpus needs on the largest candidate
- * nodes, so a task-count job without -N gets enough nodes.
+ * min_nodes; lo is raised to what min_cpus needs (tp_job_nodes, the rule
+ * sched/topo uses too), so a task-count job without -N gets enough nodes.
  */
-static void node_count_range(job_record_t *job_ptr, bitstr_t *bitmap,
-			     uint32_t min_nodes, uint32_t max_nodes,
-			     uint32_t req_nodes, int *lo, int *hi)
+static void node_count_range(job_record_t *job_ptr, uint32_t min_nodes,
+			     uint32_t max_nodes, uint32_t req_nodes, int *lo,
+			     int *hi)
 {
-	int64_t l = min_nodes, h = MAX(req_nodes, min_nodes);
-	uint32_t min_cpus = job_ptr->details->min_cpus;
-	int max_cpus = 0;
+	int64_t l = tp_job_nodes(min_nodes, job_ptr->details->min_cpus,
+				 tpl_part_min_cpus(job_ptr->part_ptr));
+	int64_t h = MAX(req_nodes, min_nodes);
 
+	if (min_nodes == 0)
+		l = 0; /* linear_only_reason() took it already */
 	if (max_nodes && h > max_nodes)
 		h = max_nodes;
-	for (int i = 0; i < node_record_count && min_cpus > 1; i++) {
-		node_record_t *n = node_record_table_ptr[i];
-		if (n && bit_test(bitmap, i) && n->cpus > max_cpus)
-			max_cpus = n->cpus;
-	}
-	if (max_cpus > 0 && min_cpus > 1) {
-		int64_t need = ((int64_t)min_cpus + max_cpus - 1) / max_cpus;
-		if (need > l)
-			l = need;
-	}
 	if (h < l)
 		h = l;
 	*lo = (int)MIN(l, INT32_MAX);
@@ -150,48 +144,61 @@ static void ever_usable(tpl_ctx *c, job_record_t *job_ptr, bitstr_t *bitmap,
 }
 
 /* Running jobs' candidate nodes with their end times (WILL_RUN). */
-static size_t collect_releases(tpl_ctx *c, const tp_nodeset *usable,
-			       tpl_release **out)
+typedef struct releases {
+	tp_release *rel;
+	tp_nodeset *sets;  /* rel[i].nodes points at sets[i] */
+	size_t n, cap;
+} releases;
+
+static int add_release(releases *r, int ntopo)
 {
-	tpl_release *rel = NULL;
-	size_t n = 0, cap = 0;
-	time_t now = time(NULL);
+	if (r->n == r->cap) {
+		r->cap = r->cap ? 2 * r->cap : 64;
+		xrealloc(r->rel, r->cap * sizeof(*r->rel));
+		xrealloc(r->sets, r->cap * sizeof(*r->sets));
+	}
+	return tp_nodeset_init(&r->sets[r->n], ntopo);
+}
+
+static void collect_releases(tpl_ctx *c, const tp_nodeset *usable,
+			     time_t now, releases *r)
+{
 	job_record_t *j;
 
-	*out = NULL;
+	*r = (releases){ 0 };
 	if (!c->job_list || !*c->job_list)
-		return 0;
+		return;
 	ListIterator it = list_iterator_create(*c->job_list);
 	while ((j = list_next(it))) {
 		bool running = IS_JOB_RUNNING(j) || IS_JOB_SUSPENDED(j);
 		if ((!running && !IS_JOB_COMPLETING(j)) || !j->node_bitmap)
 			continue;
-		if (n == cap) {
-			cap = cap ? 2 * cap : 64;
-			xrealloc(rel, cap * sizeof(*rel));
-		}
-		if (tp_nodeset_init(&rel[n].nodes, c->map->ntopo))
+		if (add_release(r, c->map->ntopo))
 			break;
-		tpl_bits_to_set(c->map, j->node_bitmap, &rel[n].nodes);
-		tp_nodeset_and(&rel[n].nodes, usable);
-		if (!tp_nodeset_count(&rel[n].nodes)) {
-			tp_nodeset_fini(&rel[n].nodes);
+		tp_nodeset *s = &r->sets[r->n];
+		tpl_bits_to_set(c->map, j->node_bitmap, s);
+		tp_nodeset_and(s, usable);
+		if (!tp_nodeset_count(s)) {
+			tp_nodeset_fini(s);
 			continue;
 		}
 		/* Overrunning and completing jobs: any moment now. */
-		rel[n].time = (running && j->end_time > now) ? j->end_time : now;
-		n++;
+		r->rel[r->n].time = (running && j->end_time > now) ? j->end_time
+								    : now;
+		r->n++;
 	}
 	list_iterator_destroy(it);
-	*out = rel;
-	return n;
+	/* Pointers last: the arrays may have moved while growing. */
+	for (size_t i = 0; i < r->n; i++)
+		r->rel[i].nodes = &r->sets[i];
 }
 
-static void free_releases(tpl_release *rel, size_t n)
+static void free_releases(releases *r)
 {
-	for (size_t i = 0; i < n; i++)
-		tp_nodeset_fini(&rel[i].nodes);
-	xfree(rel);
+	for (size_t i = 0; i < r->n; i++)
+		tp_nodeset_fini(&r->sets[i]);
+	xfree(r->rel);
+	xfree(r->sets);
 }
 
 static void log_placement(tpl_ctx *c, job_record_t *job_ptr, uint16_t mode,
@@ -262,8 +269,8 @@ static int linear_choice(tpl_ctx *c, const char *why, job_record_t *job_ptr,
  */
 static const char *fallback_reason(tpl_ctx *c, job_record_t *job_ptr,
 				   bitstr_t *bitmap, int lo, int hi,
-				   uint16_t mode, List preemptees,
-				   char *buf, size_t len)
+				   int max_nodes, uint16_t mode,
+				   List preemptees, char *buf, size_t len)
 {
 	const char *why = NULL;
 	tp_nodeset ever, tmp;
@@ -280,7 +287,7 @@ static const char *fallback_reason(tpl_ctx *c, job_record_t *job_ptr,
 		return "out of memory";
 	}
 	ever_usable(c, job_ptr, bitmap, &ever);
-	if (tpl_place_range(c->alloc, &ever, lo, hi, &tmp) < 0) {
+	if (tp_place_range(c->alloc, &ever, lo, hi, max_nodes, &tmp) < 0) {
 		snprintf(buf, len, "the %s allocator cannot place it even on all its usable nodes",
 			 c->kind);
 		why = buf;
@@ -336,28 +343,33 @@ static int narrowed_test(tpl_ctx *c, const tp_nodeset *chosen, int k,
 }
 
 /* The allocator's answer for `mode`: node count placed (into `chosen`),
- * or -1.  *when: 0, or the release time WILL_RUN needed. */
+ * or -1.  *when: 0, or the release time WILL_RUN needed.  Placements stay
+ * within the job's max_nodes (0: none). */
 static int place_for_mode(tpl_ctx *c, uint16_t mode, tp_nodeset *usable,
-			  int lo, int hi, tp_nodeset *chosen, int64_t *when)
+			  int lo, int hi, int max_nodes, tp_nodeset *chosen,
+			  int64_t *when)
 {
 	int k = -1;
 
 	*when = 0;
 	switch (mode & SELECT_MODE_BASE) {
 	case SELECT_MODE_TEST_ONLY:
-		k = tpl_place_range(c->alloc, usable, lo, hi, chosen);
+		k = tp_place_range(c->alloc, usable, lo, hi, max_nodes, chosen);
 		break;
 	case SELECT_MODE_RUN_NOW:
 		drop_busy(c, usable);
-		k = tpl_place_range(c->alloc, usable, lo, hi, chosen);
+		k = tp_place_range(c->alloc, usable, lo, hi, max_nodes, chosen);
 		break;
 	case SELECT_MODE_WILL_RUN: {
-		tpl_release *rel;
-		size_t nrel = collect_releases(c, usable, &rel);
+		time_t now = time(NULL);
+		releases r;
+		collect_releases(c, usable, now, &r);
 		drop_busy(c, usable);
-		k = tpl_place_earliest(c->alloc, usable, rel, nrel, lo, hi,
-				       chosen, when);
-		free_releases(rel, nrel);
+		k = tp_place_earliest(c->alloc, now, usable, r.rel, r.n, NULL,
+				      lo, hi, max_nodes, NULL, chosen, when);
+		if (k >= 0 && *when <= now)
+			*when = 0; /* placed on the nodes free now */
+		free_releases(&r);
 		break;
 	}
 	}
@@ -400,9 +412,9 @@ int tpl_job_test(tpl_ctx *c, job_record_t *job_ptr, bitstr_t *bitmap,
 				     preemptee_job_list, exc_core_bitmap);
 
 	tpl_bits_to_set(c->map, bitmap, &usable);
-	node_count_range(job_ptr, bitmap, min_nodes, max_nodes, req_nodes,
-			 &lo, &hi);
-	k = place_for_mode(c, mode, &usable, lo, hi, &chosen, &when);
+	node_count_range(job_ptr, min_nodes, max_nodes, req_nodes, &lo, &hi);
+	int cap = max_nodes > INT32_MAX ? 0 : (int)max_nodes;
+	k = place_for_mode(c, mode, &usable, lo, hi, cap, &chosen, &when);
 
 	/* An allocator may give more nodes than asked (torus transit
 	 * nodes); slurmctld refuses more than the job's maximum. */
@@ -422,8 +434,8 @@ int tpl_job_test(tpl_ctx *c, job_record_t *job_ptr, bitstr_t *bitmap,
 				   bitmap, min_nodes, max_nodes, req_nodes,
 				   mode, preemptees, preemptee_job_list,
 				   exc_core_bitmap);
-	} else if (!(why = fallback_reason(c, job_ptr, bitmap, lo, hi, mode,
-					   preemptees, why_buf,
+	} else if (!(why = fallback_reason(c, job_ptr, bitmap, lo, hi, cap,
+					   mode, preemptees, why_buf,
 					   sizeof(why_buf)))) {
 		/* A placement may exist once nodes free up: not here. */
 		debug3("%s: %pJ %s: no placement of %d-%d nodes on these nodes",

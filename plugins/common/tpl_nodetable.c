@@ -10,6 +10,8 @@
 #include "src/common/xmalloc.h"
 #include "src/common/xstring.h"
 
+#include "topology/topo.h"
+
 void tpl_conf_paths(const char *name, char **conf, char **dir)
 {
 	*conf = get_extra_conf_path((char *)name);
@@ -63,4 +65,31 @@ int tpl_nodetable_map(tpl_nodemap *out, const void *topo, int ntopo,
 	}
 	xfree(names);
 	return rc;
+}
+
+static int topo_index(const void *t, const char *name)
+{
+	return tp_topo_node_index(t, name);
+}
+
+int tpl_topo_map(tpl_nodemap *out, const tp_topo *t, const char *plugin_type)
+{
+	const char *file = t->topology ? t->topology : t->conf;
+	return tpl_nodetable_map(out, t, t->nnodes, topo_index, plugin_type,
+				 t->kind == TP_TOPO_TORUS ? "torus" : "tree",
+				 file ? file : "slurm.conf");
+}
+
+uint32_t tpl_part_min_cpus(const part_record_t *part)
+{
+	uint32_t m = 0;
+	if (!part || !part->node_bitmap)
+		return 0;
+	int first = bit_ffs(part->node_bitmap), last = bit_fls(part->node_bitmap);
+	for (int i = first; i >= 0 && i <= last; i++) {
+		node_record_t *n = node_record_table_ptr[i];
+		if (n && bit_test(part->node_bitmap, i) && (!m || n->cpus < m))
+			m = n->cpus;
+	}
+	return m;
 }

@@ -7,6 +7,10 @@
 
 #include "tpl_nodemap.h"
 
+#include "topology/topo.h"
+
+#include "src/slurmctld/slurmctld.h"
+
 /* `name` beside slurm.conf (found like topology.conf, with
  * get_extra_conf_path) and slurm.conf's directory, both xmalloc'd. */
 void tpl_conf_paths(const char *name, char **conf, char **dir);
@@ -22,5 +26,14 @@ void tpl_conf_paths(const char *name, char **conf, char **dir);
 int tpl_nodetable_map(tpl_nodemap *out, const void *topo, int ntopo,
 		      tpl_topo_index_fn index, const char *plugin_type,
 		      const char *kind, const char *topo_file);
+
+/* Fewest CPUs of a node of `part` (0 for an empty partition): what a
+ * job's CPU count is converted to nodes with (tp_job_nodes). */
+uint32_t tpl_part_min_cpus(const part_record_t *part);
+
+/* The same for a loaded machine (topology/topo.h): nodes by name, the
+ * file named in messages being its topology or configuration file. */
+int tpl_topo_map(tpl_nodemap *out, const tp_topo *t,
+		 const char *plugin_type);
 
 #endif

@@ -87,14 +87,15 @@ static void warn_main_scheduler(void)
 
 /* (Re)read SchedulerParameters; a bad value keeps that setting as it
  * was.  Needs the config read lock (or start-up). */
-static void load_params(const st_params *prev)
+static void load_params(const tp_settings *prev)
 {
-	st_params p;
+	tp_settings p;
 	tp_error err = { { 0 } };
-	char text[512];
+	char text[1024];
 
-	st_params_load(&p, prev, slurm_conf.sched_params, report_param, NULL);
-	tp_policy *pol = tp_policy_create(p.policy, &p.opts, &err);
+	tp_settings_parse_params(&p, prev, slurm_conf.sched_params,
+				 TP_SCOPE_SCHED, report_param, NULL);
+	tp_policy *pol = tp_policy_create(p.policy, &p.popts, &err);
 	if (!pol) {
 		error("%s: %s; keeping the previous settings", plugin_type,
 		      err.msg);
@@ -104,7 +105,7 @@ static void load_params(const st_params *prev)
 	ctx.policy = pol;
 	ctx.params = p;
 	snprintf(ctx.stats.policy, sizeof(ctx.stats.policy), "%s", p.policy);
-	st_params_format(&p, text, sizeof(text));
+	tp_settings_format(&p, TP_SCOPE_SCHED, text, sizeof(text));
 	info("%s: %s", plugin_type, text);
 	warn_main_scheduler();
 }
@@ -120,21 +121,34 @@ static void set_paths(void)
 }
 
 /* The allocator for SelectType; rebuilt at reconfigure and whenever the
- * node table changes size.  Needs the node and config locks. */
+ * node table changes size.  A machine that does not load keeps the one
+ * in use, as the select plugins do, unless the node table changed under
+ * it.  Needs the node and config locks. */
 static void load_topo(void)
 {
+	st_topo fresh;
+	bool same_nodes = topo_nodes == node_record_count;
+
 	topo_nodes = node_record_count;
-	if (ctx.topo_ok)
-		st_topo_fini(&ctx.topo);
-	ctx.topo_ok = !st_topo_load(&ctx.topo, slurm_conf.select_type);
-	if (ctx.topo_ok) {
-		st_view_fini(&ctx.view);
-		st_view_init(&ctx.view, ctx.topo.alloc);
-		info("%s: %s", plugin_type, ctx.topo.describe);
-	} else {
+	if (st_topo_load(&fresh, slurm_conf.select_type)) {
+		if (ctx.topo_ok && same_nodes) {
+			error("%s: keeping the previous topology", plugin_type);
+			return;
+		}
+		if (ctx.topo_ok)
+			st_topo_fini(&ctx.topo);
+		ctx.topo_ok = false;
 		error("%s: no usable topology for SelectType=%s: no job is started until it is fixed (scontrol reconfigure)",
 		      plugin_type, slurm_conf.select_type);
+		return;
 	}
+	if (ctx.topo_ok)
+		st_topo_fini(&ctx.topo);
+	ctx.topo = fresh;
+	ctx.topo_ok = true;
+	st_view_fini(&ctx.view);
+	st_view_init(&ctx.view, ctx.topo.topo.alloc);
+	info("%s: %s", plugin_type, ctx.topo.topo.describe);
 }
 
 /* ---- the agent ------------------------------------------------------ */
@@ -212,7 +226,7 @@ static uint32_t locked_cycle(uint64_t *us)
 	lock_slurmctld(locks);
 	gettimeofday(&t0, NULL);
 	if (take_reconf()) {
-		st_params prev = ctx.params;
+		tp_settings prev = ctx.params;
 		load_params(&prev);
 		set_paths();
 		load_topo();
@@ -265,7 +279,7 @@ extern int init(void)
 		return SLURM_ERROR;
 	}
 	memset(&ctx, 0, sizeof(ctx));
-	st_params_default(&ctx.params);
+	tp_settings_default(&ctx.params, true);
 	st_stats_init(&ctx.stats, (int64_t)time(NULL));
 	st_fills_init(&ctx.fills);
 	load_params(NULL);

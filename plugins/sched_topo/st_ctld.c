@@ -22,8 +22,10 @@
 #include "src/slurmctld/slurmctld.h"
 #include "src/slurmctld/srun_comm.h"
 
+#include "model/job.h"
 #include "st_ctld.h"
 #include "st_decide.h"
+#include "tpl_nodetable.h"
 
 #define ST_TYPE "sched/topo"
 #define ST_UNIT 60                       /* Slurm time limits: minutes */
@@ -55,16 +57,6 @@ static int64_t pending_estimate(job_record_t *j, part_record_t *p)
 	return minutes_to_s(m);
 }
 
-/* Whole nodes a job needs: its minimum node count, or more when its CPU
- * count does not fit on that many of the partition's smallest nodes. */
-static int32_t nodes_wanted(job_record_t *j, uint32_t min_cpus)
-{
-	uint32_t n = j->details->min_nodes ? j->details->min_nodes : 1;
-	if (min_cpus && j->details->min_cpus > n * min_cpus)
-		n = (j->details->min_cpus + min_cpus - 1) / min_cpus;
-	return (int32_t)n;
-}
-
 /* Why sched/topo cannot place this queue record exactly, or NULL. */
 static const char *unsupported(job_queue_rec_t *rec)
 {
@@ -85,18 +77,6 @@ static const char *unsupported(job_queue_rec_t *rec)
 	if (d->contiguous)
 		return "contiguous allocations";
 	return NULL;
-}
-
-static uint32_t part_min_cpus(part_record_t *p)
-{
-	uint32_t m = 0;
-	int first = bit_ffs(p->node_bitmap), last = bit_fls(p->node_bitmap);
-	for (int i = first; i >= 0 && i <= last; i++) {
-		node_record_t *n = node_record_table_ptr[i];
-		if (n && bit_test(p->node_bitmap, i) && (!m || n->cpus < m))
-			m = n->cpus;
-	}
-	return m;
 }
 
 /* ---- building the view --------------------------------------------- */
@@ -196,9 +176,12 @@ static int add_pending(part_cycle *pc, job_queue_rec_t **recs, size_t nrec)
 		st_jobdesc d = { .id = j->job_id, .priority = rec->priority,
 				 .submit = j->details->submit_time,
 				 .estimate = pending_estimate(j, pc->part),
-				 .nodes = nodes_wanted(j, pc->min_cpus),
+				 .nodes = tp_job_nodes(j->details->min_nodes,
+						       j->details->min_cpus,
+						       pc->min_cpus),
 				 .seq = (int32_t)j->job_id, .ref = j };
-		if (!st_view_ever_placeable(v, &pc->pset, d.nodes)) {
+		if (!tp_placeable_test(&v->placeable, v->alloc, &pc->pset,
+				       d.nodes)) {
 			mark_unplaceable(pc, j, d.nodes);
 			continue;
 		}
@@ -252,17 +235,17 @@ static void apply_limit(void *arg, st_view *v, const st_limit_dec *d)
 	st_fill *f = st_fills_find(&x->fills, j->job_id);
 	int64_t ff = f ? f->fill_for : r->fill_for;
 
-	switch (d->action) {
+	switch (d->answer.action) {
 	case TP_LIMIT_EXTEND:
-		if (!extend_limit(j, pc->part, d->arg, pc->now)) {
+		if (!extend_limit(j, pc->part, d->answer.arg, pc->now)) {
 			x->stats.ext_granted++;
 			info("%s: RB_HAR extends %pJ (fill job for JobId=%" PRId64 ", extension %d) by %" PRId64 " s (minTime %" PRId64 " s): TimeLimit=%u",
-			     ST_TYPE, j, ff, r->extensions, d->arg, d->raw,
+			     ST_TYPE, j, ff, r->extensions, d->answer.arg, d->answer.raw,
 			     j->time_limit);
 			return;
 		}
 		/* Undo it in the view and the table: it did not happen. */
-		r->limit -= d->arg;
+		r->limit -= d->answer.arg;
 		r->extensions--;
 		if (f)
 			f->extensions = r->extensions;
@@ -271,7 +254,7 @@ static void apply_limit(void *arg, st_view *v, const st_limit_dec *d)
 	case TP_LIMIT_RESUBMIT:
 		if (job_requeue(slurm_conf.slurm_user_id, j->job_id, NULL, false,
 				0) == SLURM_SUCCESS) {
-			j->time_limit = (uint32_t)(d->arg / ST_UNIT);
+			j->time_limit = (uint32_t)(d->answer.arg / ST_UNIT);
 			if (!j->time_limit)
 				j->time_limit = 1;
 			st_fills_remove(&x->fills, j->job_id);
@@ -284,11 +267,11 @@ static void apply_limit(void *arg, st_view *v, const st_limit_dec *d)
 		}
 		return;
 	case TP_LIMIT_KILL:
-		if (d->denied)
+		if (d->answer.denied)
 			x->stats.ext_denied++;
 		info("%s: RB_HAR: %pJ (fill job for JobId=%" PRId64 ") at its limit: %s; Slurm's time limit ends it",
 		     ST_TYPE, j, ff,
-		     d->denied ? "extension refused" : "no extension left");
+		     d->answer.denied ? "extension refused" : "no extension left");
 		return;
 	}
 }
@@ -409,7 +392,7 @@ static int build_view(part_cycle *pc, job_queue_rec_t **recs, size_t nrec,
 	if (st_view_begin(v, pc->now, maxjobs))
 		return -1;
 	tpl_bits_to_set(&pc->x->topo.map, pc->part->node_bitmap, &pc->pset);
-	pc->min_cpus = part_min_cpus(pc->part);
+	pc->min_cpus = tpl_part_min_cpus(pc->part);
 	set_free(pc);
 	if (add_running(pc) || add_completing(pc) ||
 	    add_pending(pc, recs, nrec))
@@ -446,7 +429,7 @@ static void cycle_partition(part_cycle *pc, job_queue_rec_t **recs,
 	if (!v->c.nqueue)
 		return;
 	x->stats.last_pending += (uint32_t)v->c.nqueue;
-	st_decide_pass(x->policy, v);
+	tp_driver_pass(x->policy, &v->c);
 	for (size_t k = 0; k < v->c.nstarts; k++)
 		apply_start(pc, &v->c.starts[k]);
 	mark_waiting(pc);
@@ -468,8 +451,8 @@ uint32_t st_ctld_cycle(st_ctx *x, time_t now)
 	size_t maxjobs = (size_t)list_count(job_list) + nrec + 2;
 
 	part_cycle pc = { .x = x, .now = now };
-	tp_nodeset_init(&pc.pset, x->topo.alloc->nnodes);
-	tp_nodeset_init(&pc.tmp, x->topo.alloc->nnodes);
+	tp_nodeset_init(&pc.pset, x->topo.topo.nnodes);
+	tp_nodeset_init(&pc.tmp, x->topo.topo.nnodes);
 	pc.bits = bit_alloc(node_record_count);
 	x->started_now = 0;
 	x->stats.last_pending = x->stats.last_running = 0;

@@ -26,13 +26,13 @@
 
 #include "policy/policy.h"
 #include "st_fills.h"
-#include "st_params.h"
+#include "io/settings.h"
 #include "st_stats.h"
 #include "st_topo.h"
 #include "st_view.h"
 
 typedef struct st_ctx {
-	st_params params;
+	tp_settings params;  /* topo_ SchedulerParameters */
 	tp_policy *policy;
 	st_topo topo;
 	bool topo_ok;

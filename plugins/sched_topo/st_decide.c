@@ -3,12 +3,7 @@
 
 #include <stdlib.h>
 
-int64_t st_round_up(int64_t x, int64_t unit)
-{
-	if (unit <= 1 || x <= 0)
-		return x;
-	return (x + unit - 1) / unit * unit;
-}
+#include "engine/driver.h"
 
 static int cmp_job_id(const void *a, const void *b)
 {
@@ -35,29 +30,16 @@ static size_t collect_due(st_view *v, st_fills *f, int64_t horizon,
 	return n;
 }
 
-/* Ask about one due job; EXTEND goes into the view and the table. */
+/* Ask about one due job (the driver applies an EXTEND to the view);
+ * the table follows. */
 static void ask(tp_policy *p, st_view *v, st_fill *e, st_limit_dec *d,
 		int64_t unit)
 {
-	tp_run *r = &v->c.run[d->run];
-	uint64_t denied = p->stats.ext_denied;
-
 	if (e)
-		e->decided_end = r->limit;
-	d->action = tp_policy_at_limit(p, &v->c, (size_t)d->run, &d->arg);
-	d->denied = p->stats.ext_denied > denied;
-	d->raw = d->arg;
-	if (d->action == TP_LIMIT_EXTEND && d->arg <= 0)
-		d->action = TP_LIMIT_KILL; /* nothing to extend by */
-	if (d->action == TP_LIMIT_KILL)
-		return;
-	d->arg = st_round_up(d->arg, unit);
-	if (d->action == TP_LIMIT_EXTEND) {
-		r->limit += d->arg;
-		r->extensions++;
-		if (e)
-			e->extensions = r->extensions;
-	}
+		e->decided_end = v->c.run[d->run].limit;
+	d->answer = tp_driver_at_limit(p, &v->c, (size_t)d->run, unit);
+	if (e && d->answer.action == TP_LIMIT_EXTEND)
+		e->extensions = v->c.run[d->run].extensions;
 }
 
 long st_decide_limits(tp_policy *p, st_view *v, st_fills *f, int64_t horizon,
@@ -84,12 +66,4 @@ long st_decide_limits(tp_policy *p, st_view *v, st_fills *f, int64_t horizon,
 	}
 	free(due);
 	return (long)n;
-}
-
-void st_decide_pass(tp_policy *p, st_view *v)
-{
-	tp_cluster_clear_starts(&v->c);
-	v->c.resv_job = NULL;
-	v->c.resv_time = 0;
-	tp_policy_pass(p, &v->c);
 }

@@ -2,8 +2,11 @@
  * st_decide.h - the decisions of one cycle on a view, free of Slurm.
  *
  * Exactly the two questions the simulator's engine asks the core, in the
- * same order: first what to do with jobs at their limit
- * (tp_policy_at_limit), then one scheduling pass (tp_policy_pass).  The
+ * same order and through the same driver functions (engine/driver.h):
+ * first what to do with jobs at their limit (tp_driver_at_limit), then
+ * one scheduling pass (tp_driver_pass, called by st_ctld.c).  What is the
+ * plugin's own is which jobs are asked and when (the fill table, the
+ * horizon).  The
  * plugin carries the answers out in slurmctld; the unit tests carry them
  * out in a replay and compare with the engine.
  *
@@ -25,6 +28,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "engine/driver.h"
 #include "policy/policy.h"
 #include "st_fills.h"
 #include "st_view.h"
@@ -33,12 +37,7 @@ typedef struct st_limit_dec {
 	tp_job *job;             /* the fill job (a job of the view) */
 	long run;                /* its index in v->c.run, valid during the
 				  * callback */
-	tp_limit_action action;
-	int64_t arg;             /* EXTEND: seconds added (rounded to unit);
-				  * RESUBMIT: new estimate, s (rounded) */
-	int64_t raw;             /* the core's answer before rounding */
-	bool denied;             /* the policy refused an extension (and
-				  * counted it); false for "none left" */
+	tp_limit_answer answer;  /* the driver's (engine/driver.h) */
 } st_limit_dec;
 
 /* Carries one decision out before the next question is asked (the
@@ -63,12 +62,5 @@ typedef void (*st_limit_fn)(void *arg, st_view *v, const st_limit_dec *d);
 long st_decide_limits(tp_policy *p, st_view *v, st_fills *f, int64_t horizon,
 		      int64_t unit, unsigned flags, st_limit_fn apply,
 		      void *arg);
-
-/* One pass: forget the previous starts and reservation, run the policy;
- * the starts are in v->c.starts, the reservation in v->c.resv_job/time. */
-void st_decide_pass(tp_policy *p, st_view *v);
-
-/* ceil(x / unit) * unit for x > 0, unit >= 1. */
-int64_t st_round_up(int64_t x, int64_t unit);
 
 #endif

@@ -1,4 +1,4 @@
-/* st_topo.c - allocator and node map per SelectType; see st_topo.h. */
+/* st_topo.c - machine and node map per SelectType; see st_topo.h. */
 #include "st_topo.h"
 
 #include <string.h>
@@ -22,115 +22,58 @@ static int slurm_index(const void *unused, const char *name)
 
 static int load_flat(st_topo *t)
 {
+	tp_topo_spec spec;
 	tp_error err = { { 0 } };
-	tp_alloc_cfg cfg = { .nnodes = node_record_count };
-	t->kind = "flat";
-	t->alloc = tp_alloc_create("first-free", &cfg, &err);
-	if (!t->alloc) {
+	tp_topo_spec_init(&spec, TP_TOPO_FLAT);
+	spec.nnodes = node_record_count;
+	if (tp_topo_load(&t->topo, &spec, &err)) {
 		error("%s: %s", ST_TYPE, err.msg);
 		return -1;
 	}
-	if (tpl_nodetable_map(&t->map, NULL, node_record_count, slurm_index,
-			      ST_TYPE, "node table", "slurm.conf")) {
-		tp_alloc_destroy(t->alloc);
-		t->alloc = NULL;
-		return -1;
-	}
-	snprintf(t->describe, sizeof(t->describe),
-		 "allocator first-free over %d nodes in slurm.conf order",
-		 node_record_count);
-	return 0;
-}
-
-static int fattree_index(const void *tree, const char *name)
-{
-	return ft_state_node_index(tree, name);
+	return tpl_nodetable_map(&t->map, NULL, node_record_count, slurm_index,
+				 ST_TYPE, "node table", "slurm.conf");
 }
 
 static int load_fattree(st_topo *t)
 {
 	char *conf, *dir;
+	tp_topo_spec spec;
 	tp_error err = { { 0 } };
-	int rc = -1;
-
-	t->kind = "fattree";
 	tpl_conf_paths("fattree.conf", &conf, &dir);
-	if (ft_state_load(&t->ft, conf, dir, &err)) {
+	tp_topo_spec_init(&spec, TP_TOPO_FATTREE);
+	spec.conf = conf;
+	spec.confdir = dir;
+	int rc = tp_topo_load(&t->topo, &spec, &err);
+	if (rc)
 		error("%s: %s", ST_TYPE, err.msg);
-		goto out;
-	}
-	t->has_ft = true;
-	t->alloc = t->ft.alloc;
-	if (tpl_nodetable_map(&t->map, t->ft.tree, tp_fattree_nnodes(t->ft.tree),
-			      fattree_index, ST_TYPE, "tree",
-			      t->ft.cfg.topology_file))
-		goto out;
-	snprintf(t->describe, sizeof(t->describe),
-		 "allocator %s on the tree of %s (%d nodes), settings %s",
-		 t->ft.cfg.allocator, t->ft.cfg.topology_file,
-		 tp_fattree_nnodes(t->ft.tree),
-		 t->ft.cfg.source ? t->ft.cfg.source : "default");
-	rc = 0;
-out:
-	if (rc && t->has_ft) {
-		ft_state_fini(&t->ft);
-		t->has_ft = false;
-		t->alloc = NULL;
-	}
 	xfree(conf);
 	xfree(dir);
-	return rc;
+	return rc ? -1 : tpl_topo_map(&t->map, &t->topo, ST_TYPE);
 }
 
-static int torus_index(const void *torus, const char *name)
+static void report(void *arg, const char *msg)
 {
-	return tt_state_node_index(torus, name);
-}
-
-/* No transit nodes: select/torus gives a job of exactly k nodes (-N k) a
- * box of exactly k, and sched/topo plans jobs by their node count. */
-static int torus_exact_counts(tp_torus *torus, tp_error *err)
-{
-	tp_torus_opts o = *tp_torus_options(torus);
-	o.ntransit = 0;
-	return tp_torus_set_options(torus, &o, err);
+	error("%s: %s", ST_TYPE, msg);
 }
 
 static int load_torus(st_topo *t)
 {
-	char *conf, *dir;
+	char *conf, *dir, alloc[32];
+	tp_settings set;
+	tp_topo_spec spec;
 	tp_error err = { { 0 } };
 	int rc = -1;
-
-	t->kind = "torus";
 	tpl_conf_paths("torus.conf", &conf, &dir);
-	if (tt_state_load(&t->tt, slurm_conf.sched_params, conf, dir, &err)) {
-		error("%s: %s", ST_TYPE, err.msg);
-		goto out;
-	}
-	t->has_tt = true;
-	if (torus_exact_counts(t->tt.torus, &err)) {
-		error("%s: %s", ST_TYPE, err.msg);
-		goto out;
-	}
-	t->alloc = t->tt.alloc;
-	if (tpl_nodetable_map(&t->map, t->tt.torus, tp_torus_nnodes(t->tt.torus),
-			      torus_index, ST_TYPE, "torus", t->tt.conf_path))
-		goto out;
-	snprintf(t->describe, sizeof(t->describe),
-		 "allocator %s on the torus of %s (%d nodes, %s), no transit nodes",
-		 t->tt.alloc_name, t->tt.conf_path, tp_torus_nnodes(t->tt.torus),
-		 t->tt.method_from);
-	rc = 0;
-out:
-	if (rc && t->has_tt) {
-		tt_state_fini(&t->tt);
-		t->has_tt = false;
-		t->alloc = NULL;
+	if (!tp_settings_parse_params(&set, NULL, slurm_conf.sched_params,
+				      TP_SCOPE_TORUS, report, NULL)) {
+		tp_topo_spec_torus(&spec, &set, conf, dir, alloc, sizeof(alloc));
+		spec.ntransit = 0; /* jobs are planned by their node count */
+		if ((rc = tp_topo_load(&t->topo, &spec, &err)))
+			error("%s: %s", ST_TYPE, err.msg);
 	}
 	xfree(conf);
 	xfree(dir);
-	return rc;
+	return rc ? -1 : tpl_topo_map(&t->map, &t->topo, ST_TYPE);
 }
 
 static const struct st_topo_kind {
@@ -145,23 +88,26 @@ static const struct st_topo_kind {
 
 int st_topo_load(st_topo *t, const char *select_type)
 {
+	int (*load)(st_topo *) = NULL;
 	memset(t, 0, sizeof(*t));
 	for (size_t i = 0; kinds[i].select_type; i++)
 		if (!xstrcmp(select_type, kinds[i].select_type))
-			return kinds[i].load(t);
-	info("%s: SelectType=%s has no topology model here: using first-free over slurm.conf order; node sharing is not modelled (a node is free only when idle)",
-	     ST_TYPE, select_type);
-	return load_flat(t);
+			load = kinds[i].load;
+	if (!load) {
+		info("%s: SelectType=%s has no topology model here: using first-free over slurm.conf order; node sharing is not modelled (a node is free only when idle)",
+		     ST_TYPE, select_type);
+		load = load_flat;
+	}
+	if (load(t)) {
+		st_topo_fini(t);
+		return -1;
+	}
+	return 0;
 }
 
 void st_topo_fini(st_topo *t)
 {
-	if (t->has_ft)
-		ft_state_fini(&t->ft);
-	else if (t->has_tt)
-		tt_state_fini(&t->tt);
-	else
-		tp_alloc_destroy(t->alloc);
+	tp_topo_fini(&t->topo);
 	if (t->map.to_topo || t->map.to_slurm)
 		tpl_nodemap_fini(&t->map);
 	memset(t, 0, sizeof(*t));

@@ -13,8 +13,7 @@ void st_view_init(st_view *v, tp_alloc *alloc)
 void st_view_fini(st_view *v)
 {
 	tp_cluster_fini(&v->c);
-	tp_nodeset_fini(&v->scratch);
-	free(v->placeable);
+	tp_placeable_fini(&v->placeable);
 	free(v->jobs);
 	memset(v, 0, sizeof(*v));
 }
@@ -26,12 +25,10 @@ int st_view_begin(st_view *v, int64_t now, size_t maxjobs)
 		return -1;
 	tp_nodeset_zero(&v->c.free);
 	v->c.now = now;
-	int n = v->alloc->nnodes;
-	if (!v->placeable && !(v->placeable = malloc((size_t)n + 1)))
+	if (!v->placeable.known &&
+	    tp_placeable_init(&v->placeable, v->alloc->nnodes))
 		return -1;
-	if (!v->scratch.w && tp_nodeset_init(&v->scratch, n))
-		return -1;
-	memset(v->placeable, 0, (size_t)v->alloc->nnodes + 1);
+	tp_placeable_forget(&v->placeable);
 	if (maxjobs > v->capjobs) {
 		st_vjob *p = realloc(v->jobs, maxjobs * sizeof(*p));
 		if (!p)
@@ -113,15 +110,4 @@ void st_view_sort_queue(st_view *v)
 {
 	if (v->c.nqueue > 1)
 		qsort(v->c.queue, v->c.nqueue, sizeof(*v->c.queue), queue_cmp);
-}
-
-bool st_view_ever_placeable(st_view *v, const tp_nodeset *all, int nodes)
-{
-	if (nodes < 1 || nodes > v->alloc->nnodes ||
-	    nodes > tp_nodeset_count(all))
-		return false;
-	if (!v->placeable[nodes])
-		v->placeable[nodes] = tp_alloc_place(v->alloc, all, nodes,
-						     &v->scratch) ? -1 : 1;
-	return v->placeable[nodes] > 0;
 }

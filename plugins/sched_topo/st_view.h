@@ -23,6 +23,7 @@
 #include <stdint.h>
 
 #include "alloc/alloc.h"
+#include "alloc/placeable.h"
 #include "model/cluster.h"
 
 /* What the plugin knows of a job (pending or running). */
@@ -51,8 +52,11 @@ typedef struct st_view {
 			    * until the next st_view_begin */
 	size_t njobs, capjobs;
 	size_t nending;    /* nodes-still-completing pseudo runs */
-	int8_t *placeable; /* by size, this view: 0 unknown, 1 yes, -1 never */
-	tp_nodeset scratch;
+	/* Could a job of n nodes ever be placed on the partition's nodes
+	 * (whatever their state)?  The simulator rejects such jobs at
+	 * arrival; a view leaves them out of the queue, where they would
+	 * block every job behind them for ever.  Per view. */
+	tp_placeable placeable;
 } st_view;
 
 void st_view_init(st_view *v, tp_alloc *alloc);
@@ -82,12 +86,6 @@ int st_view_add_pending(st_view *v, const st_jobdesc *d);
 
 /* Sort the queue into priority order. */
 void st_view_sort_queue(st_view *v);
-
-/* Could a job of `nodes` nodes ever be placed on `all` (the partition's
- * nodes, whatever their state)?  The simulator rejects such jobs at
- * arrival; a view leaves them out of the queue, where they would block
- * every job behind them for ever.  Answered once per size per view. */
-bool st_view_ever_placeable(st_view *v, const tp_nodeset *all, int nodes);
 
 /* The Slurm job record behind a tp_job of this view (NULL for the
  * completing pseudo job). */

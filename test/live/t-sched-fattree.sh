@@ -12,8 +12,8 @@
 # D starts when C ends (25 s) on the three units A does not touch.
 # shellcheck source=test/live/lib.sh
 . "$(dirname "$0")/lib.sh"
-# shellcheck source=plugins/sched_topo/live-lib.sh
-. "$LIVE_SRCDIR/../../plugins/sched_topo/live-lib.sh"
+# shellcheck source=test/live/live-lib.sh
+. "$LIVE_SRCDIR/live-lib.sh"
 
 live_require
 TOPO_BUILDDIR=${TOPO_BUILDDIR:-}

@@ -17,12 +17,12 @@
 #             extension is refused, Slurm ends F at its limit (TIMEOUT),
 #             and X is backfilled into the hole.
 # Both: the plugin's starts (order, nodes, fill flags) equal toposim's
-# (--policy rb-har --rbhar-max-time 120 --no-rbhar-resubmit), and F's fate
+# (--policy rb-har --rbhar-max-time 120 --rbhar-requeue no), and F's fate
 # is the simulator's (extended / killed).  Takes about 5 minutes.
 # shellcheck source=test/live/lib.sh
 . "$(dirname "$0")/lib.sh"
-# shellcheck source=plugins/sched_topo/live-lib.sh
-. "$LIVE_SRCDIR/../../plugins/sched_topo/live-lib.sh"
+# shellcheck source=test/live/live-lib.sh
+. "$LIVE_SRCDIR/live-lib.sh"
 
 live_require
 TOPO_BUILDDIR=${TOPO_BUILDDIR:-}
@@ -33,8 +33,8 @@ STATS=$LIVE_SRCDIR/../../contrib/topo-sched-stats
 [ -e "${TOPO_PLUGINDIR:-}/sched_topo.so" ] ||
 	skip_all "no sched_topo.so in TOPO_PLUGINDIR='${TOPO_PLUGINDIR:-}'"
 
-PARAMS="topo_policy=rb-har,topo_rbhar_max_ext=1,topo_rbhar_max_time=120,topo_requeue=no"
-SIMARGS=(--rbhar-max-ext 1 --rbhar-max-time 120 --no-rbhar-resubmit)
+PARAMS="topo_policy=rb-har,topo_rbhar_max_ext=1,topo_rbhar_max_time=120,topo_rbhar_requeue=no"
+SIMARGS=(--rbhar-max-ext 1 --rbhar-max-time 120 --rbhar-requeue no)
 extra=$(mktemp "${TMPDIR:-/tmp}/t-sched-rbhar.XXXXXX")
 st_extra_conf "$PARAMS" >"$extra"
 live_start --nodes 4 --select select/linear --sched sched/topo \

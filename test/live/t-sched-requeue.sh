@@ -1,5 +1,5 @@
 #!/bin/bash
-# Live test: RB_HAR's requeue (topo_requeue=yes) in a real Slurm 22.05
+# Live test: RB_HAR's requeue (topo_rbhar_requeue=yes) in a real Slurm 22.05
 # cluster.  A fill job F (1 node, limit 1 min) runs far longer than asked:
 # at its limit RB_HAR extends it once by minTime (capped at 120 s by
 # topo_rbhar_max_time); at the new limit, its one extension used, the core
@@ -9,8 +9,8 @@
 # Takes about 4 minutes.
 # shellcheck source=test/live/lib.sh
 . "$(dirname "$0")/lib.sh"
-# shellcheck source=plugins/sched_topo/live-lib.sh
-. "$LIVE_SRCDIR/../../plugins/sched_topo/live-lib.sh"
+# shellcheck source=test/live/live-lib.sh
+. "$LIVE_SRCDIR/live-lib.sh"
 
 live_require
 TOPO_BUILDDIR=${TOPO_BUILDDIR:-}
@@ -21,7 +21,7 @@ fi
 [ -e "${TOPO_PLUGINDIR:-}/sched_topo.so" ] ||
 	skip_all "no sched_topo.so in TOPO_PLUGINDIR='${TOPO_PLUGINDIR:-}'"
 
-PARAMS="topo_policy=rb-har,topo_rbhar_max_ext=1,topo_rbhar_max_time=120,topo_rbhar_factor=2,topo_requeue=yes"
+PARAMS="topo_policy=rb-har,topo_rbhar_max_ext=1,topo_rbhar_max_time=120,topo_rbhar_factor=2,topo_rbhar_requeue=yes"
 extra=$(mktemp "${TMPDIR:-/tmp}/t-sched-requeue.XXXXXX")
 st_extra_conf "$PARAMS" >"$extra"
 live_start --nodes 4 --select select/linear --sched sched/topo \

@@ -11,8 +11,8 @@
 # D starts in a later cycle, once the jobs around it have ended.
 # shellcheck source=test/live/lib.sh
 . "$(dirname "$0")/lib.sh"
-# shellcheck source=plugins/sched_topo/live-lib.sh
-. "$LIVE_SRCDIR/../../plugins/sched_topo/live-lib.sh"
+# shellcheck source=test/live/live-lib.sh
+. "$LIVE_SRCDIR/live-lib.sh"
 
 live_require
 TOPO_BUILDDIR=${TOPO_BUILDDIR:-}

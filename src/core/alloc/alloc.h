@@ -1,6 +1,7 @@
 /*
- * alloc.h - the allocator interface: given a job's node count and the set of
- * free nodes, return the nodes it should run on, or "no".
+ * alloc.h - the allocator interface: given a request (a job's node count
+ * and the most nodes it may get) and the set of free nodes, return the
+ * nodes it should run on, or "no".
  *
  * Allocators are pure functions of (free set, request) plus whatever static
  * topology they were built with; they keep no per-job state, so a policy may
@@ -28,13 +29,23 @@ struct tp_torus;   /* torus.h */
  * exact-fit rule for small jobs can fail once a unit has more free nodes. */
 #define TP_ALLOC_MONOTONE 0x2u
 
+/* What a placement must satisfy. */
+typedef struct tp_alloc_req {
+	int nodes;      /* nodes the job asked for, >= 1 */
+	/* The most nodes the placement may have (Slurm's max_nodes), 0 for
+	 * the allocator's own rule.  Allocators that may give more nodes
+	 * than asked (a torus box with transit nodes) stay within it. */
+	int max_nodes;
+} tp_alloc_req;
+
 typedef struct tp_alloc_ops {
 	const char *name;
 	unsigned flags;
-	/* Choose `nodes` nodes out of `free` into `out` (cleared first).
-	 * Returns 0, or -1 when the job cannot be placed now. */
-	int (*place)(tp_alloc *a, const tp_nodeset *free, int nodes,
-		     tp_nodeset *out);
+	/* Choose at least req->nodes nodes out of `free` into `out`
+	 * (cleared first).  Returns 0, or -1 when the job cannot be placed
+	 * on `free`. */
+	int (*place)(tp_alloc *a, const tp_nodeset *free,
+		     const tp_alloc_req *req, tp_nodeset *out);
 	/* Optional.  Nodes usable by new whole-unit jobs (batch-Njob's Nnode);
 	 * NULL means the number of free nodes. */
 	int (*capacity)(tp_alloc *a, const tp_nodeset *free);
@@ -67,11 +78,23 @@ void tp_alloc_destroy(tp_alloc *a);
 /* NULL-terminated list of registered allocator names (for --help). */
 const char *const *tp_alloc_names(void);
 
+static inline int tp_alloc_place_req(tp_alloc *a, const tp_nodeset *free,
+				     const tp_alloc_req *req, tp_nodeset *out)
+{
+	return a->ops->place(a, free, req, out);
+}
+/* The common request: `nodes` nodes, the allocator's own rule. */
 static inline int tp_alloc_place(tp_alloc *a, const tp_nodeset *free,
 				 int nodes, tp_nodeset *out)
 {
-	return a->ops->place(a, free, nodes, out);
+	tp_alloc_req req = { .nodes = nodes };
+	return a->ops->place(a, free, &req, out);
 }
+/* Does a job of `nodes` nodes fit on `free`?  Counting first (free, and
+ * every allocator needs that many nodes), then the allocator; the
+ * placement is in `out` when it does. */
+bool tp_alloc_fits(tp_alloc *a, const tp_nodeset *free, int nodes,
+		   tp_nodeset *out);
 int tp_alloc_capacity(tp_alloc *a, const tp_nodeset *free);
 double tp_alloc_cost(tp_alloc *a, const tp_nodeset *nodes);
 static inline bool tp_alloc_is_flat(const tp_alloc *a)

@@ -83,8 +83,8 @@ static int msu_count(const ft_alloc *st, const tp_nodeset *free, int m)
 {
 	int w = st->mword[m];
 	if (w < 0)
-		return tp_ft_count_range(free, st->t->msu_lo[m], st->t->msu_lo[m + 1]);
-	return tp_ft_popcount64((free->w[w] >> st->mshift[m]) & st->mmask[m]);
+		return tp_fattree_count_range(free, st->t->msu_lo[m], st->t->msu_lo[m + 1]);
+	return tp_fattree_popcount64((free->w[w] >> st->mshift[m]) & st->mmask[m]);
 }
 
 /* Aligned MSUs: free counts of all the MSUs of a word at once, by the
@@ -125,7 +125,7 @@ static void scan_free(ft_alloc *st, const tp_nodeset *free)
 		for (int m = 0; m < t->nmsu; m++)
 			st->mfree[m] = msu_count(st, free, m);
 	for (int l = 0; l < t->nleaf; l++) {
-		const tp_ft_switch *s = &t->sw[t->leaves[l]];
+		const tp_fattree_switch *s = &t->sw[t->leaves[l]];
 		int all = 0, full = 0;
 		for (int m = s->msu_lo; m < s->msu_hi; m++) {
 			int size = msu_size(st, m);
@@ -299,7 +299,7 @@ static size_t plan_tables(ft_alloc *st, const dp_job *j)
 	int nmg = 0;
 	for (int q = 0; q < t->nswitch; q++) {
 		int v = t->postorder[q];
-		const tp_ft_switch *s = &t->sw[v];
+		const tp_fattree_switch *s = &t->sw[v];
 		st->mg_lo[v] = nmg;
 		st->mg_n[v] = 0;
 		st->first[v] = -1;
@@ -468,7 +468,7 @@ static void run_dp(ft_alloc *st, const dp_job *j)
 static void pick_leaf_units(ft_alloc *st, int v, int x, int d)
 {
 	const tp_fattree *t = st->t;
-	const tp_ft_switch *s = &t->sw[v];
+	const tp_fattree_switch *s = &t->sw[v];
 	if (d > 0) {
 		st->picked[st->npicked++] = s->msu_hi - 1;
 		x--;
@@ -567,9 +567,10 @@ static int place_multi(ft_alloc *st, int n, int k, tp_nodeset *out)
 
 /* ---- tp_alloc_ops ---- */
 
-static int fattree_place(tp_alloc *a, const tp_nodeset *free, int nodes,
-			 tp_nodeset *out)
+static int fattree_place(tp_alloc *a, const tp_nodeset *free,
+		const tp_alloc_req *req, tp_nodeset *out)
 {
+	int nodes = req->nodes;
 	ft_alloc *st = a->state;
 	tp_nodeset_zero(out);
 	if (nodes < 1 || tp_nodeset_count(free) < nodes)

@@ -6,9 +6,10 @@
 
 #include "alloc/alloc_registry.h"
 
-static int first_free_place(tp_alloc *a, const tp_nodeset *free, int nodes,
-			    tp_nodeset *out)
+static int first_free_place(tp_alloc *a, const tp_nodeset *free,
+		const tp_alloc_req *req, tp_nodeset *out)
 {
+	int nodes = req->nodes;
 	(void)a;
 	tp_nodeset_zero(out);
 	if (tp_nodeset_count(free) < nodes)

@@ -24,13 +24,16 @@ static void memo_forget(memo *m, int nnodes)
 	}
 }
 
-static int memo_place(tp_alloc *a, const tp_nodeset *free, int nodes,
-		      tp_nodeset *out)
+/* Marks are per size: a request with a node cap of its own is passed
+ * through unremembered. */
+static int memo_place(tp_alloc *a, const tp_nodeset *free,
+		      const tp_alloc_req *req, tp_nodeset *out)
 {
+	int nodes = req->nodes;
 	memo *m = a->state;
 	m->asked++;
-	if (nodes < 1 || nodes > a->nnodes)
-		return tp_alloc_place(m->inner, free, nodes, out);
+	if (nodes < 1 || nodes > a->nnodes || req->max_nodes)
+		return tp_alloc_place_req(m->inner, free, req, out);
 	if (!tp_nodeset_equal(free, &m->free)) {
 		tp_nodeset_copy(&m->free, free);
 		memo_forget(m, a->nnodes);
@@ -40,7 +43,7 @@ static int memo_place(tp_alloc *a, const tp_nodeset *free, int nodes,
 		tp_nodeset_zero(out);
 		return -1;
 	}
-	int rc = tp_alloc_place(m->inner, free, nodes, out);
+	int rc = tp_alloc_place_req(m->inner, free, req, out);
 	if (rc)
 		m->failed[nodes] = m->gen;
 	return rc;

@@ -115,16 +115,17 @@ static bool keep_best_phi(cand_ctx *c, const tp_box *box)
 	return false;
 }
 
-int tp_torus_place(const tp_torus *t, tp_torus_method method,
-		   const tp_nodeset *avail, int nodes, unsigned flags,
-		   tp_box *box)
+/* tp_torus_place with `ntransit` in place of the torus's Ntransit. */
+static int place_transit(const tp_torus *t, tp_torus_method method,
+			 const tp_nodeset *avail, int nodes, int ntransit,
+			 unsigned flags, tp_box *box)
 {
 	const tp_torus_opts *o = tp_torus_options(t);
 	bool direct = flags & TP_TORUS_PLACE_DIRECT;
 	if (nodes < 1 || tp_nodeset_count(avail) < nodes)
 		return -1;
 	tp_torus_shape *sh;
-	int nsh = tp_torus_shapes(t, nodes, o->ntransit, &sh);
+	int nsh = tp_torus_shapes(t, nodes, ntransit, &sh);
 	if (nsh <= 0)
 		return -1;
 	cand_ctx c = { .t = t, .avail = avail };
@@ -153,6 +154,14 @@ int tp_torus_place(const tp_torus *t, tp_torus_method method,
 	return 0;
 }
 
+int tp_torus_place(const tp_torus *t, tp_torus_method method,
+		   const tp_nodeset *avail, int nodes, unsigned flags,
+		   tp_box *box)
+{
+	return place_transit(t, method, avail, nodes,
+			     tp_torus_options(t)->ntransit, flags, box);
+}
+
 /* ---- the allocators ---------------------------------------------------- */
 
 typedef struct torus_alloc {
@@ -160,13 +169,23 @@ typedef struct torus_alloc {
 	tp_torus_method method;
 } torus_alloc;
 
-static int torus_place(tp_alloc *a, const tp_nodeset *avail, int nodes,
-		       tp_nodeset *out)
+static int torus_place(tp_alloc *a, const tp_nodeset *avail,
+		const tp_alloc_req *req, tp_nodeset *out)
 {
 	const torus_alloc *ta = a->state;
+	int ntransit = tp_torus_options(ta->t)->ntransit;
 	tp_box box;
 	tp_nodeset_zero(out);
-	if (tp_torus_place(ta->t, ta->method, avail, nodes, 0, &box))
+	/* Transit nodes only within the request's own range: Slurm refuses
+	 * a placement larger than the job's maximum node count. */
+	if (req->max_nodes > 0) {
+		if (req->nodes > req->max_nodes)
+			return -1;
+		if (ntransit > req->max_nodes - req->nodes)
+			ntransit = req->max_nodes - req->nodes;
+	}
+	if (place_transit(ta->t, ta->method, avail, req->nodes, ntransit, 0,
+			  &box))
 		return -1;
 	tp_torus_box_nodes(ta->t, &box, out);
 	return 0;

@@ -56,9 +56,9 @@ static void count_free(tg_alloc *st, const tp_nodeset *free)
 	const tp_fattree *t = st->t;
 	for (int q = 0; q < t->nswitch; q++) {
 		int v = t->postorder[q];
-		const tp_ft_switch *s = &t->sw[v];
+		const tp_fattree_switch *s = &t->sw[v];
 		if (s->nchild == 0) {
-			st->cnt[v] = tp_ft_count_range(free, s->node_lo, s->node_hi);
+			st->cnt[v] = tp_fattree_count_range(free, s->node_lo, s->node_hi);
 			continue;
 		}
 		st->cnt[v] = 0;
@@ -140,9 +140,10 @@ static void add_dist(tg_alloc *st, int picked)
 	}
 }
 
-static int tree_greedy_place(tp_alloc *a, const tp_nodeset *free, int nodes,
-			     tp_nodeset *out)
+static int tree_greedy_place(tp_alloc *a, const tp_nodeset *free,
+		const tp_alloc_req *req, tp_nodeset *out)
 {
+	int nodes = req->nodes;
 	tg_alloc *st = a->state;
 	const tp_fattree *t = st->t;
 	tp_nodeset_zero(out);
@@ -155,7 +156,7 @@ static int tree_greedy_place(tp_alloc *a, const tp_nodeset *free, int nodes,
 		st->dist[t->leaves[l]] = 0;
 	int rem = nodes, leaf;
 	while (rem > 0 && (leaf = choose_leaf(st, rem)) >= 0) {
-		const tp_ft_switch *s = &t->sw[leaf];
+		const tp_fattree_switch *s = &t->sw[leaf];
 		add_dist(st, leaf);
 		for (int v = s->node_lo; v < s->node_hi && rem > 0; v++)
 			if (tp_nodeset_test(free, v)) {
@@ -205,7 +206,7 @@ static void number_subtrees(tg_alloc *st)
 	/* tout = post-order position; tin = smallest tout in the subtree */
 	for (int q = 0; q < t->nswitch; q++) {
 		int v = t->postorder[q];
-		const tp_ft_switch *s = &t->sw[v];
+		const tp_fattree_switch *s = &t->sw[v];
 		st->tout[v] = q;
 		st->tin[v] = q;
 		for (int c = 0; c < s->nchild; c++)

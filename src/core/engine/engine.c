@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc/placeable.h"
+#include "engine/driver.h"
 #include "engine/evheap.h"
 
 typedef struct sim_job {
@@ -39,8 +41,8 @@ typedef struct engine {
 	uint32_t *due;       /* jobs whose event fires at the current time */
 	size_t ndue;
 	tp_nodeset before, used; /* invariant checks */
-	tp_nodeset all, scratch; /* the idle machine, for arrival checks */
-	int8_t *placeable;   /* by size: 0 unknown, 1 yes, -1 never */
+	tp_nodeset all;      /* the idle machine, for arrival checks */
+	tp_placeable placeable;
 	tp_sim_result *out;
 	tp_error *err;
 } engine;
@@ -123,24 +125,19 @@ static int resubmit(engine *e, sim_job *j, int64_t estimate)
 	return 0;
 }
 
-/* A running job reached its limit: the policy decides. */
+/* A running job reached its limit: the policy decides (time unit 1 s). */
 static int at_limit(engine *e, sim_job *j)
 {
-	int64_t arg;
-	switch (tp_policy_at_limit(e->policy, &e->c, (size_t)j->run_idx, &arg)) {
+	tp_limit_answer a = tp_driver_at_limit(e->policy, &e->c,
+					       (size_t)j->run_idx, 1);
+	switch (a.action) {
 	case TP_LIMIT_EXTEND:
-		if (arg <= 0)
-			return tp_errorf(e->err, "policy %s extended job %" PRId64
-					 " by %" PRId64 " s", e->policy->ops->name,
-					 j->job.id, arg);
-		e->c.run[j->run_idx].limit += arg;
-		e->c.run[j->run_idx].extensions++;
 		j->extensions++;
 		return push_end_event(e, j);
 	case TP_LIMIT_RESUBMIT:
 		if (end_run(e, j, TP_KILLED))
 			return -1;
-		return resubmit(e, j, arg);
+		return resubmit(e, j, a.arg);
 	case TP_LIMIT_KILL:
 		break;
 	}
@@ -194,24 +191,14 @@ static int process_ends(engine *e)
 	return 0;
 }
 
-/* Could a job of `nodes` nodes ever be placed?  Asked once per size. */
-static bool ever_placeable(engine *e, int nodes)
-{
-	if (nodes < 1 || nodes > e->c.nnodes)
-		return false;
-	if (!e->placeable[nodes])
-		e->placeable[nodes] = tp_alloc_place(e->alloc, &e->all, nodes,
-						     &e->scratch) ? -1 : 1;
-	return e->placeable[nodes] > 0;
-}
-
 /* Step 2: arrivals at `now`, in file order. */
 static int process_arrivals(engine *e)
 {
 	while (e->next_arrival < e->njobs &&
 	       e->jobs[e->next_arrival].job.submit <= e->c.now) {
 		sim_job *j = &e->jobs[e->next_arrival++];
-		if (!ever_placeable(e, j->job.nodes)) {
+		if (!tp_placeable_test(&e->placeable, e->alloc, &e->all,
+				       j->job.nodes)) {
 			e->out->rejected++;
 			e->finished++;
 			continue;
@@ -267,13 +254,11 @@ static int process_pass(engine *e)
 {
 	tp_cluster *c = &e->c;
 	size_t nrun_before = c->nrun;
-	tp_cluster_clear_starts(c);
-	c->resv_job = NULL;
 	if (e->opts->check) {
 		tp_nodeset_copy(&e->before, &c->free);
 		tp_nodeset_zero(&e->used);
 	}
-	tp_policy_pass(e->policy, c);
+	tp_driver_pass(e->policy, c);
 	e->out->passes++;
 	for (size_t k = 0; k < c->nstarts; k++)
 		if (start_job(e, &c->starts[k], (long)(nrun_before + k)))
@@ -305,13 +290,11 @@ static int engine_init(engine *e, const tp_workload *w)
 	e->njobs = w->njobs;
 	e->jobs = calloc(w->njobs + 1, sizeof(*e->jobs));
 	e->due = calloc(w->njobs + 1, sizeof(*e->due));
-	e->placeable = calloc((size_t)w->nodes + 1, sizeof(*e->placeable));
-	if (!e->jobs || !e->due || !e->placeable ||
+	if (!e->jobs || !e->due || tp_placeable_init(&e->placeable, w->nodes) ||
 	    tp_cluster_init(&e->c, w->nodes, e->alloc) ||
 	    tp_nodeset_init(&e->before, w->nodes) ||
 	    tp_nodeset_init(&e->used, w->nodes) ||
-	    tp_nodeset_init(&e->all, w->nodes) ||
-	    tp_nodeset_init(&e->scratch, w->nodes))
+	    tp_nodeset_init(&e->all, w->nodes))
 		return tp_errorf(e->err, "out of memory");
 	tp_nodeset_fill(&e->all);
 	for (size_t i = 0; i < w->njobs; i++) {
@@ -336,9 +319,8 @@ static void engine_fini(engine *e)
 		free(e->jobs[i].nodelist);
 	free(e->jobs);
 	free(e->due);
-	free(e->placeable);
+	tp_placeable_fini(&e->placeable);
 	tp_nodeset_fini(&e->all);
-	tp_nodeset_fini(&e->scratch);
 	tp_evheap_fini(&e->heap);
 	tp_cluster_fini(&e->c);
 	tp_nodeset_fini(&e->before);

@@ -60,7 +60,7 @@ typedef struct tp_sim_result {
 	 * on the whole idle machine (e.g. no box of that size fits the torus),
 	 * as slurmctld refuses them at submission; they have no record. */
 	uint64_t rejected;
-	/* Invariant-check counters (only with opts.check). */
+	/* Invariant-check counters (kept with or without opts.check). */
 	uint64_t resv_violations; /* a head job started after its reservation */
 } tp_sim_result;
 

@@ -49,7 +49,10 @@ void tp_conf_close(tp_conf_reader *r)
 	free(r);
 }
 
-/* Read one logical line into r->buf; returns its first line number or 0 at EOF. */
+/* Read one logical line into r->buf; returns its first line number or 0 at
+ * EOF.  As Slurm reads its files: a comment ends each physical line, and
+ * a backslash that then ends it joins the next one directly (no space is
+ * added: "Nodes=n[1-2],\" + "n3" is "Nodes=n[1-2],n3"). */
 static int read_logical(tp_conf_reader *r)
 {
 	size_t len = 0;
@@ -65,6 +68,11 @@ static int read_logical(tp_conf_reader *r)
 			first = r->lineno;
 		while (n > 0 && (raw[n - 1] == '\n' || raw[n - 1] == '\r'))
 			raw[--n] = '\0';
+		char *hash = strchr(raw, '#');
+		if (hash) {
+			*hash = '\0';
+			n = hash - raw;
+		}
 		int cont = n > 0 && raw[n - 1] == '\\';
 		if (cont)
 			raw[--n] = '\0';
@@ -74,7 +82,8 @@ static int read_logical(tp_conf_reader *r)
 		r->buf = grown;
 		memcpy(r->buf + len, raw, (size_t)n);
 		len += (size_t)n;
-		r->buf[len++] = ' ';
+		if (!cont)
+			r->buf[len++] = ' ';
 		r->buf[len] = '\0';
 		if (!cont)
 			break;
@@ -87,9 +96,6 @@ int tp_conf_next(tp_conf_reader *r, tp_conf_line *line, tp_error *err)
 {
 	int lineno;
 	while ((lineno = read_logical(r))) {
-		char *hash = strchr(r->buf, '#');
-		if (hash)
-			*hash = '\0';
 		free(r->store);
 		r->store = r->buf;
 		r->buf = NULL;
@@ -113,6 +119,9 @@ int tp_conf_next(tp_conf_reader *r, tp_conf_line *line, tp_error *err)
 		if (line->npairs)
 			return 1;
 	}
+	if (ferror(r->fp)) /* e.g. a directory: not an empty file */
+		return tp_errorf(err, "%s: cannot read: %s", r->path,
+				 strerror(errno));
 	return 0;
 }
 
@@ -122,4 +131,28 @@ const char *tp_conf_get(const tp_conf_line *line, const char *key)
 		if (!strcasecmp(line->pairs[i].key, key))
 			return line->pairs[i].value;
 	return NULL;
+}
+
+char *tp_conf_path_join(const char *dir, const char *file)
+{
+	if (file[0] == '/' || !dir || !dir[0])
+		return strdup(file);
+	size_t n = strlen(dir) + strlen(file) + 2;
+	char *p = malloc(n);
+	if (p)
+		snprintf(p, n, "%s/%s", dir, file);
+	return p;
+}
+
+int tp_conf_bool(const char *v)
+{
+	static const char *const yes[] = { "yes", "on", "true", "1", NULL };
+	static const char *const no[] = { "no", "off", "false", "0", NULL };
+	for (int i = 0; yes[i]; i++)
+		if (!strcasecmp(v, yes[i]))
+			return 1;
+	for (int i = 0; no[i]; i++)
+		if (!strcasecmp(v, no[i]))
+			return 0;
+	return -1;
 }

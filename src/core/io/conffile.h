@@ -33,6 +33,13 @@ int tp_conf_next(tp_conf_reader *r, tp_conf_line *line, tp_error *err);
 const char *tp_conf_path(const tp_conf_reader *r);
 void tp_conf_close(tp_conf_reader *r);
 
+/* `file` as named in a configuration: absolute, or relative to `dir`
+ * (NULL or "": as is).  malloc'd; NULL on ENOMEM. */
+char *tp_conf_path_join(const char *dir, const char *file);
+
+/* yes/no, on/off, true/false, 1/0 (case-insensitive) -> 1/0; else -1. */
+int tp_conf_bool(const char *v);
+
 /* Value of key (case-insensitive) in line, or NULL. */
 const char *tp_conf_get(const tp_conf_line *line, const char *key);
 

@@ -2,6 +2,7 @@
 #include "io/hostlist.h"
 
 #include <ctype.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,28 +26,56 @@ static int push(tp_hostlist *hl, const char *name)
 	return 0;
 }
 
+/* Digits only, no sign, at most 15 of them (no overflow): the number and
+ * where it ends, or -1. */
+static long parse_num(const char *s, const char **end)
+{
+	long v = 0;
+	const char *p = s;
+	for (; isdigit((unsigned char)*p) && p - s < 15; p++)
+		v = v * 10 + (*p - '0');
+	*end = p;
+	return p == s || isdigit((unsigned char)*p) ? -1 : v;
+}
+
+/* A range list has no empty member: no leading, trailing or double comma. */
+static bool has_empty_member(const char *ranges, size_t rlen)
+{
+	if (!rlen || ranges[0] == ',' || ranges[rlen - 1] == ',')
+		return true;
+	for (size_t i = 1; i < rlen; i++)
+		if (ranges[i] == ',' && ranges[i - 1] == ',')
+			return true;
+	return false;
+}
+
 /* Expand prefix + one range list "a-b,c" + suffix. */
 static int expand_ranges(tp_hostlist *hl, const char *prefix, size_t plen,
 			 const char *ranges, size_t rlen, const char *suffix,
 			 char *errbuf, size_t errlen)
 {
+	if (has_empty_member(ranges, rlen)) {
+		snprintf(errbuf, errlen, "empty range in '%.*s'", (int)rlen, ranges);
+		return -1;
+	}
 	char *list = strndup(ranges, rlen), *save = NULL;
 	if (!list)
 		return -1;
 	int rc = 0;
 	for (char *tok = strtok_r(list, ",", &save); tok && !rc;
 	     tok = strtok_r(NULL, ",", &save)) {
-		char *dash = strchr(tok, '-'), *end;
+		char *dash = strchr(tok, '-');
+		const char *end;
 		int width = (int)(dash ? (size_t)(dash - tok) : strlen(tok));
-		long lo = strtol(tok, &end, 10), hi = lo;
-		if (end == tok || (dash ? end != dash : *end)) {
+		long lo = parse_num(tok, &end), hi = lo;
+		if (lo < 0 || (dash ? end != dash : *end)) {
 			snprintf(errbuf, errlen, "bad range '%s'", tok);
 			rc = -1;
 			break;
 		}
 		if (dash) {
-			hi = strtol(dash + 1, &end, 10);
-			if (end == dash + 1 || *end) {
+			hi = parse_num(dash + 1, &end);
+			if (hi < 0 || *end) {
 				snprintf(errbuf, errlen, "bad range '%s'", tok);
 				rc = -1;
 				break;
@@ -113,8 +142,11 @@ int tp_hostlist_expand(tp_hostlist *hl, const char *expr, char *errbuf,
 		char ch = expr[i];
 		if (ch == '[')
 			depth++;
-		else if (ch == ']')
-			depth--;
+		else if (ch == ']' && --depth < 0) {
+			snprintf(errbuf, errlen, "unbalanced ']' in '%s'", expr);
+			rc = -1;
+			break;
+		}
 		if ((ch == ',' && depth == 0) || ch == '\0') {
 			item[k] = '\0';
 			if (k == 0) {

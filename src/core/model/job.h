@@ -20,4 +20,21 @@ typedef struct tp_job {
 	void *owner;       /* caller's record (simulator job, Slurm job_record) */
 } tp_job;
 
+/*
+ * Whole nodes a job needs: its minimum node count, or more when its CPU
+ * count does not fit on that many nodes of `node_cpus` CPUs.  Slurm
+ * drivers pass the fewest CPUs of a node of the job's partition, so the
+ * count holds whichever of its nodes the allocator picks; sched/topo and
+ * the select plugins use this one rule, so they agree on mixed
+ * partitions.  node_cpus 0 means unknown (the node count stands).
+ */
+static inline int32_t tp_job_nodes(uint32_t min_nodes, uint32_t min_cpus,
+				   uint32_t node_cpus)
+{
+	uint64_t n = min_nodes ? min_nodes : 1;
+	if (node_cpus && min_cpus > n * node_cpus)
+		n = ((uint64_t)min_cpus + node_cpus - 1) / node_cpus;
+	return n > INT32_MAX ? INT32_MAX : (int32_t)n;
+}
+
 #endif

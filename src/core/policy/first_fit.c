@@ -1,9 +1,9 @@
 /* first_fit.c - in-order placement; see first_fit.h. */
 #include "policy/first_fit.h"
 
-int tp_place(tp_cluster *c, const tp_job *job, tp_nodeset *out)
+bool tp_place(tp_cluster *c, const tp_job *job, tp_nodeset *out)
 {
-	return tp_alloc_place(c->alloc, &c->free, job->nodes, out);
+	return tp_alloc_fits(c->alloc, &c->free, job->nodes, out);
 }
 
 long tp_first_fit(tp_cluster *c, int window)
@@ -13,12 +13,11 @@ long tp_first_fit(tp_cluster *c, int window)
 		return -1;
 	long started = 0;
 	int skipped = 0;
-	int free_nodes = tp_nodeset_count(&c->free);
 	/* Started jobs leave the queue, so the window slides over the jobs
 	 * still waiting: stop once `window` of them did not fit. */
 	for (size_t i = 0; i < c->nqueue && skipped < window;) {
 		const tp_job *job = c->queue[i];
-		if (job->nodes > free_nodes || tp_place(c, job, &nodes)) {
+		if (!tp_place(c, job, &nodes)) {
 			skipped++;
 			i++;
 			continue;
@@ -27,7 +26,6 @@ long tp_first_fit(tp_cluster *c, int window)
 			started = -1;
 			break;
 		}
-		free_nodes = tp_nodeset_count(&c->free);
 		started++;
 	}
 	tp_nodeset_fini(&nodes);

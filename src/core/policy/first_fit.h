@@ -7,10 +7,13 @@
 #ifndef TP_FIRST_FIT_H
 #define TP_FIRST_FIT_H
 
+#include <stdbool.h>
+
 #include "model/cluster.h"
 
-/* Place `job` on c->free into out (initialised, c->nnodes).  0 or -1. */
-int tp_place(tp_cluster *c, const tp_job *job, tp_nodeset *out);
+/* Does `job` fit on c->free now?  Its placement goes into out
+ * (initialised, c->nnodes). */
+bool tp_place(tp_cluster *c, const tp_job *job, tp_nodeset *out);
 
 /* Windowed First-Fit: walk the queue, starting every job that can be
  * placed; stop after `window` jobs could not (the window is the first

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "io/settings.h"
+
 static const tp_policy_ops *const policies[] = {
 	&tp_policy_fcfs,
 	&tp_policy_easy,
@@ -14,36 +16,20 @@ static const tp_policy_ops *const policies[] = {
 	NULL,
 };
 
+/* Defaults and ranges are the settings table's (io/settings.c). */
 void tp_policy_opts_default(tp_policy_opts *o)
 {
-	memset(o, 0, sizeof(*o));
-	o->window = 1;
-	o->njob = 4;            /* the patent's default batch */
-	o->rbhar_max_ext = 1;   /* the paper extends once, then kills */
-	o->rbhar_max_time = 0;
-	o->rbhar_resubmit = 1;
-	o->rbhar_factor = 2.0;
+	tp_settings s;
+	tp_settings_default(&s, false);
+	*o = s.popts;
 }
 
 int tp_policy_opts_check(const tp_policy_opts *o, tp_error *err)
 {
-	if (o->window < 1)
-		return tp_errorf(err, "window must be >= 1 (got %d)", o->window);
-	if (o->window_rule != TP_WINDOW_QUEUE && o->window_rule != TP_WINDOW_INDEX)
-		return tp_errorf(err, "window rule must be queue or index (got %d)",
-				 (int)o->window_rule);
-	if (o->njob < 1)
-		return tp_errorf(err, "njob must be >= 1 (got %d)", o->njob);
-	if (o->rbhar_max_ext < 0)
-		return tp_errorf(err, "rbhar max extensions must be >= 0 (got %d)",
-				 o->rbhar_max_ext);
-	if (o->rbhar_max_time < 0)
-		return tp_errorf(err, "rbhar max extension time must be >= 0 (got %lld)",
-				 (long long)o->rbhar_max_time);
-	if (!(o->rbhar_factor >= 1.0))
-		return tp_errorf(err, "rbhar estimate factor must be >= 1 (got %g)",
-				 o->rbhar_factor);
-	return 0;
+	tp_settings s;
+	tp_settings_default(&s, false);
+	s.popts = *o;
+	return tp_settings_check(&s, TP_SCOPE_SIM, err);
 }
 
 tp_policy *tp_policy_create(const char *name, const tp_policy_opts *opts,

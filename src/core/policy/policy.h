@@ -36,7 +36,7 @@ typedef struct tp_policy_opts {
 	int njob;               /* batch-njob: jobs per batch, >= 1 */
 	int rbhar_max_ext;      /* rb-har: extensions per fill job (paper: 1) */
 	int64_t rbhar_max_time; /* rb-har: cap on one extension, s (0 = none) */
-	int rbhar_resubmit;     /* rb-har: resubmit fill jobs killed after an
+	int rbhar_requeue;      /* rb-har: requeue (resubmit) fill jobs killed after an
 				 * extension, with a corrected estimate */
 	double rbhar_factor;    /* rb-har: corrected estimate = factor x time
 				 * already run (>= 1) */

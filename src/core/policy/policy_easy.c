@@ -43,16 +43,15 @@ static int head_still_fits(easy_ctx *x)
 {
 	tp_nodeset_copy(&x->rest, &x->shadow.free);
 	tp_nodeset_andnot(&x->rest, &x->cand);
-	return tp_nodeset_count(&x->rest) >= x->head->nodes &&
-	       !tp_alloc_place(x->c->alloc, &x->rest, x->head->nodes, &x->scratch);
+	return tp_alloc_fits(x->c->alloc, &x->rest, x->head->nodes, &x->scratch);
 }
 
 /* Try queue entry i as a backfill job; 1 if it started. */
-static int try_backfill(tp_policy *p, easy_ctx *x, size_t i, int free_nodes)
+static int try_backfill(tp_policy *p, easy_ctx *x, size_t i)
 {
 	tp_cluster *c = x->c;
 	const tp_job *job = c->queue[i];
-	if (job->nodes > free_nodes || tp_place(c, job, &x->cand))
+	if (!tp_place(c, job, &x->cand))
 		return 0;
 	int ends_in_time = c->now + job->estimate <= x->shadow.time;
 	if (!ends_in_time && !head_still_fits(x))
@@ -79,7 +78,7 @@ void tp_easy_pass(tp_policy *p, tp_cluster *c)
 	c->resv_time = x.shadow.time;
 	int free_nodes = tp_nodeset_count(&c->free);
 	for (size_t i = 1; i < c->nqueue && free_nodes > 0;) {
-		if (try_backfill(p, &x, i, free_nodes))
+		if (try_backfill(p, &x, i))
 			free_nodes = tp_nodeset_count(&c->free);
 		else
 			i++;

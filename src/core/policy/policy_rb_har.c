@@ -43,13 +43,6 @@ static int64_t min_time(const tp_cluster *c, const tp_policy_opts *o)
 	return m;
 }
 
-static int placeable(const tp_cluster *c, const tp_nodeset *free, int nodes,
-		     tp_nodeset *scratch)
-{
-	return tp_nodeset_count(free) >= nodes &&
-	       !tp_alloc_place(c->alloc, free, nodes, scratch);
-}
-
 /* Condition 1: the reservation survives keeping the fill job's nodes. */
 static int har_cond1(tp_cluster *c, const tp_run *fj, tp_nodeset *scratch)
 {
@@ -64,7 +57,7 @@ static int har_cond1(tp_cluster *c, const tp_run *fj, tp_nodeset *scratch)
 	if (!tp_shadow_compute(c, aj, NULL, &s) && s.time != INT64_MAX) {
 		tp_nodeset_andnot(&s.free, &fj->nodes);
 		/* ...must still admit AJ without the fill job's nodes. */
-		ok = placeable(c, &s.free, aj->nodes, scratch);
+		ok = tp_alloc_fits(c->alloc, &s.free, aj->nodes, scratch);
 	}
 	tp_shadow_fini(&s);
 	return ok;
@@ -76,11 +69,11 @@ static int har_cond2(tp_cluster *c, const tp_run *fj, int64_t mintime,
 {
 	tp_nodeset_copy(hole, &c->free);
 	tp_nodeset_or(hole, &fj->nodes);
-	if (c->nqueue && placeable(c, hole, c->queue[0]->nodes, scratch))
+	if (c->nqueue && tp_alloc_fits(c->alloc, hole, c->queue[0]->nodes, scratch))
 		return 0;
 	for (size_t i = 1; i < c->nqueue; i++) {
 		const tp_job *x = c->queue[i];
-		if (x->estimate <= mintime && placeable(c, hole, x->nodes, scratch))
+		if (x->estimate <= mintime && tp_alloc_fits(c->alloc, hole, x->nodes, scratch))
 			return 0;
 	}
 	return 1;
@@ -109,7 +102,7 @@ static tp_limit_action har_at_limit(tp_policy *p, tp_cluster *c, size_t ri,
 	if (fj->fill_for == TP_NOT_FILL)
 		return TP_LIMIT_KILL;
 	if (fj->extensions >= p->opts.rbhar_max_ext) {
-		if (fj->extensions == 0 || !p->opts.rbhar_resubmit)
+		if (fj->extensions == 0 || !p->opts.rbhar_requeue)
 			return TP_LIMIT_KILL;
 		/* Corrected estimate: the time it has shown it needs, scaled. */
 		*arg = (int64_t)ceil(p->opts.rbhar_factor *

@@ -21,8 +21,7 @@ int tp_profile_init(tp_profile *p, int nnodes, tp_profile_mode mode)
 		return 0;
 	/* A non-NULL set pointer is what marks set mode, even while empty. */
 	p->set = calloc(1, sizeof(*p->set));
-	p->fits_all = calloc((size_t)nnodes + 1, 1);
-	int bad = !p->set || !p->fits_all ||
+	int bad = !p->set || tp_placeable_init(&p->fits_all, nnodes) ||
 		  tp_nodeset_init(&p->win, nnodes) ||
 		  tp_nodeset_init(&p->all, nnodes);
 	for (int k = 0; k < TP_PROFILE_FAILS && !bad; k++)
@@ -45,7 +44,7 @@ void tp_profile_fini(tp_profile *p)
 	tp_nodeset_fini(&p->all);
 	for (int k = 0; k < TP_PROFILE_FAILS; k++)
 		tp_nodeset_fini(&p->fail[k]);
-	free(p->fits_all);
+	tp_placeable_fini(&p->fits_all);
 	free(p->t);
 	free(p->free);
 	memset(p, 0, sizeof(*p));
@@ -153,7 +152,7 @@ int tp_profile_build(tp_profile *p, const tp_cluster *c)
 	free(ends);
 	if (p->set) {
 		tp_nodeset_copy(&p->all, &p->set[p->n - 1]);
-		memset(p->fits_all, 0, (size_t)p->nnodes + 1);
+		tp_placeable_forget(&p->fits_all);
 		p->nfail = p->fail_next = 0;
 	}
 	return 0;
@@ -225,17 +224,11 @@ static bool place_on(tp_profile *p, tp_alloc *a, int nodes,
 /* Set mode: can a job of `nodes` nodes be placed on `all` (and so maybe
  * on some window)?  Asked of the allocator once per size and build, and
  * only if it is monotone (otherwise: maybe, ask each window). */
-static bool placeable_ever(tp_profile *p, tp_alloc *a, int nodes,
-			   tp_nodeset *scratch)
+static bool placeable_ever(tp_profile *p, tp_alloc *a, int nodes)
 {
 	if (nodes < 0 || nodes > p->nnodes)
 		return false;
-	if (!p->monotone)
-		return true;
-	if (!p->fits_all[nodes])
-		p->fits_all[nodes] = place_on(p, a, nodes, &p->all, scratch)
-				     ? 1 : -1;
-	return p->fits_all[nodes] > 0;
+	return !p->monotone || tp_placeable_test(&p->fits_all, a, &p->all, nodes);
 }
 
 /* Earliest fit among segment starts from segment `from` on. */
@@ -254,7 +247,7 @@ static int64_t earliest_from(tp_profile *p, tp_alloc *a, int nodes,
 		window_set(p, i, dur);
 		if (place_on(p, a, nodes, &p->win, where))
 			return p->t[i];
-		if (!placeable_ever(p, a, nodes, where))
+		if (!placeable_ever(p, a, nodes))
 			break;
 	}
 	return TP_PROFILE_NEVER;

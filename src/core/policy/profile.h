@@ -42,6 +42,7 @@
 #include <stdint.h>
 
 #include "alloc/alloc.h"
+#include "alloc/placeable.h"
 #include "model/cluster.h"
 #include "model/nodeset.h"
 
@@ -68,8 +69,8 @@ typedef struct tp_profile {
 	tp_nodeset win;   /* scratch: free throughout a window */
 	tp_nodeset all;   /* every node free or running at build time: no
 			   * window is ever larger */
-	signed char *fits_all; /* by job size, since the build: 0 unknown,
-				* 1 placeable on `all`, -1 never */
+	tp_placeable fits_all; /* by job size, since the build: placeable
+				* on `all`? */
 	/* Recent refusals since the build (size, window), a ring: a window
 	 * inside a refused one of the same size needs no allocator call. */
 	tp_nodeset fail[TP_PROFILE_FAILS];

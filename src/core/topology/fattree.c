@@ -108,13 +108,13 @@ static int add_switch(tp_fattree *t, int *cap, const char *name, int line)
 {
 	if (t->nswitch == *cap) {
 		int nc = *cap ? 2 * *cap : 16;
-		tp_ft_switch *p = realloc(t->sw, (size_t)nc * sizeof(*p));
+		tp_fattree_switch *p = realloc(t->sw, (size_t)nc * sizeof(*p));
 		if (!p)
 			return -1;
 		t->sw = p;
 		*cap = nc;
 	}
-	tp_ft_switch *s = &t->sw[t->nswitch];
+	tp_fattree_switch *s = &t->sw[t->nswitch];
 	memset(s, 0, sizeof(*s));
 	s->parent = -1;
 	s->line = line;
@@ -174,7 +174,7 @@ static int check_acyclic(tp_fattree *t, tp_error *err)
 			seen[i] = 1;
 		}
 	while (sp) {
-		tp_ft_switch *s = &t->sw[stack[--sp]];
+		tp_fattree_switch *s = &t->sw[stack[--sp]];
 		for (int c = 0; c < s->nchild; c++)
 			if (!seen[s->child[c]]) {
 				seen[s->child[c]] = 1;
@@ -212,7 +212,7 @@ static int add_virtual_root(tp_fattree *t, int *cap, tp_error *err)
 	int *ch = v < 0 ? NULL : malloc((size_t)nroot * sizeof(int));
 	if (!ch)
 		return oom(err, t);
-	tp_ft_switch *r = &t->sw[v];
+	tp_fattree_switch *r = &t->sw[v];
 	r->is_virtual = true;
 	r->child = ch;
 	for (int i = 0; i < v; i++)
@@ -241,7 +241,7 @@ static int order_and_levels(tp_fattree *t, tp_error *err)
 	t->sw[t->root].depth = 0;
 	while (sp) {
 		int v = stack[sp - 1];
-		tp_ft_switch *s = &t->sw[v];
+		tp_fattree_switch *s = &t->sw[v];
 		if (next[v] < s->nchild) {
 			int c = s->child[next[v]++];
 			t->sw[c].depth = s->depth + 1;
@@ -274,7 +274,7 @@ static int index_nodes(tp_fattree *t, tp_error *err)
 	t->nleaf = 0;
 	t->max_leaf = 0;
 	for (int i = 0; i < t->nswitch; i++) {
-		tp_ft_switch *s = &t->sw[i];
+		tp_fattree_switch *s = &t->sw[i];
 		if (s->node_lo < 0)
 			continue;
 		t->leaves[t->nleaf++] = i;
@@ -422,7 +422,7 @@ static int add_leaf_nodes(loader *L, int s, const char *expr, int line,
 			break;
 		}
 		had = name_table_find(seen, t->node_name, hl.names[i], &where);
-		if (had >= 0 && (L->flags & TP_FT_LOAD_FIRST_LEAF)) {
+		if (had >= 0 && (L->flags & TP_FATTREE_LOAD_FIRST_LEAF)) {
 			int leaf = leaf_of(t, s, had);
 			if (!t->nwarn++)
 				snprintf(t->warn, sizeof(t->warn),
@@ -526,7 +526,7 @@ static int switch_by_name(const loader *L, const char *name)
 static int link_children(loader *L, int s, tp_error *err)
 {
 	tp_fattree *t = L->t;
-	tp_ft_switch *sw = &t->sw[s];
+	tp_fattree_switch *sw = &t->sw[s];
 	const char *expr = L->children[s];
 	tp_hostlist hl = { 0 };
 	char msg[256];
@@ -648,7 +648,7 @@ tp_fattree *tp_fattree_generate(int levels, int width, tp_error *err)
 				rc = -1;
 				break;
 			}
-			tp_ft_switch *sw = &t->sw[s];
+			tp_fattree_switch *sw = &t->sw[s];
 			if (lv == 0) {
 				sw->node_lo = t->nnodes;
 				for (int k = 0; k < width && !rc; k++) {
@@ -756,7 +756,7 @@ int tp_fattree_write_conf(const tp_fattree *t, FILE *fp)
 			 t->nswitch - (t->sw[t->root].is_virtual ? 1 : 0),
 			 t->levels - (t->sw[t->root].is_virtual ? 1 : 0)) < 0;
 	for (int i = 0; i < t->nswitch && !rc; i++) {
-		const tp_ft_switch *s = &t->sw[i];
+		const tp_fattree_switch *s = &t->sw[i];
 		if (s->is_virtual)
 			continue;
 		rc = fprintf(fp, "SwitchName=%s ", s->name) < 0;

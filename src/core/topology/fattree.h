@@ -83,7 +83,7 @@ int tp_fattree_opts_parse(tp_fattree_opts *o, const char *spec,
 			  tp_error *err);
 
 /* One switch.  Read-only outside fattree*.c / alloc_*.c. */
-typedef struct tp_ft_switch {
+typedef struct tp_fattree_switch {
 	char *name;
 	int line;        /* line in the file; 0 when generated or virtual */
 	int link_speed;  /* LinkSpeed= (default 1); kept, not used */
@@ -95,12 +95,12 @@ typedef struct tp_ft_switch {
 	int node_lo, node_hi; /* leaf: its nodes [node_lo, node_hi) */
 	int msu_lo, msu_hi;   /* leaf: its MSUs [msu_lo, msu_hi) */
 	bool is_virtual;
-} tp_ft_switch;
+} tp_fattree_switch;
 
 typedef struct tp_fattree {
 	char *path;          /* file it came from, or "(generated)" */
 	int nswitch;         /* including a virtual root, if any */
-	tp_ft_switch *sw;    /* file order; a virtual root comes last */
+	tp_fattree_switch *sw;    /* file order; a virtual root comes last */
 	int root;            /* index of the (possibly virtual) root */
 	int nleaf;
 	int *leaves;         /* leaf switch indices in node order */
@@ -115,7 +115,7 @@ typedef struct tp_fattree {
 	int *hash;           /* [hash_cap], -1 = empty */
 
 	int max_leaf;        /* Nleaf of the Nunit rule: largest leaf */
-	int nwarn;           /* problems tolerated by TP_FT_LOAD_FIRST_LEAF */
+	int nwarn;           /* problems tolerated by TP_FATTREE_LOAD_FIRST_LEAF */
 	char warn[512];      /* the first of them, "FILE:LINE: ..." */
 
 	int nunit;           /* Nunit */
@@ -131,7 +131,7 @@ tp_fattree *tp_fattree_load(const char *path, tp_error *err);
 /* Tolerate a node listed under several leaf switches (Slurm warns and
  * keeps it in all): it stays under the first; t->nwarn counts such
  * repeats and t->warn describes the first. */
-#define TP_FT_LOAD_FIRST_LEAF 0x1u
+#define TP_FATTREE_LOAD_FIRST_LEAF 0x1u
 tp_fattree *tp_fattree_load_flags(const char *path, unsigned flags,
 				  tp_error *err);
 /* Regular tree: `levels` switch levels (>= 1), every switch with `width`
@@ -183,7 +183,7 @@ int tp_fattree_msu_free(const tp_fattree *t, const tp_nodeset *free, int m);
 
 /* Bits set in x, branch- and call-free (the build does not assume a
  * popcount instruction; __builtin_popcountll would call libgcc). */
-static inline int tp_ft_popcount64(uint64_t x)
+static inline int tp_fattree_popcount64(uint64_t x)
 {
 	x = x - ((x >> 1) & 0x5555555555555555ull);
 	x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
@@ -193,7 +193,7 @@ static inline int tp_ft_popcount64(uint64_t x)
 
 /* Members of s in [lo, hi), a word at a time (nodeset.h counts bit by bit;
  * allocators call this for every MSU or leaf at every decision). */
-static inline int tp_ft_count_range(const tp_nodeset *s, int lo, int hi)
+static inline int tp_fattree_count_range(const tp_nodeset *s, int lo, int hi)
 {
 	int c = 0;
 	while (lo < hi) {
@@ -203,7 +203,7 @@ static inline int tp_ft_count_range(const tp_nodeset *s, int lo, int hi)
 		uint64_t x = s->w[lo >> 6] >> b;
 		if (take < 64)
 			x &= ((uint64_t)1 << take) - 1;
-		c += tp_ft_popcount64(x);
+		c += tp_fattree_popcount64(x);
 		lo += take;
 	}
 	return c;

@@ -79,7 +79,7 @@ int tp_fattree_build_msus(tp_fattree *t, tp_error *err)
 		nunit = 1;
 	int nmsu = 0;
 	for (int l = 0; l < t->nleaf; l++) {
-		const tp_ft_switch *s = &t->sw[t->leaves[l]];
+		const tp_fattree_switch *s = &t->sw[t->leaves[l]];
 		nmsu += (s->node_hi - s->node_lo + nunit - 1) / nunit;
 	}
 	int *lo = malloc((size_t)(nmsu + 1) * sizeof(int));
@@ -93,7 +93,7 @@ int tp_fattree_build_msus(tp_fattree *t, tp_error *err)
 	}
 	int m = 0;
 	for (int l = 0; l < t->nleaf; l++) {
-		tp_ft_switch *s = &t->sw[t->leaves[l]];
+		tp_fattree_switch *s = &t->sw[t->leaves[l]];
 		s->msu_lo = m;
 		for (int v = s->node_lo; v < s->node_hi; v += nunit) {
 			lo[m] = v;
@@ -151,7 +151,7 @@ int tp_fattree_msu_hops(const tp_fattree *t, int m1, int m2)
 
 int tp_fattree_msu_free(const tp_fattree *t, const tp_nodeset *free, int m)
 {
-	return tp_ft_count_range(free, t->msu_lo[m], t->msu_lo[m + 1]);
+	return tp_fattree_count_range(free, t->msu_lo[m], t->msu_lo[m + 1]);
 }
 
 static long long pairs(long long x)
@@ -189,7 +189,7 @@ long long tp_fattree_hop_sum(const tp_fattree *t, const tp_nodeset *nodes)
 	long long sum_depth = 0, lca_depth = 0;
 	for (int k = 0; k < t->nswitch; k++) {
 		int v = t->postorder[k];
-		const tp_ft_switch *s = &t->sw[v];
+		const tp_fattree_switch *s = &t->sw[v];
 		long long below = 0;
 		for (int c = 0; c < s->nchild; c++) {
 			x[v] += x[s->child[c]];

@@ -1,0 +1,84 @@
+/* place.c - range and earliest placement over an allocator; see place.h. */
+#include "alloc/place.h"
+
+#include <stdlib.h>
+
+int tp_place_range(tp_alloc *a, const tp_nodeset *usable, int lo, int hi,
+		   int max_nodes, tp_nodeset *out)
+{
+	int have = tp_nodeset_count(usable);
+
+	if (lo < 1)
+		lo = 1;
+	if (hi > have)
+		hi = have;
+	for (int k = hi; k >= lo; k--) {
+		tp_alloc_req req = { .nodes = k, .max_nodes = max_nodes };
+		if (tp_alloc_place_req(a, usable, &req, out) == 0)
+			return k;
+	}
+	tp_nodeset_zero(out);
+	return -1;
+}
+
+static int cmp_release_time(const void *x, const void *y)
+{
+	const tp_release *a = *(const tp_release *const *)x;
+	const tp_release *b = *(const tp_release *const *)y;
+
+	return (a->time > b->time) - (a->time < b->time);
+}
+
+/* Release in time order from the earliest on; one try per distinct time. */
+static int after_releases(tp_alloc *a, int64_t now, const tp_release **order,
+			  size_t nrel, const tp_nodeset *hold, int lo, int hi,
+			  int max_nodes, tp_nodeset *avail, tp_nodeset *out,
+			  int64_t *when)
+{
+	for (size_t i = 0; i < nrel;) {
+		int64_t t = order[i]->time;
+		for (; i < nrel && order[i]->time == t; i++)
+			tp_nodeset_or(avail, order[i]->nodes);
+		if (hold)
+			tp_nodeset_andnot(avail, hold);
+		int k = tp_place_range(a, avail, lo, hi, max_nodes, out);
+		if (k >= 0) {
+			*when = t > now ? t : now;
+			return k;
+		}
+	}
+	return -1;
+}
+
+int tp_place_earliest(tp_alloc *a, int64_t now, const tp_nodeset *free_now,
+		      const tp_release *rel, size_t nrel,
+		      const tp_nodeset *hold, int lo, int hi, int max_nodes,
+		      tp_nodeset *avail, tp_nodeset *out, int64_t *when)
+{
+	tp_nodeset own = { 0 };
+	if (!avail) {
+		if (tp_nodeset_init(&own, free_now->n))
+			return -2;
+		avail = &own;
+	}
+	tp_nodeset_copy(avail, free_now);
+	*when = now;
+	int k = tp_place_range(a, avail, lo, hi, max_nodes, out);
+	if (k < 0) {
+		*when = INT64_MAX;
+		/* Sort pointers, not the caller's array. */
+		const tp_release **order = malloc((nrel + 1) * sizeof(*order));
+		if (!order) {
+			k = -2;
+		} else {
+			for (size_t i = 0; i < nrel; i++)
+				order[i] = &rel[i];
+			qsort(order, nrel, sizeof(*order), cmp_release_time);
+			k = after_releases(a, now, order, nrel, hold, lo, hi,
+					   max_nodes, avail, out, when);
+			free(order);
+		}
+	}
+	tp_nodeset_fini(&own);
+	return k;
+}

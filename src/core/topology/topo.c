@@ -1,0 +1,192 @@
+/* topo.c - load a machine and its allocator; see topo.h. */
+#include "topology/topo.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc/alloc_memo.h"
+#include "io/conffile.h"
+#include "topology/fattree_conf.h"
+
+void tp_topo_spec_init(tp_topo_spec *s, tp_topo_kind kind)
+{
+	memset(s, 0, sizeof(*s));
+	s->kind = kind;
+	s->ntransit = -1;
+}
+
+const char *tp_topo_kind_name(tp_topo_kind k)
+{
+	switch (k) {
+	case TP_TOPO_FLAT: return "flat";
+	case TP_TOPO_FATTREE: return "fattree";
+	case TP_TOPO_TORUS: return "torus";
+	}
+	return "?";
+}
+
+/* The allocator `name` on the loaded machine; `from` names the setting
+ * that chose it in the error message. */
+static int make_alloc(tp_topo *t, const char *name, const char *from,
+		      tp_error *err)
+{
+	tp_alloc_cfg cfg = { .nnodes = t->nnodes, .fattree = t->tree,
+			     .torus = t->torus };
+	tp_error aerr;
+	snprintf(t->alloc_name, sizeof(t->alloc_name), "%s", name);
+	t->alloc_from = from;
+	t->alloc = tp_alloc_create(name, &cfg, &aerr);
+	if (!t->alloc)
+		return tp_errorf(err, "%s%s: %s", from, name, aerr.msg);
+	if (!tp_alloc_is_flat(t->alloc) &&
+	    !(t->alloc = tp_alloc_memo_wrap(t->alloc)))
+		return tp_errorf(err, "%s: out of memory", name);
+	return 0;
+}
+
+static int load_flat(tp_topo *t, const tp_topo_spec *s, tp_error *err)
+{
+	if (s->nnodes <= 0)
+		return tp_errorf(err, "a flat machine needs a node count > 0 (got %d)",
+				 s->nnodes);
+	t->nnodes = s->nnodes;
+	if (make_alloc(t, s->alloc ? s->alloc : "first-free",
+		       s->alloc ? s->alloc_from : "default allocator ", err))
+		return -1;
+	snprintf(t->describe, sizeof(t->describe),
+		 "allocator %s over %d nodes", t->alloc_name, t->nnodes);
+	return 0;
+}
+
+static int load_fattree(tp_topo *t, const tp_topo_spec *s, tp_error *err)
+{
+	tp_fattree_conf fc;
+	int rc = -1;
+	char *conf = s->conf ? tp_conf_path_join(s->confdir, s->conf) : NULL;
+	if (s->conf && !conf)
+		return tp_errorf(err, "fattree.conf: out of memory");
+	rc = tp_fattree_conf_read(&fc, conf, s->confdir, err);
+	free(conf);
+	if (rc)
+		return -1;
+	rc = -1;
+	t->conf = fc.source ? strdup(fc.source) : NULL;
+	t->topology = s->topology ? strdup(s->topology) : strdup(fc.topology_file);
+	if (!t->topology || (fc.source && !t->conf)) {
+		tp_errorf(err, "fattree.conf: out of memory");
+		goto out;
+	}
+	/* Like Slurm's topology/tree: a node under several leaf switches
+	 * stays under the first (the caller reports tree->warn). */
+	t->tree = tp_fattree_load_flags(t->topology, TP_FATTREE_LOAD_FIRST_LEAF,
+					err);
+	if (!t->tree || tp_fattree_set_opts(t->tree, &fc.opts, err))
+		goto out;
+	t->nnodes = tp_fattree_nnodes(t->tree);
+	if (s->alloc)
+		rc = make_alloc(t, s->alloc, s->alloc_from, err);
+	else
+		rc = make_alloc(t, fc.allocator, fc.source ? "fattree.conf Allocator="
+					      : "default allocator ", err);
+	if (!rc)
+		snprintf(t->describe, sizeof(t->describe),
+			 "allocator %s on the tree of %s (%d nodes, %d MSUs of %d), settings %s",
+			 t->alloc_name, t->topology, t->nnodes,
+			 tp_fattree_nmsu(t->tree), tp_fattree_nunit(t->tree),
+			 t->conf ? t->conf : "default");
+out:
+	tp_fattree_conf_fini(&fc);
+	return rc;
+}
+
+static int set_ntransit(tp_torus *torus, int ntransit, tp_error *err)
+{
+	tp_torus_opts o = *tp_torus_options(torus);
+	o.ntransit = ntransit;
+	return tp_torus_set_options(torus, &o, err);
+}
+
+static int load_torus(tp_topo *t, const tp_topo_spec *s, tp_error *err)
+{
+	char name[32];
+	if (!s->conf)
+		return tp_errorf(err, "a torus needs a torus.conf");
+	if (!(t->conf = tp_conf_path_join(s->confdir, s->conf)))
+		return tp_errorf(err, "torus.conf: out of memory");
+	if (!(t->torus = tp_torus_load(t->conf, err)))
+		return -1;
+	if (s->ntransit >= 0 && set_ntransit(t->torus, s->ntransit, err))
+		return -1;
+	t->nnodes = tp_torus_nnodes(t->torus);
+	snprintf(name, sizeof(name), "torus-%s",
+		 tp_torus_method_name(tp_torus_default_method(t->torus)));
+	if (s->alloc ? make_alloc(t, s->alloc, s->alloc_from, err)
+		     : make_alloc(t, name, "torus.conf Method=", err))
+		return -1;
+	snprintf(t->describe, sizeof(t->describe),
+		 "allocator %s (from %s) on the torus of %s (%d nodes, Ntransit=%d)",
+		 t->alloc_name, t->alloc_from, t->conf, t->nnodes,
+		 tp_torus_ntransit(t->torus));
+	return 0;
+}
+
+int tp_topo_load(tp_topo *t, const tp_topo_spec *s, tp_error *err)
+{
+	static int (*const load[])(tp_topo *, const tp_topo_spec *, tp_error *) = {
+		[TP_TOPO_FLAT] = load_flat,
+		[TP_TOPO_FATTREE] = load_fattree,
+		[TP_TOPO_TORUS] = load_torus,
+	};
+	memset(t, 0, sizeof(*t));
+	t->kind = s->kind;
+	if ((unsigned)s->kind > TP_TOPO_TORUS)
+		return tp_errorf(err, "unknown machine kind %d", (int)s->kind);
+	if (load[s->kind](t, s, err)) {
+		tp_topo_fini(t);
+		return -1;
+	}
+	return 0;
+}
+
+void tp_topo_fini(tp_topo *t)
+{
+	tp_alloc_destroy(t->alloc);
+	tp_fattree_free(t->tree);
+	tp_torus_free(t->torus);
+	free(t->conf);
+	free(t->topology);
+	memset(t, 0, sizeof(*t));
+}
+
+int tp_topo_node_index(const tp_topo *t, const char *name)
+{
+	if (t->tree)
+		return tp_fattree_node_index(t->tree, name);
+	if (t->torus)
+		return tp_torus_node_index(t->torus, name);
+	return -1;
+}
+
+const char *tp_topo_node_name(const tp_topo *t, int i)
+{
+	if (t->tree)
+		return tp_fattree_node_name(t->tree, i);
+	if (t->torus)
+		return tp_torus_node_name(t->torus, i);
+	return NULL;
+}
+
+void tp_topo_spec_torus(tp_topo_spec *s, const tp_settings *set,
+			const char *default_conf, const char *confdir,
+			char *alloc, size_t len)
+{
+	tp_topo_spec_init(s, TP_TOPO_TORUS);
+	s->confdir = confdir;
+	s->conf = set->torus_conf[0] ? set->torus_conf : default_conf;
+	if (set->torus_method[0]) {
+		snprintf(alloc, len, "torus-%s", set->torus_method);
+		s->alloc = alloc;
+		s->alloc_from = "SchedulerParameters torus_method=";
+	}
+}

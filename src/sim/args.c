@@ -1,0 +1,179 @@
+/* args.c - toposim's command line; see args.h and toposim(1). */
+#include "args.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc/alloc.h"
+
+enum {
+	OPT_NODES = 256, OPT_PPN, OPT_ALLOC, OPT_TOPOLOGY, OPT_FATTREE_CONF,
+	OPT_TORUS, OPT_LENIENT, OPT_ESTERR, OPT_SEED, OPT_JOBS_CSV,
+	OPT_SUMMARY, OPT_PLOT, OPT_CHECK, OPT_QUIET, OPT_HELP,
+	OPT_SETTING = 1024, /* + index in tp_settings_table */
+};
+
+static const struct option fixed_opts[] = {
+	{ "workload", required_argument, NULL, 'w' },
+	{ "nodes", required_argument, NULL, OPT_NODES },
+	{ "ppn", required_argument, NULL, OPT_PPN },
+	{ "alloc", required_argument, NULL, OPT_ALLOC },
+	{ "topology", required_argument, NULL, OPT_TOPOLOGY },
+	{ "fattree-conf", required_argument, NULL, OPT_FATTREE_CONF },
+	{ "torus", required_argument, NULL, OPT_TORUS },
+	{ "lenient", no_argument, NULL, OPT_LENIENT },
+	{ "estimate-error", required_argument, NULL, OPT_ESTERR },
+	{ "seed", required_argument, NULL, OPT_SEED },
+	{ "jobs-csv", required_argument, NULL, OPT_JOBS_CSV },
+	{ "summary-json", required_argument, NULL, OPT_SUMMARY },
+	{ "plot", required_argument, NULL, OPT_PLOT },
+	{ "check", no_argument, NULL, OPT_CHECK },
+	{ "quiet", no_argument, NULL, OPT_QUIET },
+	{ "help", no_argument, NULL, OPT_HELP },
+};
+#define NFIXED (sizeof(fixed_opts) / sizeof(fixed_opts[0]))
+#define MAX_SETTINGS 32
+
+/* Setting names as flags: "rbhar_max_ext" -> "rbhar-max-ext". */
+static char flag_names[MAX_SETTINGS][32];
+
+static void flag_name(const char *name, char *out, size_t len)
+{
+	snprintf(out, len, "%s", name);
+	for (char *p = out; *p; p++)
+		if (*p == '_')
+			*p = '-';
+}
+
+static void build_opts(struct option *opts)
+{
+	size_t n = 0;
+	for (; n < NFIXED; n++)
+		opts[n] = fixed_opts[n];
+	for (size_t i = 0; tp_settings_table[i].name && i < MAX_SETTINGS; i++) {
+		if (!(tp_settings_table[i].scope & TP_SCOPE_SIM))
+			continue;
+		flag_name(tp_settings_table[i].name, flag_names[i],
+			  sizeof(flag_names[i]));
+		opts[n++] = (struct option){ flag_names[i], required_argument,
+					     NULL, OPT_SETTING + (int)i };
+	}
+	opts[n] = (struct option){ NULL, 0, NULL, 0 };
+}
+
+static void usage(FILE *fp)
+{
+	fprintf(fp, "usage: toposim --workload FILE --policy NAME [settings]\n"
+		"               [--nodes N] [--ppn P] [--alloc NAME]\n"
+		"               [--topology FILE [--fattree-conf FILE] | --torus FILE]\n"
+		"               [--lenient] [--estimate-error SPEC] [--seed S] [--check] [--quiet]\n"
+		"               [--plot PREFIX] --jobs-csv OUT --summary-json OUT\n"
+		"               (OUT may be - or /dev/null)\nsettings:\n");
+	for (const tp_setting *e = tp_settings_table; e->name; e++) {
+		char f[32];
+		if (!(e->scope & TP_SCOPE_SIM))
+			continue;
+		flag_name(e->name, f, sizeof(f));
+		fprintf(fp, "  --%-15s %s (default %s)\n", f, e->help, e->def);
+	}
+	fprintf(fp, "policies:");
+	for (const char *const *n = tp_policy_names(); *n; n++)
+		fprintf(fp, " %s", *n);
+	fprintf(fp, "\nallocators:");
+	for (const char *const *n = tp_alloc_names(); *n; n++)
+		fprintf(fp, " %s", *n);
+	fprintf(fp, "\nsee toposim(1)\n");
+}
+
+/* Whole-string integer in [lo, hi], or exit naming the option. */
+static long long int_arg(const char *opt, const char *v, long long lo,
+			 long long hi)
+{
+	char *end;
+	long long x = strtoll(v, &end, 10);
+	if (!*v || *end || x < lo || x > hi) {
+		fprintf(stderr, "toposim: --%s: expected an integer in [%lld, %lld], "
+			"got '%s'\n", opt, lo, hi, v);
+		exit(2);
+	}
+	return x;
+}
+
+static void set_setting(sim_config *c, size_t i, const char *arg)
+{
+	const tp_setting *e = &tp_settings_table[i];
+	char why[256];
+	if (tp_setting_set(e, &c->set, arg, why, sizeof(why))) {
+		fprintf(stderr, "toposim: --%s: '%s' is %s\n", flag_names[i], arg,
+			why);
+		exit(2);
+	}
+	if (!strcmp(e->name, "policy"))
+		c->policy_given = true;
+}
+
+static void parse_one(sim_config *c, int o, const char *arg)
+{
+	switch (o) {
+	case 'w': c->workload = arg; break;
+	case 'p': set_setting(c, 0, arg); break;
+	case OPT_NODES: c->swf.nodes = (int)int_arg("nodes", arg, 1, 1 << 24); break;
+	case OPT_PPN: c->swf.ppn = (int)int_arg("ppn", arg, 1, 1 << 20); break;
+	case OPT_ALLOC: c->alloc = arg; break;
+	case OPT_TOPOLOGY: c->topology = arg; break;
+	case OPT_FATTREE_CONF: c->fattree_conf = arg; break;
+	case OPT_TORUS: c->torus = arg; break;
+	case OPT_LENIENT: c->swf.lenient = true; break;
+	case OPT_ESTERR: c->esterr = arg; break;
+	case OPT_SEED: c->seed = (uint64_t)int_arg("seed", arg, 0, INT64_MAX); break;
+	case OPT_JOBS_CSV: c->jobs_csv = arg; break;
+	case OPT_SUMMARY: c->summary_json = arg; break;
+	case OPT_PLOT: c->plot = arg; break;
+	case OPT_CHECK: c->check = true; break;
+	case OPT_QUIET: c->quiet = true; break;
+	case OPT_HELP: usage(stdout); exit(0);
+	default:
+		if (o >= OPT_SETTING && o < OPT_SETTING + MAX_SETTINGS) {
+			set_setting(c, (size_t)(o - OPT_SETTING), arg);
+			break;
+		}
+		usage(stderr);
+		exit(2);
+	}
+}
+
+static void check_required(const sim_config *c)
+{
+	const char *missing = !c->workload ? "--workload"
+			    : !c->policy_given ? "--policy"
+			    : !c->jobs_csv ? "--jobs-csv"
+			    : !c->summary_json ? "--summary-json" : NULL;
+	if (missing) {
+		fprintf(stderr, "toposim: %s is required\n", missing);
+		usage(stderr);
+		exit(2);
+	}
+	if ((c->topology || c->fattree_conf) && c->torus) {
+		fprintf(stderr, "toposim: --topology/--fattree-conf and --torus exclude each other\n");
+		exit(2);
+	}
+}
+
+void sim_parse_args(sim_config *c, int argc, char **argv)
+{
+	struct option opts[NFIXED + MAX_SETTINGS + 1];
+	memset(c, 0, sizeof(*c));
+	tp_settings_default(&c->set, false);
+	c->seed = 1;
+	build_opts(opts);
+	int o;
+	while ((o = getopt_long(argc, argv, "w:p:", opts, NULL)) != -1)
+		parse_one(c, o, optarg);
+	if (optind < argc) {
+		fprintf(stderr, "toposim: unexpected argument '%s'\n", argv[optind]);
+		exit(2);
+	}
+	check_required(c);
+}

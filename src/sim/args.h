@@ -1,0 +1,29 @@
+/*
+ * args.h - toposim's command line.  The policy settings (--policy,
+ * --window, --rbhar-requeue, ...) come from the core's settings table
+ * (io/settings.h), so they have the same names, ranges and defaults as
+ * sched/topo's topo_ SchedulerParameters.
+ */
+#ifndef SIM_ARGS_H
+#define SIM_ARGS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "io/settings.h"
+#include "io/swf.h"
+
+typedef struct sim_config {
+	const char *workload, *alloc, *jobs_csv, *summary_json;
+	const char *plot, *topology, *fattree_conf, *torus, *esterr;
+	tp_swf_opts swf;
+	tp_settings set;        /* policy and its options */
+	bool policy_given;
+	uint64_t seed;
+	bool check, quiet;
+} sim_config;
+
+/* Parse argv into *c; exits with a message on bad usage (status 2). */
+void sim_parse_args(sim_config *c, int argc, char **argv);
+
+#endif

@@ -1,0 +1,80 @@
+/* check_plugin_nodetable.c - unit tests for plugins/common/tpl_nodetable.c
+ * against a node table of libslurmfull: the CPU -> node rule that
+ * sched/topo and the select plugins share, on a partition with nodes of
+ * two sizes. */
+#include "check_util.h"
+
+#include <string.h>
+
+#include "model/job.h"
+#include "tpl_nodetable.h"
+
+#define NNODES 4
+
+static node_record_t nodes[NNODES];
+static node_record_t *table[NNODES];
+
+/* n1, n2 with 2 CPUs; n3, n4 with 4; a partition of `first..last`. */
+static bitstr_t *setup_partition(part_record_t *p, int first, int last)
+{
+	static const uint16_t cpus[NNODES] = { 2, 2, 4, 4 };
+	static char names[NNODES][8];
+	for (int i = 0; i < NNODES; i++) {
+		memset(&nodes[i], 0, sizeof(nodes[i]));
+		snprintf(names[i], sizeof(names[i]), "n%d", i + 1);
+		nodes[i].name = names[i];
+		nodes[i].cpus = cpus[i];
+		nodes[i].index = i;
+		table[i] = &nodes[i];
+	}
+	node_record_table_ptr = table;
+	node_record_count = NNODES;
+	memset(p, 0, sizeof(*p));
+	p->node_bitmap = bit_alloc(NNODES);
+	bit_nset(p->node_bitmap, first, last);
+	return p->node_bitmap;
+}
+
+START_TEST(test_min_cpus_of_mixed_partition)
+{
+	part_record_t p;
+	bitstr_t *b = setup_partition(&p, 0, 3);
+	ck_assert_uint_eq(tpl_part_min_cpus(&p), 2);
+	bit_nclear(b, 0, 1); /* only the 4-CPU nodes */
+	ck_assert_uint_eq(tpl_part_min_cpus(&p), 4);
+	bit_nclear(b, 0, 3);
+	ck_assert_uint_eq(tpl_part_min_cpus(&p), 0);
+	ck_assert_uint_eq(tpl_part_min_cpus(NULL), 0);
+	FREE_NULL_BITMAP(p.node_bitmap);
+}
+END_TEST
+
+/* -n 6 on a partition of 2- and 4-CPU nodes: 3 nodes, enough whichever
+ * nodes the allocator picks (2 would do only on the large ones); both
+ * drivers derive it from the same two calls. */
+START_TEST(test_job_nodes_on_mixed_partition)
+{
+	part_record_t p;
+	setup_partition(&p, 0, 3);
+	uint32_t cpn = tpl_part_min_cpus(&p);
+	ck_assert_int_eq(tp_job_nodes(1, 6, cpn), 3);
+	ck_assert_int_eq(tp_job_nodes(0, 1, cpn), 1);
+	ck_assert_int_eq(tp_job_nodes(4, 6, cpn), 4);  /* -N wins when larger */
+	ck_assert_int_eq(tp_job_nodes(1, 7, cpn), 4);  /* rounds up */
+	ck_assert_int_eq(tp_job_nodes(1, 6, 0), 1);    /* unknown CPUs */
+	FREE_NULL_BITMAP(p.node_bitmap);
+	setup_partition(&p, 2, 3);                     /* large nodes only */
+	ck_assert_int_eq(tp_job_nodes(1, 6, tpl_part_min_cpus(&p)), 2);
+	FREE_NULL_BITMAP(p.node_bitmap);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("plugin_nodetable");
+	TCase *tc = tcase_create("core");
+	tcase_add_test(tc, test_min_cpus_of_mixed_partition);
+	tcase_add_test(tc, test_job_nodes_on_mixed_partition);
+	suite_add_tcase(s, tc);
+	return tp_check_run(s);
+}
