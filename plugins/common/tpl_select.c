@@ -14,7 +14,7 @@
 #include "tpl_nodetable.h"
 
 /* One plugin per .so: this file is linked into each. */
-static const tpl_select_ops *ops;
+static const tpl_select_ops *const ops = &tpl_select_plugin;
 static pthread_mutex_t state_lock = PTHREAD_MUTEX_INITIALIZER;
 static bool active;          /* slurmctld with this SelectType */
 static tp_topo topo;         /* valid when active */
@@ -36,9 +36,8 @@ static int map_nodes(void)
 	return SLURM_SUCCESS;
 }
 
-int tpl_select_init(const tpl_select_ops *o)
+extern int init(void)
 {
-	ops = o;
 	if (tpl_linear_load(&tpl_delegate))
 		return SLURM_ERROR;
 	if (!running_in_slurmctld() ||
@@ -56,7 +55,7 @@ int tpl_select_init(const tpl_select_ops *o)
 	return SLURM_SUCCESS;
 }
 
-int tpl_select_fini(void)
+extern int fini(void)
 {
 	slurm_mutex_lock(&state_lock);
 	if (mapped)
@@ -70,7 +69,7 @@ int tpl_select_fini(void)
 	return SLURM_SUCCESS;
 }
 
-int tpl_select_node_init(void)
+extern int select_p_node_init(void)
 {
 	int rc = tpl_delegate.ops.node_init();
 
@@ -87,7 +86,7 @@ int tpl_select_node_init(void)
  * files.  A bad new file keeps the old machine, so a running controller
  * does not lose its scheduler to a typo.
  */
-int tpl_select_reconfigure(void)
+extern int select_p_reconfigure(void)
 {
 	int rc = tpl_delegate.ops.reconfigure();
 	tp_topo fresh;
@@ -115,10 +114,11 @@ int tpl_select_reconfigure(void)
 	return rc;
 }
 
-int tpl_select_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
-			uint32_t min_nodes, uint32_t max_nodes,
-			uint32_t req_nodes, uint16_t mode, List preemptees,
-			List *preemptee_job_list, bitstr_t *exc_core_bitmap)
+extern int select_p_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
+			     uint32_t min_nodes, uint32_t max_nodes,
+			     uint32_t req_nodes, uint16_t mode, List preemptees,
+			     List *preemptee_job_list,
+			     bitstr_t *exc_core_bitmap)
 {
 	int rc;
 

@@ -6,7 +6,10 @@
  * machine), and job_test through tpl_jobtest.c.  A plugin is an ops table
  * (what is its own: how its machine is specified, how a placement is
  * described in the logs, whether placements are a hard constraint) and
- * the Slurm symbols in a few lines (select_fattree.c, select_torus.c).
+ * the plugin's identity (select_fattree.c, select_torus.c): this file
+ * defines Slurm's init(), fini(), select_p_node_init(),
+ * select_p_reconfigure() and select_p_job_test() for it, around the ops
+ * the plugin names tpl_select_plugin; tpl_delegate.c defines the rest.
  *
  * Loading: slurmctld loads every select_*.so in PluginDir and calls its
  * init() whatever SelectType says, and slurmd and every client command
@@ -34,14 +37,7 @@ typedef struct tpl_select_ops {
 			     uint16_t mode, bitstr_t *bitmap);
 } tpl_select_ops;
 
-int tpl_select_init(const tpl_select_ops *ops);
-int tpl_select_fini(void);
-int tpl_select_node_init(void);
-int tpl_select_reconfigure(void);
-int tpl_select_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
-			uint32_t min_nodes, uint32_t max_nodes,
-			uint32_t req_nodes, uint16_t mode,
-			List preemptee_candidates, List *preemptee_job_list,
-			bitstr_t *exc_core_bitmap);
+/* Each plugin defines this one. */
+extern const tpl_select_ops tpl_select_plugin;
 
 #endif

@@ -50,7 +50,10 @@ static int load(tp_topo *t)
 		error("%s: WARNING: %s (%d such node(s); each is kept under its first leaf switch)",
 		      plugin_type, t->tree->warn, t->tree->nwarn);
 	if (!rc)
-		info("%s: %s", plugin_type, t->describe);
+		info("%s: topology %s: %d nodes, %d MSUs of %d nodes, allocator %s%s%s",
+		     plugin_type, t->topology, t->nnodes, tp_fattree_nmsu(t->tree),
+		     tp_fattree_nunit(t->tree), t->alloc_name,
+		     t->conf ? ", settings " : "", t->conf ? t->conf : "");
 	xfree(conf);
 	xfree(dir);
 	return rc;
@@ -83,43 +86,13 @@ static void describe(const void *topo, tp_alloc *alloc,
 		 hops);
 }
 
-static const tpl_select_ops fattree_ops = {
+const tpl_select_ops tpl_select_plugin = {
 	.plugin_type = plugin_type,
 	.load = load,
 	.describe = describe,
 	.strict = false, /* no job starves for lack of a tree answer */
 };
 
-extern int init(void)
-{
-	return tpl_select_init(&fattree_ops);
-}
-
-extern int fini(void)
-{
-	return tpl_select_fini();
-}
-
-extern int select_p_node_init(void)
-{
-	return tpl_select_node_init();
-}
-
-extern int select_p_reconfigure(void)
-{
-	return tpl_select_reconfigure();
-}
-
-extern int select_p_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
-			     uint32_t min_nodes, uint32_t max_nodes,
-			     uint32_t req_nodes, uint16_t mode,
-			     List preemptee_candidates,
-			     List *preemptee_job_list,
-			     bitstr_t *exc_core_bitmap)
-{
-	return tpl_select_job_test(job_ptr, bitmap, min_nodes, max_nodes,
-				   req_nodes, mode, preemptee_candidates,
-				   preemptee_job_list, exc_core_bitmap);
-}
-
-/* Every other select operation is select/linear's: tpl_delegate.c. */
+/* init, fini, select_p_node_init, select_p_reconfigure, select_p_job_test:
+ * tpl_select.c; every other select operation is select/linear's:
+ * tpl_delegate.c. */

@@ -10,6 +10,9 @@
  */
 #include "config.h"
 
+#include <stdio.h>
+#include <string.h>
+
 #include "slurm/slurm.h"
 #include "slurm/slurm_errno.h"
 #include "src/common/slurm_xlator.h" /* before other Slurm headers */
@@ -36,6 +39,20 @@ static void report(void *arg, const char *msg)
 	error("%s: %s", plugin_type, msg);
 }
 
+static void log_torus(const tp_topo *t)
+{
+	const int *d = tp_torus_dims(t->torus);
+	char dims[96] = "";
+	for (int i = 0; i < tp_torus_ndims(t->torus); i++) {
+		size_t used = strlen(dims);
+		snprintf(dims + used, sizeof(dims) - used, "%s%d", i ? "x" : "",
+			 d[i]);
+	}
+	info("%s: torus %s: %s, %d nodes, Ntransit=%d, allocator %s (from %s)",
+	     plugin_type, t->conf, dims, t->nnodes,
+	     tp_torus_ntransit(t->torus), t->alloc_name, t->alloc_from);
+}
+
 /* torus_ SchedulerParameters, then torus.conf: any problem refuses the
  * settings (a typo must not fall back to a default). */
 static int load(tp_topo *t)
@@ -54,7 +71,7 @@ static int load(tp_topo *t)
 	if ((rc = tp_topo_load(t, &spec, &err)))
 		error("%s: %s", plugin_type, err.msg);
 	else
-		info("%s: %s", plugin_type, t->describe);
+		log_torus(t);
 out:
 	xfree(conf);
 	xfree(dir);
@@ -100,7 +117,7 @@ static void linear_chose(const tpl_ctx *c, job_record_t *job_ptr,
 	tp_nodeset_fini(&got);
 }
 
-static const tpl_select_ops torus_ops = {
+const tpl_select_ops tpl_select_plugin = {
 	.plugin_type = plugin_type,
 	.load = load,
 	.describe = describe,
@@ -110,36 +127,6 @@ static const tpl_select_ops torus_ops = {
 	.linear_chose = linear_chose,
 };
 
-extern int init(void)
-{
-	return tpl_select_init(&torus_ops);
-}
-
-extern int fini(void)
-{
-	return tpl_select_fini();
-}
-
-extern int select_p_node_init(void)
-{
-	return tpl_select_node_init();
-}
-
-extern int select_p_reconfigure(void)
-{
-	return tpl_select_reconfigure();
-}
-
-extern int select_p_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
-			     uint32_t min_nodes, uint32_t max_nodes,
-			     uint32_t req_nodes, uint16_t mode,
-			     List preemptee_candidates,
-			     List *preemptee_job_list,
-			     bitstr_t *exc_core_bitmap)
-{
-	return tpl_select_job_test(job_ptr, bitmap, min_nodes, max_nodes,
-				   req_nodes, mode, preemptee_candidates,
-				   preemptee_job_list, exc_core_bitmap);
-}
-
-/* Every other select operation is select/linear's: tpl_delegate.c. */
+/* init, fini, select_p_node_init, select_p_reconfigure, select_p_job_test:
+ * tpl_select.c; every other select operation is select/linear's:
+ * tpl_delegate.c. */

@@ -17,7 +17,7 @@
 #include "engine/driver.h"
 #include "engine/evheap.h"
 
-typedef struct sim_job {
+typedef struct replay_job {
 	tp_job job;          /* what the policy sees */
 	int64_t runtime;     /* the trace's secret */
 	int64_t start;
@@ -28,14 +28,14 @@ typedef struct sim_job {
 	bool fill;
 	double cost;
 	char *nodelist;
-} sim_job;
+} replay_job;
 
 typedef struct engine {
 	tp_policy *policy;
 	tp_alloc *alloc;
 	const tp_engine_opts *opts;
 	tp_cluster c;
-	sim_job *jobs;
+	replay_job *jobs;
 	size_t njobs, next_arrival, finished;
 	tp_evheap heap;
 	uint32_t *due;       /* jobs whose event fires at the current time */
@@ -57,7 +57,7 @@ const char *tp_status_name(tp_status s)
 	return "?";
 }
 
-static int push_end_event(engine *e, sim_job *j)
+static int push_end_event(engine *e, replay_job *j)
 {
 	const tp_run *r = &e->c.run[j->run_idx];
 	int64_t end = j->start + j->runtime;
@@ -71,7 +71,7 @@ static int push_end_event(engine *e, sim_job *j)
 	return 0;
 }
 
-static int add_record(engine *e, const sim_job *j, int64_t end,
+static int add_record(engine *e, const replay_job *j, int64_t end,
 		      tp_status status)
 {
 	tp_sim_result *o = e->out;
@@ -99,20 +99,20 @@ static int add_record(engine *e, const sim_job *j, int64_t end,
 }
 
 /* Job j's run ends at the current time; its nodes become free. */
-static int end_run(engine *e, sim_job *j, tp_status status)
+static int end_run(engine *e, replay_job *j, tp_status status)
 {
 	if (add_record(e, j, e->c.now, status))
 		return -1;
 	j->nodelist = NULL; /* now owned by the record */
 	tp_cluster_end_run(&e->c, (size_t)j->run_idx, 1);
 	if ((size_t)j->run_idx < e->c.nrun) /* the last entry moved here */
-		((sim_job *)e->c.run[j->run_idx].job->owner)->run_idx = j->run_idx;
+		((replay_job *)e->c.run[j->run_idx].job->owner)->run_idx = j->run_idx;
 	j->run_idx = -1;
 	j->gen++;
 	return 0;
 }
 
-static int resubmit(engine *e, sim_job *j, int64_t estimate)
+static int resubmit(engine *e, replay_job *j, int64_t estimate)
 {
 	j->attempt++;
 	j->extensions = 0;
@@ -126,7 +126,7 @@ static int resubmit(engine *e, sim_job *j, int64_t estimate)
 }
 
 /* A running job reached its limit: the policy decides (time unit 1 s). */
-static int at_limit(engine *e, sim_job *j)
+static int at_limit(engine *e, replay_job *j)
 {
 	tp_limit_answer a = tp_driver_at_limit(e->policy, &e->c,
 					       (size_t)j->run_idx, 1);
@@ -166,7 +166,7 @@ static int collect_due(engine *e)
 	return 0;
 }
 
-static bool run_done(const engine *e, const sim_job *j)
+static bool run_done(const engine *e, const replay_job *j)
 {
 	return j->start + j->runtime <= e->c.now;
 }
@@ -176,7 +176,7 @@ static int process_ends(engine *e)
 {
 	collect_due(e);
 	for (size_t k = 0; k < e->ndue; k++) {
-		sim_job *j = &e->jobs[e->due[k]];
+		replay_job *j = &e->jobs[e->due[k]];
 		if (!run_done(e, j))
 			continue;
 		e->finished++;
@@ -184,7 +184,7 @@ static int process_ends(engine *e)
 			return -1;
 	}
 	for (size_t k = 0; k < e->ndue; k++) {
-		sim_job *j = &e->jobs[e->due[k]];
+		replay_job *j = &e->jobs[e->due[k]];
 		if (j->run_idx >= 0 && at_limit(e, j))
 			return -1;
 	}
@@ -196,7 +196,7 @@ static int process_arrivals(engine *e)
 {
 	while (e->next_arrival < e->njobs &&
 	       e->jobs[e->next_arrival].job.submit <= e->c.now) {
-		sim_job *j = &e->jobs[e->next_arrival++];
+		replay_job *j = &e->jobs[e->next_arrival++];
 		if (!tp_placeable_test(&e->placeable, e->alloc, &e->all,
 				       j->job.nodes)) {
 			e->out->rejected++;
@@ -211,7 +211,7 @@ static int process_arrivals(engine *e)
 
 /* With opts.check: a start must use free, unshared nodes, enough of them,
  * and must not come before its submit time or after its reservation. */
-static int check_start(engine *e, const tp_start *s, const sim_job *j)
+static int check_start(engine *e, const tp_start *s, const replay_job *j)
 {
 	if (!tp_nodeset_subset(&s->nodes, &e->before) ||
 	    tp_nodeset_intersects(&s->nodes, &e->used))
@@ -230,7 +230,7 @@ static int check_start(engine *e, const tp_start *s, const sim_job *j)
 
 static int start_job(engine *e, const tp_start *s, long run_idx)
 {
-	sim_job *j = s->job->owner;
+	replay_job *j = s->job->owner;
 	if (e->opts->check && check_start(e, s, j))
 		return -1;
 	if (j->min_resv < e->c.now) {
@@ -264,7 +264,7 @@ static int process_pass(engine *e)
 		if (start_job(e, &c->starts[k], (long)(nrun_before + k)))
 			return -1;
 	if (c->resv_job) {
-		sim_job *h = c->resv_job->owner;
+		replay_job *h = c->resv_job->owner;
 		if (c->resv_time < h->min_resv)
 			h->min_resv = c->resv_time;
 	}
@@ -299,7 +299,7 @@ static int engine_init(engine *e, const tp_workload *w)
 	tp_nodeset_fill(&e->all);
 	for (size_t i = 0; i < w->njobs; i++) {
 		const tp_wjob *wj = &w->jobs[i];
-		sim_job *j = &e->jobs[i];
+		replay_job *j = &e->jobs[i];
 		j->job = (tp_job){ .id = wj->id, .submit = wj->submit,
 				   .estimate = wj->estimate, .nodes = wj->nodes,
 				   .seq = (int32_t)i, .owner = j };

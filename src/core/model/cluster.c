@@ -59,17 +59,6 @@ int tp_cluster_enqueue(tp_cluster *c, tp_job *job)
 	return 0;
 }
 
-int tp_cluster_enqueue_front(tp_cluster *c, tp_job *job)
-{
-	if (grow((void **)&c->queue, &c->capqueue, c->nqueue + 1,
-		 sizeof(*c->queue)))
-		return -1;
-	memmove(c->queue + 1, c->queue, c->nqueue * sizeof(*c->queue));
-	c->queue[0] = job;
-	c->nqueue++;
-	return 0;
-}
-
 long tp_cluster_add_run(tp_cluster *c, tp_job *job, int64_t start,
 			int64_t limit, const tp_nodeset *nodes, int64_t fill_for)
 {
@@ -137,23 +126,3 @@ void tp_cluster_free_at(const tp_cluster *c, int64_t t, tp_nodeset *out)
 			tp_nodeset_or(out, &c->run[i].nodes);
 }
 
-static int cmp_i64(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-	return (x > y) - (x < y);
-}
-
-long tp_cluster_end_times(const tp_cluster *c, int64_t **times)
-{
-	*times = malloc((c->nrun + 1) * sizeof(**times));
-	if (!*times)
-		return -1;
-	for (size_t i = 0; i < c->nrun; i++)
-		(*times)[i] = c->run[i].limit;
-	qsort(*times, c->nrun, sizeof(**times), cmp_i64);
-	long n = 0;
-	for (size_t i = 0; i < c->nrun; i++)
-		if (n == 0 || (*times)[n - 1] != (*times)[i])
-			(*times)[n++] = (*times)[i];
-	return n;
-}

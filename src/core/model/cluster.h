@@ -66,7 +66,6 @@ void tp_cluster_fini(tp_cluster *c);
 
 /* Queue maintenance (callers: engine, plugin). */
 int  tp_cluster_enqueue(tp_cluster *c, tp_job *job);       /* at the tail */
-int  tp_cluster_enqueue_front(tp_cluster *c, tp_job *job); /* resubmission */
 
 /* Record `job` as running on `nodes` since `start` with limit `limit`
  * (engine and plugin use this to mirror jobs they did not start in this
@@ -87,8 +86,5 @@ void tp_cluster_clear_starts(tp_cluster *c);
  * free ∪ nodes of jobs with limit <= t.  `out` must be initialised. */
 void tp_cluster_free_at(const tp_cluster *c, int64_t t, tp_nodeset *out);
 
-/* Running jobs' limits, sorted ascending (distinct values); returns count,
- * *times malloc'd (caller frees), -1 on ENOMEM. */
-long tp_cluster_end_times(const tp_cluster *c, int64_t **times);
 
 #endif

@@ -76,11 +76,6 @@ typedef struct tp_fattree_opts {
 
 /* Defaults: msu_size 0 (patent rule), busy_fallback 0, prefer_full 1. */
 void tp_fattree_opts_default(tp_fattree_opts *o);
-/* Parse "msu_size=4,busy_fallback=1,prefer_full=0" (any subset, keys
- * case-insensitive) into o (which keeps values not mentioned).  Returns 0
- * or -1 with err naming the bad item. */
-int tp_fattree_opts_parse(tp_fattree_opts *o, const char *spec,
-			  tp_error *err);
 
 /* One switch.  Read-only outside fattree*.c / alloc_*.c. */
 typedef struct tp_fattree_switch {

@@ -20,51 +20,6 @@ void tp_fattree_opts_default(tp_fattree_opts *o)
 	o->prefer_full = 1;
 }
 
-/* One "key=value" item of an options string. */
-static int parse_opt(tp_fattree_opts *o, const char *item, tp_error *err)
-{
-	static const struct {
-		const char *key;
-		size_t off;
-		long max;
-	} keys[] = {
-		{ "msu_size", offsetof(tp_fattree_opts, msu_size), INT_MAX },
-		{ "busy_fallback", offsetof(tp_fattree_opts, busy_fallback), 1 },
-		{ "prefer_full", offsetof(tp_fattree_opts, prefer_full), 1 },
-	};
-	const char *eq = strchr(item, '=');
-	size_t klen = eq ? (size_t)(eq - item) : strlen(item);
-	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
-		if (strlen(keys[k].key) != klen ||
-		    strncasecmp(keys[k].key, item, klen))
-			continue;
-		char *end;
-		errno = 0;
-		long v = eq ? strtol(eq + 1, &end, 10) : -1;
-		if (!eq || errno || end == eq + 1 || *end || v < 0 ||
-		    v > keys[k].max)
-			return tp_errorf(err, "fattree option '%s': want %s=0..%ld",
-					 item, keys[k].key, keys[k].max);
-		*(int *)((char *)o + keys[k].off) = (int)v;
-		return 0;
-	}
-	return tp_errorf(err, "fattree option '%s': unknown key (known: msu_size, busy_fallback, prefer_full)",
-			 item);
-}
-
-int tp_fattree_opts_parse(tp_fattree_opts *o, const char *spec, tp_error *err)
-{
-	char *copy = strdup(spec ? spec : ""), *save = NULL;
-	if (!copy)
-		return tp_errorf(err, "fattree options: out of memory");
-	int rc = 0;
-	for (char *it = strtok_r(copy, ",", &save); it && !rc;
-	     it = strtok_r(NULL, ",", &save))
-		rc = parse_opt(o, it, err);
-	free(copy);
-	return rc;
-}
-
 int tp_fattree_nunit_rule(int nnodes, int nleaf)
 {
 	int cap = nnodes <= 4096 ? 4 : 8;

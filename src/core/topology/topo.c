@@ -35,10 +35,10 @@ static int make_alloc(tp_topo *t, const char *name, const char *from,
 			     .torus = t->torus };
 	tp_error aerr;
 	snprintf(t->alloc_name, sizeof(t->alloc_name), "%s", name);
-	t->alloc_from = from;
+	t->alloc_from = from ? from : "";
 	t->alloc = tp_alloc_create(name, &cfg, &aerr);
 	if (!t->alloc)
-		return tp_errorf(err, "%s%s: %s", from, name, aerr.msg);
+		return tp_errorf(err, "%s%s: %s", t->alloc_from, name, aerr.msg);
 	if (!tp_alloc_is_flat(t->alloc) &&
 	    !(t->alloc = tp_alloc_memo_wrap(t->alloc)))
 		return tp_errorf(err, "%s: out of memory", name);
@@ -91,7 +91,7 @@ static int load_fattree(tp_topo *t, const tp_topo_spec *s, tp_error *err)
 					      : "default allocator ", err);
 	if (!rc)
 		snprintf(t->describe, sizeof(t->describe),
-			 "allocator %s on the tree of %s (%d nodes, %d MSUs of %d), settings %s",
+			 "allocator %s on the tree of %s (%d nodes), %d MSUs of %d nodes, settings %s",
 			 t->alloc_name, t->topology, t->nnodes,
 			 tp_fattree_nmsu(t->tree), tp_fattree_nunit(t->tree),
 			 t->conf ? t->conf : "default");
@@ -125,8 +125,8 @@ static int load_torus(tp_topo *t, const tp_topo_spec *s, tp_error *err)
 		     : make_alloc(t, name, "torus.conf Method=", err))
 		return -1;
 	snprintf(t->describe, sizeof(t->describe),
-		 "allocator %s (from %s) on the torus of %s (%d nodes, Ntransit=%d)",
-		 t->alloc_name, t->alloc_from, t->conf, t->nnodes,
+		 "allocator %s on the torus of %s (%d nodes, method from %s), Ntransit=%d",
+		 t->alloc_name, t->conf, t->nnodes, t->alloc_from,
 		 tp_torus_ntransit(t->torus));
 	return 0;
 }
