@@ -6,6 +6,11 @@
  *   - an allocator flagged TP_ALLOC_MONOTONE never fails on a superset of a
  *     set it placed on; TP_ALLOC_FLAT ones succeed exactly when enough
  *     nodes are free.
+ *   - with node constraints (tp_alloc_req allowed/required/contiguous),
+ *     a placement never holds a node outside free ∩ allowed, always holds
+ *     every required node, and is one run of indices when contiguous;
+ *     a request whose required nodes are not all usable is refused; flat
+ *     allocators place whenever enough usable nodes exist.
  * The strict fat-tree rule is checked NOT to be monotone (so the flag
  * carries information), and to become monotone with busy_fallback.
  */
@@ -108,6 +113,180 @@ START_TEST(test_every_allocator_keeps_its_flags)
 }
 END_TEST
 
+/* Random constraints: allowed ~ 3/4 of the nodes; required 0-3 nodes,
+ * usable or not; contiguous one time in four. */
+static void random_req(tp_rng *r, const tp_nodeset *free, tp_nodeset *allowed,
+		       tp_nodeset *required, tp_alloc_req *req)
+{
+	tp_nodeset_zero(allowed);
+	tp_nodeset_zero(required);
+	for (int i = 0; i < allowed->n; i++)
+		if (tp_rng_below(r, 4))
+			tp_nodeset_set(allowed, i);
+	int nreq = (int)tp_rng_below(r, 4);
+	for (int k = 0; k < nreq; k++) {
+		int i = (int)tp_rng_below(r, (uint64_t)free->n);
+		if (tp_rng_below(r, 5) || (tp_nodeset_test(free, i) &&
+					   tp_nodeset_test(allowed, i)))
+			tp_nodeset_set(required, i);
+	}
+	*req = (tp_alloc_req){
+		.nodes = 1 + (int)tp_rng_below(r, 12),
+		.allowed = tp_rng_below(r, 5) ? allowed : NULL,
+		.required = required,
+		.contiguous = tp_rng_below(r, 4) == 0,
+	};
+}
+
+static bool is_one_run(const tp_nodeset *s)
+{
+	int first = tp_nodeset_next(s, 0), n = tp_nodeset_count(s);
+	return first >= 0 && tp_nodeset_count_range(s, first, first + n) == n;
+}
+
+/* Checks one constrained placement; returns whether it placed. */
+static bool check_constrained(tp_alloc *a, const char *name,
+			      const tp_nodeset *free, const tp_alloc_req *req,
+			      tp_nodeset *usable, tp_nodeset *out)
+{
+	tp_nodeset_copy(usable, free);
+	if (req->allowed)
+		tp_nodeset_and(usable, req->allowed);
+	bool feasible_req = tp_nodeset_subset(req->required, usable);
+	int rc = tp_alloc_place_req(a, free, req, out);
+	if (rc) {
+		ck_assert_msg(tp_nodeset_count(out) == 0, "%s: refusal left nodes", name);
+		/* flat, no contiguity: enough usable nodes always place */
+		if (tp_alloc_is_flat(a) && !req->contiguous && feasible_req)
+			ck_assert_msg(tp_nodeset_count(usable) < req->nodes,
+				      "%s refused %d of %d usable nodes", name,
+				      req->nodes, tp_nodeset_count(usable));
+		return false;
+	}
+	ck_assert_msg(feasible_req, "%s placed without an unusable required node", name);
+	ck_assert_msg(tp_nodeset_subset(out, usable), "%s: a node outside free ∩ allowed", name);
+	ck_assert_msg(tp_nodeset_subset(req->required, out), "%s: a required node missing", name);
+	ck_assert_int_ge(tp_nodeset_count(out), req->nodes);
+	if (req->contiguous)
+		ck_assert_msg(is_one_run(out), "%s: not contiguous", name);
+	return true;
+}
+
+START_TEST(test_every_allocator_honours_node_constraints)
+{
+	machine m;
+	machine_init(&m, false);
+	for (const char *const *name = tp_alloc_names(); *name; name++) {
+		tp_error err = { "" };
+		tp_alloc *a = tp_alloc_create(*name, &m.cfg, &err);
+		ck_assert_msg(a, "%s: %s", *name, err.msg);
+		/* the same through the failure memo, as the loader builds it */
+		tp_alloc *memo = tp_alloc_memo_wrap(tp_alloc_create(*name, &m.cfg, &err));
+		ck_assert(memo);
+		tp_rng r;
+		tp_rng_seed(&r, 7);
+		tp_nodeset free, super, allowed, required, usable, out;
+		tp_nodeset_init(&free, 64);
+		tp_nodeset_init(&super, 64);
+		tp_nodeset_init(&allowed, 64);
+		tp_nodeset_init(&required, 64);
+		tp_nodeset_init(&usable, 64);
+		tp_nodeset_init(&out, 64);
+		int placed = 0, with_required = 0;
+		for (int k = 0; k < 2000; k++) {
+			tp_alloc_req req;
+			random_pair(&r, &free, &super);
+			random_req(&r, &free, &allowed, &required, &req);
+			bool p1 = check_constrained(a, *name, &free, &req, &usable, &out);
+			tp_nodeset first;
+			tp_nodeset_init(&first, 64);
+			tp_nodeset_copy(&first, &out);
+			bool p2 = check_constrained(memo, *name, &free, &req, &usable, &out);
+			ck_assert_msg(p1 == p2 && tp_nodeset_equal(&first, &out),
+				      "%s: the memo changed a constrained answer", *name);
+			tp_nodeset_fini(&first);
+			placed += p1;
+			with_required += p1 && tp_nodeset_count(&required);
+		}
+		/* the trials exercise both outcomes */
+		ck_assert_msg(placed > 100 && placed < 1900, "%s placed %d of 2000", *name, placed);
+		ck_assert_msg(with_required > 20, "%s: %d placements with required nodes",
+			      *name, with_required);
+		tp_nodeset_fini(&free);
+		tp_nodeset_fini(&super);
+		tp_nodeset_fini(&allowed);
+		tp_nodeset_fini(&required);
+		tp_nodeset_fini(&usable);
+		tp_nodeset_fini(&out);
+		tp_alloc_destroy(memo);
+		tp_alloc_destroy(a);
+	}
+	machine_fini(&m);
+}
+END_TEST
+
+static void assert_nodes(const tp_nodeset *s, const char *want)
+{
+	char *got = tp_nodeset_format(s);
+	ck_assert_str_eq(got, want);
+	free(got);
+}
+
+/* Hand-worked: -w beyond -N, contiguous around required nodes, max_nodes. */
+START_TEST(test_constraints_hand_worked)
+{
+	tp_alloc_cfg cfg = { .nnodes = 10 };
+	tp_error err = { "" };
+	tp_alloc *a = tp_alloc_create("first-free", &cfg, &err);
+	tp_nodeset free, req_nodes, allowed, out;
+	tp_nodeset_init(&free, 10);
+	tp_nodeset_init(&req_nodes, 10);
+	tp_nodeset_init(&allowed, 10);
+	tp_nodeset_init(&out, 10);
+	tp_nodeset_fill(&free);
+	tp_nodeset_clear(&free, 4);            /* node 4 busy */
+	tp_nodeset_set(&req_nodes, 6);
+	tp_nodeset_set(&req_nodes, 8);
+	/* -w 6,8 -N 3: the required two and the lowest other free node */
+	tp_alloc_req req = { .nodes = 3, .required = &req_nodes };
+	ck_assert_int_eq(tp_alloc_place_req(a, &free, &req, &out), 0);
+	assert_nodes(&out, "0,6,8");
+	/* -w 6,8 -N 1: exactly the two named nodes */
+	req.nodes = 1;
+	ck_assert_int_eq(tp_alloc_place_req(a, &free, &req, &out), 0);
+	ck_assert_int_eq(tp_nodeset_count(&out), 2);
+	req.max_nodes = 1; /* ... unless the job may not have two */
+	ck_assert_int_eq(tp_alloc_place_req(a, &free, &req, &out), -1);
+	/* contiguous 2 holding 6 and 8: the run must span 6..8 */
+	req = (tp_alloc_req){ .nodes = 2, .required = &req_nodes, .contiguous = true };
+	ck_assert_int_eq(tp_alloc_place_req(a, &free, &req, &out), 0);
+	ck_assert_int_eq(tp_nodeset_count(&out), 3);
+	ck_assert(tp_nodeset_test(&out, 6) && tp_nodeset_test(&out, 8));
+	/* contiguous 5 without required nodes: 4 is busy, so 5..9 */
+	req = (tp_alloc_req){ .nodes = 5, .contiguous = true };
+	ck_assert_int_eq(tp_alloc_place_req(a, &free, &req, &out), 0);
+	ck_assert_int_eq(tp_nodeset_next(&out, 0), 5);
+	/* allowed excludes 0-2 (-x n[1-3]): three nodes are 3,5,6 */
+	tp_nodeset_fill(&allowed);
+	tp_nodeset_clear(&allowed, 0);
+	tp_nodeset_clear(&allowed, 1);
+	tp_nodeset_clear(&allowed, 2);
+	req = (tp_alloc_req){ .nodes = 3, .allowed = &allowed };
+	ck_assert_int_eq(tp_alloc_place_req(a, &free, &req, &out), 0);
+	assert_nodes(&out, "3,5-6");
+	/* a required node that is busy: refused, out cleared */
+	tp_nodeset_set(&req_nodes, 4);
+	req = (tp_alloc_req){ .nodes = 1, .required = &req_nodes };
+	ck_assert_int_eq(tp_alloc_place_req(a, &free, &req, &out), -1);
+	ck_assert_int_eq(tp_nodeset_count(&out), 0);
+	tp_nodeset_fini(&free);
+	tp_nodeset_fini(&req_nodes);
+	tp_nodeset_fini(&allowed);
+	tp_nodeset_fini(&out);
+	tp_alloc_destroy(a);
+}
+END_TEST
+
 START_TEST(test_fattree_exact_fit_not_monotone)
 {
 	machine m;
@@ -198,6 +377,8 @@ int main(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_every_allocator_keeps_its_flags);
 	tcase_add_test(tc, test_fattree_exact_fit_not_monotone);
+	tcase_add_test(tc, test_every_allocator_honours_node_constraints);
+	tcase_add_test(tc, test_constraints_hand_worked);
 	tcase_add_test(tc, test_memo_same_answers);
 	suite_add_tcase(s, tc);
 	return tp_check_run(s);

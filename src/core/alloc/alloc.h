@@ -29,13 +29,25 @@ struct tp_torus;   /* torus.h */
  * exact-fit rule for small jobs can fail once a unit has more free nodes. */
 #define TP_ALLOC_MONOTONE 0x2u
 
-/* What a placement must satisfy. */
+/* What a placement must satisfy.  An allocator's place() sees only
+ * `nodes` and `max_nodes`: the node constraints are applied around it by
+ * tp_alloc_place_req(), the same way for every allocator. */
 typedef struct tp_alloc_req {
 	int nodes;      /* nodes the job asked for, >= 1 */
 	/* The most nodes the placement may have (Slurm's max_nodes), 0 for
 	 * the allocator's own rule.  Allocators that may give more nodes
 	 * than asked (a torus box with transit nodes) stay within it. */
 	int max_nodes;
+	/* Nodes the job may use at all (partition, not excluded, features,
+	 * reservation, usable state); NULL: every node. */
+	const tp_nodeset *allowed;
+	/* Nodes the job must get (Slurm's -w); NULL or empty: none.  The
+	 * allocator places the rest on the other usable nodes; a job that
+	 * names at least `nodes` nodes gets exactly those. */
+	const tp_nodeset *required;
+	/* Consecutive node indices (Slurm's --contiguous): the lowest run of
+	 * usable nodes that holds the required ones, whatever the topology. */
+	bool contiguous;
 } tp_alloc_req;
 
 typedef struct tp_alloc_ops {
@@ -78,11 +90,14 @@ void tp_alloc_destroy(tp_alloc *a);
 /* NULL-terminated list of registered allocator names (for --help). */
 const char *const *tp_alloc_names(void);
 
-static inline int tp_alloc_place_req(tp_alloc *a, const tp_nodeset *free,
-				     const tp_alloc_req *req, tp_nodeset *out)
-{
-	return a->ops->place(a, free, req, out);
-}
+/* Place a request on `free` (see tp_alloc_req): 0, or -1 with `out`
+ * cleared.  A placement is always within free ∩ allowed and holds every
+ * required node. */
+int tp_alloc_place_req(tp_alloc *a, const tp_nodeset *free,
+		       const tp_alloc_req *req, tp_nodeset *out);
+/* Does the request carry node constraints (allowed, required,
+ * contiguous)? */
+bool tp_alloc_req_constrained(const tp_alloc_req *req);
 /* The common request: `nodes` nodes, the allocator's own rule. */
 static inline int tp_alloc_place(tp_alloc *a, const tp_nodeset *free,
 				 int nodes, tp_nodeset *out)
