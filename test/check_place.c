@@ -126,7 +126,7 @@ START_TEST(test_range_asks_hi_then_fewer)
 	tp_nodeset_set_range(&usable, 0, 6);
 	r.refuse[6] = r.refuse[5] = true;
 
-	ck_assert_int_eq(tp_place_range(a, &usable, 2, 7, 7, &out), 4);
+	ck_assert_int_eq(tp_place_range(a, &usable, 2, 7, &(tp_alloc_req){ .max_nodes = 7 }, &out), 4);
 	assert_set(&out, "0-3");
 	ck_assert_int_eq(r.ncalls, 3);
 	ck_assert_int_eq(r.calls[0].nodes, 6);
@@ -209,7 +209,7 @@ START_TEST(test_range_max_nodes_on_torus)
 	tp_nodeset_fill(&usable);
 	for (int k = 1; k <= 16; k++) {
 		if (box_4x4(k)) {
-			ck_assert_int_eq(tp_place_range(a, &usable, k, k, k, &out), k);
+			ck_assert_int_eq(tp_place_range(a, &usable, k, k, &(tp_alloc_req){ .max_nodes = k }, &out), k);
 			ck_assert_int_eq(tp_nodeset_count(&out), k);
 			ck_assert_int_eq(tp_place_range(a, &usable, k, k, 0, &out), k);
 			ck_assert_int_ge(tp_nodeset_count(&out), k);
@@ -217,20 +217,20 @@ START_TEST(test_range_max_nodes_on_torus)
 			continue;
 		}
 		/* no box of k nodes: only with a transit node */
-		ck_assert_msg(tp_place_range(a, &usable, k, k, k, &out) == -1,
+		ck_assert_msg(tp_place_range(a, &usable, k, k, &(tp_alloc_req){ .max_nodes = k }, &out) == -1,
 			      "size %d", k);
 		ck_assert_int_eq(tp_nodeset_count(&out), 0);
 		if (box_4x4(k + 1)) {
 			ck_assert_int_eq(tp_place_range(a, &usable, k, k, 0, &out), k);
 			ck_assert_int_eq(tp_nodeset_count(&out), k + 1);
-			ck_assert_int_eq(tp_place_range(a, &usable, k, k, k + 1, &out), k);
+			ck_assert_int_eq(tp_place_range(a, &usable, k, k, &(tp_alloc_req){ .max_nodes = k + 1 }, &out), k);
 			ck_assert_int_eq(tp_nodeset_count(&out), k + 1);
 		} else {
 			ck_assert_int_eq(tp_place_range(a, &usable, k, k, 0, &out), -1);
 		}
 	}
 	/* a range: 7 nodes cannot be a box, 6 can (max_nodes 7) */
-	ck_assert_int_eq(tp_place_range(a, &usable, 5, 7, 7, &out), 6);
+	ck_assert_int_eq(tp_place_range(a, &usable, 5, 7, &(tp_alloc_req){ .max_nodes = 7 }, &out), 6);
 	ck_assert_int_eq(tp_nodeset_count(&out), 6);
 	/* without a cap, 7 is asked and gets 8 */
 	ck_assert_int_eq(tp_place_range(a, &usable, 5, 7, 0, &out), 7);
@@ -435,7 +435,7 @@ START_TEST(test_earliest_passes_max_nodes)
 	set_list(&now, (int[]){ 0, 1 }, 2);
 	set_list(&n0, (int[]){ 2, 3, 4 }, 3);
 	tp_release rel[1] = { { 30, &n0 } };
-	ck_assert_int_eq(tp_place_earliest(a, 0, &now, rel, 1, NULL, 4, 4, 6,
+	ck_assert_int_eq(tp_place_earliest(a, 0, &now, rel, 1, NULL, 4, 4, &(tp_alloc_req){ .max_nodes = 6 },
 					   NULL, &out, &when), 4);
 	ck_assert_int_eq(when, 30);
 	ck_assert_int_ge(r.ncalls, 1);

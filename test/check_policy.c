@@ -5,6 +5,7 @@
 #include "check_util.h"
 #include "engine/metrics.h"
 #include "model/rng.h"
+#include "topology/fattree.h"
 #include "sim_util.h"
 
 /* 4 nodes.  A(t0, 3 nodes, 10 s) runs at once on 0-2.  B(t1, 2 nodes, 5 s)
@@ -391,6 +392,101 @@ START_TEST(test_random_invariants)
 }
 END_TEST
 
+/* Node constraints on a third of the jobs (allowed subsets, a required
+ * node, sometimes contiguous): every policy, flat and on a fat tree, with
+ * the engine's checks on (which fail a start outside a job's allowed nodes
+ * or without its required ones, on busy nodes, or after its
+ * reservation); every job runs or is rejected at arrival. */
+static void constrain(tp_workload *w, uint64_t seed, tp_nodeset *sets)
+{
+	tp_rng rng;
+	tp_rng_seed(&rng, seed * 7919);
+	for (size_t i = 0; i < w->njobs; i++) {
+		tp_wjob *j = &w->jobs[i];
+		tp_nodeset *allowed = &sets[2 * i], *required = &sets[2 * i + 1];
+		tp_nodeset_init(allowed, w->nodes);
+		tp_nodeset_init(required, w->nodes);
+		if (tp_rng_below(&rng, 3))
+			continue;
+		for (int k = 0; k < w->nodes; k++)
+			if (tp_rng_below(&rng, 4))
+				tp_nodeset_set(allowed, k);
+		int have = tp_nodeset_count(allowed);
+		if (have == 0)
+			continue;
+		if (j->nodes > have)
+			j->nodes = have;
+		j->allowed = allowed;
+		if (tp_rng_below(&rng, 2)) {
+			int pick = (int)tp_rng_below(&rng, (uint64_t)have), k = -1;
+			for (int c = 0; c <= pick; c++)
+				k = tp_nodeset_next(allowed, k + 1);
+			tp_nodeset_set(required, k);
+			j->required = required;
+		}
+		j->contiguous = tp_rng_below(&rng, 10) == 0;
+	}
+}
+
+static void run_constrained(const tp_workload *w, const char *policy,
+			    tp_alloc *a, const char *what)
+{
+	tp_error err = { "" };
+	tp_policy_opts o;
+	tp_policy_opts_default(&o);
+	o.window = 3;
+	tp_policy *p = tp_policy_create(policy, &o, &err);
+	tp_engine_opts eo = { .check = true };
+	tp_sim_result r;
+	int rc = tp_simulate(w, p, a, &eo, &r, &err);
+	ck_assert_msg(rc == 0, "%s %s: %s", policy, what, err.msg);
+	size_t first_runs = 0;
+	for (size_t i = 0; i < r.nrec; i++)
+		first_runs += r.rec[i].attempt == 1;
+	ck_assert_uint_eq(first_runs + r.rejected, w->njobs);
+	ck_assert_uint_eq(r.resv_violations, 0);
+	tp_sim_result_fini(&r);
+	tp_policy_destroy(p);
+}
+
+START_TEST(test_random_node_constraints)
+{
+	static const char *policies[] = { "fcfs", "easy", "window-ff", "rb-har",
+					  "conservative", "batch-njob" };
+	tp_error err = { "" };
+	tp_fattree *tree = tp_fattree_generate(2, 4, &err); /* 16 nodes */
+	ck_assert_msg(tree, "%s", err.msg);
+	int constrained = 0;
+	for (uint64_t seed = 1; seed <= 12; seed++) {
+		tp_workload w;
+		int nodes = seed % 2 ? 16 : 12;
+		random_trace(&w, seed, nodes, 200, seed % 3 == 0);
+		tp_nodeset *sets = calloc(2 * w.njobs, sizeof(*sets));
+		constrain(&w, seed, sets);
+		for (size_t i = 0; i < w.njobs; i++)
+			constrained += w.jobs[i].allowed != NULL;
+		tp_alloc_cfg flat = { .nnodes = nodes };
+		tp_alloc_cfg ft = { .nnodes = 16, .fattree = tree };
+		for (size_t k = 0; k < sizeof(policies) / sizeof(*policies); k++) {
+			tp_alloc *a = tp_alloc_create("first-free", &flat, &err);
+			run_constrained(&w, policies[k], a, "first-free");
+			tp_alloc_destroy(a);
+			if (nodes != 16)
+				continue;
+			a = tp_alloc_create("fattree", &ft, &err);
+			run_constrained(&w, policies[k], a, "fattree");
+			tp_alloc_destroy(a);
+		}
+		for (size_t i = 0; i < 2 * w.njobs; i++)
+			tp_nodeset_fini(&sets[i]);
+		free(sets);
+		tp_workload_fini(&w);
+	}
+	ck_assert_int_gt(constrained, 400);
+	tp_fattree_free(tree);
+}
+END_TEST
+
 START_TEST(test_fcfs_never_reorders)
 {
 	for (uint64_t seed = 100; seed < 130; seed++) {
@@ -474,6 +570,7 @@ int main(void)
 	tcase_set_timeout(rnd, 120);
 	tcase_add_test(rnd, test_random_invariants);
 	tcase_add_test(rnd, test_fcfs_never_reorders);
+	tcase_add_test(rnd, test_random_node_constraints);
 	tcase_add_test(rnd, test_easy_backfills_random);
 	suite_add_tcase(s, rnd);
 	return tp_check_run(s);

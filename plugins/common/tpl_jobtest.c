@@ -287,7 +287,8 @@ static const char *fallback_reason(tpl_ctx *c, job_record_t *job_ptr,
 		return "out of memory";
 	}
 	ever_usable(c, job_ptr, bitmap, &ever);
-	if (tp_place_range(c->alloc, &ever, lo, hi, max_nodes, &tmp) < 0) {
+	if (tp_place_range(c->alloc, &ever, lo, hi,
+			   &(tp_alloc_req){ .max_nodes = max_nodes }, &tmp) < 0) {
 		snprintf(buf, len, "the %s allocator cannot place it even on all its usable nodes",
 			 c->kind);
 		why = buf;
@@ -350,15 +351,16 @@ static int place_for_mode(tpl_ctx *c, uint16_t mode, tp_nodeset *usable,
 			  int64_t *when)
 {
 	int k = -1;
+	tp_alloc_req cap = { .max_nodes = max_nodes };
 
 	*when = 0;
 	switch (mode & SELECT_MODE_BASE) {
 	case SELECT_MODE_TEST_ONLY:
-		k = tp_place_range(c->alloc, usable, lo, hi, max_nodes, chosen);
+		k = tp_place_range(c->alloc, usable, lo, hi, &cap, chosen);
 		break;
 	case SELECT_MODE_RUN_NOW:
 		drop_busy(c, usable);
-		k = tp_place_range(c->alloc, usable, lo, hi, max_nodes, chosen);
+		k = tp_place_range(c->alloc, usable, lo, hi, &cap, chosen);
 		break;
 	case SELECT_MODE_WILL_RUN: {
 		time_t now = time(NULL);
@@ -366,7 +368,7 @@ static int place_for_mode(tpl_ctx *c, uint16_t mode, tp_nodeset *usable,
 		collect_releases(c, usable, now, &r);
 		drop_busy(c, usable);
 		k = tp_place_earliest(c->alloc, now, usable, r.rel, r.n, NULL,
-				      lo, hi, max_nodes, NULL, chosen, when);
+				      lo, hi, &cap, NULL, chosen, when);
 		if (k >= 0 && *when <= now)
 			*when = 0; /* placed on the nodes free now */
 		free_releases(&r);

@@ -60,11 +60,11 @@ double tp_alloc_cost(tp_alloc *a, const tp_nodeset *nodes)
 	return a->ops->cost ? a->ops->cost(a, nodes) : -1.0;
 }
 
-bool tp_alloc_fits(tp_alloc *a, const tp_nodeset *free, int nodes,
-		   tp_nodeset *out)
+bool tp_alloc_fits(tp_alloc *a, const tp_nodeset *free,
+		   const tp_alloc_req *req, tp_nodeset *out)
 {
-	return nodes >= 1 && tp_nodeset_count(free) >= nodes &&
-	       tp_alloc_place(a, free, nodes, out) == 0;
+	return req->nodes >= 1 && tp_nodeset_count(free) >= req->nodes &&
+	       tp_alloc_place_req(a, free, req, out) == 0;
 }
 
 bool tp_alloc_req_constrained(const tp_alloc_req *req)

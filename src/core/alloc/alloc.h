@@ -14,6 +14,7 @@
 #include <stdbool.h>
 
 #include "model/error.h"
+#include "model/job.h"
 #include "model/nodeset.h"
 
 typedef struct tp_alloc tp_alloc;
@@ -105,11 +106,26 @@ static inline int tp_alloc_place(tp_alloc *a, const tp_nodeset *free,
 	tp_alloc_req req = { .nodes = nodes };
 	return a->ops->place(a, free, &req, out);
 }
-/* Does a job of `nodes` nodes fit on `free`?  Counting first (free, and
- * every allocator needs that many nodes), then the allocator; the
- * placement is in `out` when it does. */
-bool tp_alloc_fits(tp_alloc *a, const tp_nodeset *free, int nodes,
-		   tp_nodeset *out);
+/* Does a request fit on `free`?  Counting first (cheap, and every
+ * allocator needs that many nodes), then the allocator; the placement is
+ * in `out` when it does. */
+bool tp_alloc_fits(tp_alloc *a, const tp_nodeset *free,
+		   const tp_alloc_req *req, tp_nodeset *out);
+
+/* A job's request: its node count and node constraints. */
+static inline tp_alloc_req tp_job_req(const tp_job *j)
+{
+	return (tp_alloc_req){ .nodes = j->nodes, .allowed = j->allowed,
+			       .required = j->required,
+			       .contiguous = j->contiguous };
+}
+/* Does job `j` fit on `free` (into `out`)? */
+static inline bool tp_job_fits(tp_alloc *a, const tp_nodeset *free,
+			       const tp_job *j, tp_nodeset *out)
+{
+	tp_alloc_req req = tp_job_req(j);
+	return tp_alloc_fits(a, free, &req, out);
+}
 int tp_alloc_capacity(tp_alloc *a, const tp_nodeset *free);
 double tp_alloc_cost(tp_alloc *a, const tp_nodeset *nodes);
 static inline bool tp_alloc_is_flat(const tp_alloc *a)

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 
 int tp_place_range(tp_alloc *a, const tp_nodeset *usable, int lo, int hi,
-		   int max_nodes, tp_nodeset *out)
+		   const tp_alloc_req *proto, tp_nodeset *out)
 {
 	int have = tp_nodeset_count(usable);
 
@@ -13,7 +13,8 @@ int tp_place_range(tp_alloc *a, const tp_nodeset *usable, int lo, int hi,
 	if (hi > have)
 		hi = have;
 	for (int k = hi; k >= lo; k--) {
-		tp_alloc_req req = { .nodes = k, .max_nodes = max_nodes };
+		tp_alloc_req req = proto ? *proto : (tp_alloc_req){ 0 };
+		req.nodes = k;
 		if (tp_alloc_place_req(a, usable, &req, out) == 0)
 			return k;
 	}
@@ -32,8 +33,8 @@ static int cmp_release_time(const void *x, const void *y)
 /* Release in time order from the earliest on; one try per distinct time. */
 static int after_releases(tp_alloc *a, int64_t now, const tp_release **order,
 			  size_t nrel, const tp_nodeset *hold, int lo, int hi,
-			  int max_nodes, tp_nodeset *avail, tp_nodeset *out,
-			  int64_t *when)
+			  const tp_alloc_req *proto, tp_nodeset *avail,
+			  tp_nodeset *out, int64_t *when)
 {
 	for (size_t i = 0; i < nrel;) {
 		int64_t t = order[i]->time;
@@ -41,7 +42,7 @@ static int after_releases(tp_alloc *a, int64_t now, const tp_release **order,
 			tp_nodeset_or(avail, order[i]->nodes);
 		if (hold)
 			tp_nodeset_andnot(avail, hold);
-		int k = tp_place_range(a, avail, lo, hi, max_nodes, out);
+		int k = tp_place_range(a, avail, lo, hi, proto, out);
 		if (k >= 0) {
 			*when = t > now ? t : now;
 			return k;
@@ -52,7 +53,8 @@ static int after_releases(tp_alloc *a, int64_t now, const tp_release **order,
 
 int tp_place_earliest(tp_alloc *a, int64_t now, const tp_nodeset *free_now,
 		      const tp_release *rel, size_t nrel,
-		      const tp_nodeset *hold, int lo, int hi, int max_nodes,
+		      const tp_nodeset *hold, int lo, int hi,
+		      const tp_alloc_req *proto,
 		      tp_nodeset *avail, tp_nodeset *out, int64_t *when)
 {
 	tp_nodeset own = { 0 };
@@ -63,7 +65,7 @@ int tp_place_earliest(tp_alloc *a, int64_t now, const tp_nodeset *free_now,
 	}
 	tp_nodeset_copy(avail, free_now);
 	*when = now;
-	int k = tp_place_range(a, avail, lo, hi, max_nodes, out);
+	int k = tp_place_range(a, avail, lo, hi, proto, out);
 	if (k < 0) {
 		*when = INT64_MAX;
 		/* Sort pointers, not the caller's array. */
@@ -75,7 +77,7 @@ int tp_place_earliest(tp_alloc *a, int64_t now, const tp_nodeset *free_now,
 				order[i] = &rel[i];
 			qsort(order, nrel, sizeof(*order), cmp_release_time);
 			k = after_releases(a, now, order, nrel, hold, lo, hi,
-					   max_nodes, avail, out, when);
+					   proto, avail, out, when);
 			free(order);
 		}
 	}

@@ -26,12 +26,14 @@ typedef struct tp_release {
 /*
  * Place a job that accepts any node count in [lo, hi] on `usable`: hi
  * first, then fewer (Slurm gives a node range as many nodes as it can).
- * `max_nodes` (0: none) caps what a placement may hold (transit nodes).
- * `out` (initialised, same size) receives the placement.  Returns the
- * node count asked of the allocator, or -1 when no count in range fits.
+ * `proto` (NULL: none) gives the rest of the request: max_nodes caps
+ * what a placement may hold (transit nodes), and the node constraints
+ * (allowed, required, contiguous); its `nodes` is ignored.  `out`
+ * (initialised, same size) receives the placement.  Returns the node
+ * count asked of the allocator, or -1 when no count in range fits.
  */
 int tp_place_range(tp_alloc *a, const tp_nodeset *usable, int lo, int hi,
-		   int max_nodes, tp_nodeset *out);
+		   const tp_alloc_req *proto, tp_nodeset *out);
 
 /*
  * Earliest placement of [lo, hi] nodes: on `free_now` at `now` first,
@@ -48,7 +50,8 @@ int tp_place_range(tp_alloc *a, const tp_nodeset *usable, int lo, int hi,
  */
 int tp_place_earliest(tp_alloc *a, int64_t now, const tp_nodeset *free_now,
 		      const tp_release *rel, size_t nrel,
-		      const tp_nodeset *hold, int lo, int hi, int max_nodes,
+		      const tp_nodeset *hold, int lo, int hi,
+		      const tp_alloc_req *proto,
 		      tp_nodeset *avail, tp_nodeset *out, int64_t *when);
 
 #endif

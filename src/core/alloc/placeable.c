@@ -34,7 +34,8 @@ bool tp_placeable_test(tp_placeable *p, tp_alloc *a, const tp_nodeset *all,
 	if (nodes < 1 || nodes > p->nnodes)
 		return false;
 	if (!p->known[nodes])
-		p->known[nodes] = tp_alloc_fits(a, all, nodes, &p->scratch)
-				  ? 1 : -1;
+		p->known[nodes] = tp_alloc_fits(a, all,
+						&(tp_alloc_req){ .nodes = nodes },
+						&p->scratch) ? 1 : -1;
 	return p->known[nodes] > 0;
 }

@@ -191,14 +191,24 @@ static int process_ends(engine *e)
 	return 0;
 }
 
+/* Could the job be placed on the idle machine?  Per size, remembered;
+ * a job with node constraints is asked about on its own. */
+static bool ever_placeable(engine *e, const tp_job *job)
+{
+	tp_alloc_req req = tp_job_req(job);
+	if (!tp_alloc_req_constrained(&req))
+		return tp_placeable_test(&e->placeable, e->alloc, &e->all,
+					 job->nodes);
+	return tp_alloc_fits(e->alloc, &e->all, &req, &e->placeable.scratch);
+}
+
 /* Step 2: arrivals at `now`, in file order. */
 static int process_arrivals(engine *e)
 {
 	while (e->next_arrival < e->njobs &&
 	       e->jobs[e->next_arrival].job.submit <= e->c.now) {
 		replay_job *j = &e->jobs[e->next_arrival++];
-		if (!tp_placeable_test(&e->placeable, e->alloc, &e->all,
-				       j->job.nodes)) {
+		if (!ever_placeable(e, &j->job)) {
 			e->out->rejected++;
 			e->finished++;
 			continue;
@@ -209,14 +219,20 @@ static int process_arrivals(engine *e)
 	return 0;
 }
 
-/* With opts.check: a start must use free, unshared nodes, enough of them,
- * and must not come before its submit time or after its reservation. */
+/* With opts.check: a start must use free, unshared nodes within the job's
+ * node constraints, enough of them, and must not come before its submit
+ * time or after its reservation. */
 static int check_start(engine *e, const tp_start *s, const replay_job *j)
 {
 	if (!tp_nodeset_subset(&s->nodes, &e->before) ||
 	    tp_nodeset_intersects(&s->nodes, &e->used))
 		return tp_errorf(e->err, "t=%" PRId64 ": job %" PRId64
 				 " placed on busy nodes", e->c.now, j->job.id);
+	if ((j->job.allowed && !tp_nodeset_subset(&s->nodes, j->job.allowed)) ||
+	    (j->job.required && !tp_nodeset_subset(j->job.required, &s->nodes)))
+		return tp_errorf(e->err, "t=%" PRId64 ": job %" PRId64
+				 " placed against its node constraints",
+				 e->c.now, j->job.id);
 	if (tp_nodeset_count(&s->nodes) < j->job.nodes)
 		return tp_errorf(e->err, "t=%" PRId64 ": job %" PRId64
 				 " got %d of %d nodes", e->c.now, j->job.id,
@@ -302,7 +318,9 @@ static int engine_init(engine *e, const tp_workload *w)
 		replay_job *j = &e->jobs[i];
 		j->job = (tp_job){ .id = wj->id, .submit = wj->submit,
 				   .estimate = wj->estimate, .nodes = wj->nodes,
-				   .seq = (int32_t)i, .owner = j };
+				   .seq = (int32_t)i, .owner = j,
+				   .allowed = wj->allowed, .required = wj->required,
+				   .contiguous = wj->contiguous };
 		j->runtime = wj->runtime;
 		j->min_resv = INT64_MAX;
 		j->run_idx = -1;

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "model/error.h"
+#include "model/nodeset.h"
 
 typedef struct tp_wjob {
 	int64_t id;
@@ -18,6 +19,11 @@ typedef struct tp_wjob {
 	int64_t runtime;  /* actual run time, s, > 0 */
 	int64_t estimate; /* requested time, s, > 0 */
 	int32_t nodes;    /* > 0, <= workload nodes */
+	/* Node constraints (tp_job), owned by whoever built the workload;
+	 * SWF traces have none. */
+	const tp_nodeset *allowed;
+	const tp_nodeset *required;
+	bool contiguous;
 } tp_wjob;
 
 typedef struct tp_workload_skips {

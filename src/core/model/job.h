@@ -9,7 +9,10 @@
 #ifndef TP_JOB_H
 #define TP_JOB_H
 
+#include <stdbool.h>
 #include <stdint.h>
+
+#include "model/nodeset.h"
 
 typedef struct tp_job {
 	int64_t id;        /* SWF job number / Slurm job id */
@@ -18,6 +21,12 @@ typedef struct tp_job {
 	int32_t nodes;     /* requested nodes, > 0 */
 	int32_t seq;       /* arrival order (file order / priority tie-break) */
 	void *owner;       /* caller's record (simulator job, Slurm job_record) */
+	/* Node constraints, owned by the caller (NULL/false: none): the
+	 * nodes the job may use, the nodes it must get, consecutive nodes.
+	 * Every placement of the job honours them (alloc.h, tp_job_req). */
+	const tp_nodeset *allowed;
+	const tp_nodeset *required;
+	bool contiguous;
 } tp_job;
 
 /*

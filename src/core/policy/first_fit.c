@@ -3,7 +3,7 @@
 
 bool tp_place(tp_cluster *c, const tp_job *job, tp_nodeset *out)
 {
-	return tp_alloc_fits(c->alloc, &c->free, job->nodes, out);
+	return tp_job_fits(c->alloc, &c->free, job, out);
 }
 
 long tp_first_fit(tp_cluster *c, int window)

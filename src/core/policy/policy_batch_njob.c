@@ -76,8 +76,7 @@ static int run_batch(tp_cluster *c, size_t m, size_t *ord, char *started,
 		started[i] = 0;
 	for (size_t k = 0; k < m; k++) {
 		size_t qi = current_index(started, ord[k]);
-		if (tp_alloc_place(c->alloc, &c->free, c->queue[qi]->nodes,
-				   where) ||
+		if (!tp_job_fits(c->alloc, &c->free, c->queue[qi], where) ||
 		    tp_cluster_start(c, qi, where, TP_NOT_FILL))
 			return -1;
 		started[ord[k]] = 1;

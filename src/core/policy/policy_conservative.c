@@ -87,10 +87,24 @@ static void plan_fini(plan *pl)
 	tp_nodeset_fini(&pl->scratch_out);
 }
 
-/* How to plan with allocator a (see profile.h). */
-static tp_profile_mode profile_mode(const tp_alloc *a)
+static bool any_constrained(const tp_cluster *c)
 {
-	if (tp_alloc_is_flat(a))
+	for (size_t i = 0; i < c->nqueue; i++) {
+		tp_alloc_req req = tp_job_req(c->queue[i]);
+		if (tp_alloc_req_constrained(&req))
+			return true;
+	}
+	return false;
+}
+
+/* How to plan a pass of c (see profile.h).  Counts are exact only for a
+ * flat allocator and jobs without node constraints: a pass whose queue
+ * has a constrained job plans on node sets, every job's reservation then
+ * pinned to nodes (traces without constraints are planned as before). */
+static tp_profile_mode profile_mode(const tp_cluster *c)
+{
+	const tp_alloc *a = c->alloc;
+	if (tp_alloc_is_flat(a) && !any_constrained(c))
 		return TP_PROFILE_COUNTS;
 	if (tp_alloc_is_monotone(a))
 		return TP_PROFILE_SETS_MONOTONE;
@@ -101,7 +115,7 @@ static int plan_init(plan *pl, const tp_cluster *c)
 {
 	size_t q = c->nqueue;
 	*pl = (plan){0};
-	pl->mode = profile_mode(c->alloc);
+	pl->mode = profile_mode(c);
 	if (tp_profile_init(&pl->prof, c->nnodes, pl->mode) ||
 	    tp_nodeset_init(&pl->where, c->nnodes) ||
 	    tp_nodeset_init(&pl->head_win, c->nnodes) ||
@@ -171,8 +185,7 @@ static bool head_keeps_fit(plan *pl, const tp_cluster *c, const tp_job *job)
 		return true;
 	tp_nodeset_copy(&pl->scratch, &pl->head_win);
 	tp_nodeset_andnot(&pl->scratch, &pl->where);
-	if (tp_alloc_place(c->alloc, &pl->scratch, pl->head->nodes,
-			   &pl->scratch_out))
+	if (!tp_job_fits(c->alloc, &pl->scratch, pl->head, &pl->scratch_out))
 		return false;
 	tp_nodeset_copy(&pl->head_win, &pl->scratch);
 	return true;
@@ -185,12 +198,13 @@ static int plan_queue(plan *pl, tp_cluster *c)
 	const tp_job *first_wait = NULL;
 	for (size_t i = 0; i < c->nqueue; i++) {
 		const tp_job *job = c->queue[i];
-		int64_t t = tp_profile_earliest(&pl->prof, c->alloc, job->nodes,
-						job->estimate, &pl->where);
+		tp_alloc_req req = tp_job_req(job);
+		int64_t t = tp_profile_earliest_req(&pl->prof, c->alloc, &req,
+						    job->estimate, &pl->where);
 		if (t == c->now && !head_keeps_fit(pl, c, job))
-			t = tp_profile_earliest_after(&pl->prof, c->alloc,
-						      job->nodes, job->estimate,
-						      c->now, &pl->where);
+			t = tp_profile_earliest_after_req(&pl->prof, c->alloc,
+							  &req, job->estimate,
+							  c->now, &pl->where);
 		if (t == TP_PROFILE_NEVER)
 			continue;
 		if (tp_profile_reserve(&pl->prof, t, job->estimate, job->nodes,
@@ -221,10 +235,12 @@ static void start_planned(tp_policy *p, tp_cluster *c, plan *pl)
 		now_start *s = &pl->now[k];
 		/* The k entries started before it have left the queue. */
 		size_t qi = s->qi - k;
-		/* Flat: the plan guaranteed the count, the allocator picks. */
-		if (!sets && tp_alloc_place(c->alloc, &c->free,
-					    c->queue[qi]->nodes, &s->where))
-			return; /* refused a count it had: keep queued */
+		/* Flat: the plan guaranteed the count, the allocator picks
+		 * (and may refuse a job whose node constraints the counts
+		 * could not see: it stays queued). */
+		if (!sets && !tp_job_fits(c->alloc, &c->free, c->queue[qi],
+					  &s->where))
+			return;
 		if (tp_cluster_start(c, qi, &s->where, s->fill_for))
 			return;
 		if (s->fill_for != TP_NOT_FILL)

@@ -207,34 +207,41 @@ static void remember_refusal(tp_profile *p, int nodes, const tp_nodeset *w)
 }
 
 /* Set mode: place on `w`; with a monotone allocator, skip calls whose
- * refusal is known. */
-static bool place_on(tp_profile *p, tp_alloc *a, int nodes,
+ * refusal is known.  Refusals are remembered by size, so only for
+ * requests without node constraints. */
+static bool place_on(tp_profile *p, tp_alloc *a, const tp_alloc_req *req,
 		     const tp_nodeset *w, tp_nodeset *where)
 {
-	if (tp_nodeset_count(w) < nodes ||
-	    (p->monotone && known_refusal(p, nodes, w)))
+	int nodes = req->nodes;
+	bool memo = p->monotone && !tp_alloc_req_constrained(req);
+	if (tp_nodeset_count(w) < nodes || (memo && known_refusal(p, nodes, w)))
 		return false;
-	if (tp_alloc_place(a, w, nodes, where) == 0)
+	if (tp_alloc_place_req(a, w, req, where) == 0)
 		return true;
-	if (p->monotone)
+	if (memo)
 		remember_refusal(p, nodes, w);
 	return false;
 }
 
-/* Set mode: can a job of `nodes` nodes be placed on `all` (and so maybe
- * on some window)?  Asked of the allocator once per size and build, and
- * only if it is monotone (otherwise: maybe, ask each window). */
-static bool placeable_ever(tp_profile *p, tp_alloc *a, int nodes)
+/* Set mode: can the request be placed on `all` (and so maybe on some
+ * window)?  Asked of the allocator once per size and build, and only if
+ * it is monotone and the request unconstrained (otherwise: maybe, ask
+ * each window). */
+static bool placeable_ever(tp_profile *p, tp_alloc *a,
+			   const tp_alloc_req *req)
 {
-	if (nodes < 0 || nodes > p->nnodes)
+	if (req->nodes < 0 || req->nodes > p->nnodes)
 		return false;
-	return !p->monotone || tp_placeable_test(&p->fits_all, a, &p->all, nodes);
+	return !p->monotone || tp_alloc_req_constrained(req) ||
+	       tp_placeable_test(&p->fits_all, a, &p->all, req->nodes);
 }
 
 /* Earliest fit among segment starts from segment `from` on. */
-static int64_t earliest_from(tp_profile *p, tp_alloc *a, int nodes,
-			     int64_t dur, size_t from, tp_nodeset *where)
+static int64_t earliest_from(tp_profile *p, tp_alloc *a,
+			     const tp_alloc_req *req, int64_t dur,
+			     size_t from, tp_nodeset *where)
 {
+	int nodes = req->nodes;
 	if (!p->set) {
 		size_t i = find_count(p, nodes, dur, from);
 		return i == NONE ? TP_PROFILE_NEVER : p->t[i];
@@ -245,18 +252,26 @@ static int64_t earliest_from(tp_profile *p, tp_alloc *a, int nodes,
 	for (size_t i = find_count(p, nodes, dur, from); i != NONE;
 	     i = find_count(p, nodes, dur, i + 1)) {
 		window_set(p, i, dur);
-		if (place_on(p, a, nodes, &p->win, where))
+		if (place_on(p, a, req, &p->win, where))
 			return p->t[i];
-		if (!placeable_ever(p, a, nodes))
+		if (!placeable_ever(p, a, req))
 			break;
 	}
 	return TP_PROFILE_NEVER;
 }
 
+int64_t tp_profile_earliest_req(tp_profile *p, tp_alloc *a,
+				const tp_alloc_req *req, int64_t dur,
+				tp_nodeset *where)
+{
+	return earliest_from(p, a, req, dur, 0, where);
+}
+
 int64_t tp_profile_earliest(tp_profile *p, tp_alloc *a, int nodes,
 			    int64_t dur, tp_nodeset *where)
 {
-	return earliest_from(p, a, nodes, dur, 0, where);
+	return tp_profile_earliest_req(p, a, &(tp_alloc_req){ .nodes = nodes },
+				       dur, where);
 }
 
 /* Index of the segment starting at t, or of the first starting after it. */
@@ -273,12 +288,21 @@ static size_t seg_at(const tp_profile *p, int64_t t)
 	return lo;
 }
 
+int64_t tp_profile_earliest_after_req(tp_profile *p, tp_alloc *a,
+				      const tp_alloc_req *req, int64_t dur,
+				      int64_t after, tp_nodeset *where)
+{
+	size_t from = after == INT64_MAX ? p->n : seg_at(p, after + 1);
+	return earliest_from(p, a, req, dur, from, where);
+}
+
 int64_t tp_profile_earliest_after(tp_profile *p, tp_alloc *a, int nodes,
 				  int64_t dur, int64_t after,
 				  tp_nodeset *where)
 {
-	size_t from = after == INT64_MAX ? p->n : seg_at(p, after + 1);
-	return earliest_from(p, a, nodes, dur, from, where);
+	return tp_profile_earliest_after_req(p, a,
+					     &(tp_alloc_req){ .nodes = nodes },
+					     dur, after, where);
 }
 
 int tp_profile_reserve(tp_profile *p, int64_t start, int64_t dur, int nodes,

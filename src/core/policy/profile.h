@@ -106,6 +106,15 @@ int64_t tp_profile_earliest(tp_profile *p, tp_alloc *a, int nodes,
 int64_t tp_profile_earliest_after(tp_profile *p, tp_alloc *a, int nodes,
 				  int64_t dur, int64_t after,
 				  tp_nodeset *where);
+/* The same for a request with node constraints (tp_alloc_req): in set
+ * mode the allocator places the request; count mode counts only, so a
+ * constrained job's start found there may still be refused at placing. */
+int64_t tp_profile_earliest_req(tp_profile *p, tp_alloc *a,
+				const tp_alloc_req *req, int64_t dur,
+				tp_nodeset *where);
+int64_t tp_profile_earliest_after_req(tp_profile *p, tp_alloc *a,
+				      const tp_alloc_req *req, int64_t dur,
+				      int64_t after, tp_nodeset *where);
 /* Set modes, after an earliest-fit search that found a start: the nodes
  * free throughout the chosen window (the allocator placed on these). */
 static inline const tp_nodeset *tp_profile_window(const tp_profile *p)
