@@ -19,6 +19,7 @@
 #include "src/slurmctld/acct_policy.h"
 #include "src/slurmctld/job_scheduler.h"
 #include "src/slurmctld/node_scheduler.h"
+#include "src/slurmctld/reservation.h"
 #include "src/slurmctld/slurmctld.h"
 #include "src/slurmctld/srun_comm.h"
 
@@ -38,8 +39,12 @@ typedef struct part_cycle {
 	time_t now;
 	uint32_t min_cpus;   /* fewest CPUs of a node of the partition */
 	tp_nodeset pset;     /* the partition's nodes (allocator indices) */
+	tp_nodeset uset;     /* of which usable (`usable`, allocator indices) */
 	tp_nodeset tmp;
 	bitstr_t *bits;      /* scratch, node_record_count bits */
+	bitstr_t *usable;    /* the partition's nodes that are available (up,
+			      * not drained): what a job without node
+			      * constraints may use */
 } part_cycle;
 
 static int64_t minutes_to_s(uint32_t m)
@@ -57,25 +62,16 @@ static int64_t pending_estimate(job_record_t *j, part_record_t *p)
 	return minutes_to_s(m);
 }
 
-/* Why sched/topo cannot place this queue record exactly, or NULL. */
+/* Why sched/topo cannot place this queue record, or NULL.  Node
+ * constraints (-w, -x, --contiguous, --reservation, --constraint) are
+ * placed (job_constraints); --prefer, a preference, is not modelled. */
 static const char *unsupported(job_queue_rec_t *rec)
 {
 	job_record_t *j = rec->job_ptr;
-	struct job_details *d = j->details;
-	if (!d)
+	if (!j->details)
 		return "no job details";
-	if (rec->resv_ptr || j->resv_name || j->resv_list)
-		return "advanced reservations";
-	if (rec->use_prefer || d->prefer || (d->features_use && *d->features_use))
-		return "node features";
 	if (j->het_job_id)
-		return "heterogeneous jobs";
-	if (d->req_node_bitmap)
-		return "required nodes";
-	if (d->exc_node_bitmap)
-		return "excluded nodes";
-	if (d->contiguous)
-		return "contiguous allocations";
+		return "heterogeneous jobs are not supported";
 	return NULL;
 }
 
@@ -141,22 +137,107 @@ static int add_completing(part_cycle *pc)
 	return st_view_add_ending(v, &pc->tmp);
 }
 
+/* A job sched/topo leaves out of this cycle's queue gets a reason that
+ * says why (squeue, scontrol show job); logged when it changes.  Takes
+ * `desc` (xmalloc'd, starting "sched/topo:"). */
+static void set_reason(part_cycle *pc, job_record_t *j, uint32_t reason,
+		       char *desc)
+{
+	if (j->state_reason == reason && !xstrcmp(j->state_desc, desc)) {
+		xfree(desc);
+		return;
+	}
+	j->state_reason = reason;
+	xfree(j->state_desc);
+	j->state_desc = desc;
+	last_job_update = pc->now;
+	info("%s: %pJ left pending: %s", ST_TYPE, j, j->state_desc);
+}
+
 /* A job no placement on the partition can hold would block the queue for
  * ever (the simulator rejects it at arrival): leave it out, and say why. */
-static void mark_unplaceable(part_cycle *pc, job_record_t *j, int32_t nodes)
+static void mark_unplaceable(part_cycle *pc, job_record_t *j, int32_t nodes,
+			     bool constrained)
 {
-	char *desc = xstrdup_printf("sched/topo: no placement of %d nodes exists in partition %s",
-				    nodes, pc->part->name);
-	if (j->state_reason != FAIL_BAD_CONSTRAINTS ||
-	    xstrcmp(j->state_desc, desc)) {
-		j->state_reason = FAIL_BAD_CONSTRAINTS;
-		xfree(j->state_desc);
-		j->state_desc = desc;
-		last_job_update = pc->now;
-		info("%s: %pJ left pending: %s", ST_TYPE, j, j->state_desc);
-	} else {
-		xfree(desc);
+	set_reason(pc, j, FAIL_BAD_CONSTRAINTS,
+		   xstrdup_printf("sched/topo: no placement of %d nodes exists on the available nodes of partition %s%s",
+				  nodes, pc->part->name,
+				  constrained ? " within the nodes the job may use" : ""));
+}
+
+/* The job's node constraints, as Slurm's own schedulers judge them
+ * (sched/backfill: job_test_resv, job_req_node_filter): its reservation,
+ * or none of the nodes reserved for others; the partition's usable
+ * nodes; not excluded (-x); features (--constraint), memory and CPUs;
+ * required nodes (-w); --contiguous.  Into d; 0, or -1 when the job cannot
+ * start now (its reason says why). */
+static int job_constraints(part_cycle *pc, job_record_t *j, st_jobdesc *d)
+{
+	st_view *v = &pc->x->view;
+	struct job_details *dt = j->details;
+	bitstr_t *avail = NULL, *exc_core = NULL;
+	bool overlap = false;
+	time_t when = pc->now;
+	int rc = job_test_resv(j, &when, false, &avail, &exc_core, &overlap,
+			       false);
+	FREE_NULL_BITMAP(exc_core);
+	if (rc != SLURM_SUCCESS || when > pc->now) {
+		FREE_NULL_BITMAP(avail);
+		set_reason(pc, j, WAIT_RESERVATION,
+			   xstrdup_printf("sched/topo: %s", rc ? slurm_strerror(rc) :
+					  "its reservation has not started"));
+		return -1;
 	}
+	bit_and(avail, pc->usable);
+	if (dt->exc_node_bitmap)
+		bit_and_not(avail, dt->exc_node_bitmap);
+	(void) job_req_node_filter(j, avail, false);
+	if (!bit_equal(avail, pc->usable)) {
+		tp_nodeset *s = st_view_set(v);
+		if (!s)
+			rc = -1;
+		else
+			tpl_bits_to_set(&pc->x->topo.map, avail, s);
+		d->allowed = s;
+	}
+	if (dt->req_node_bitmap && !bit_super_set(dt->req_node_bitmap, avail)) {
+		/* A node it must have is down, drained, reserved or
+		 * excluded: Slurm's reason (ReqNodeNotAvail) says so. */
+		FREE_NULL_BITMAP(avail);
+		if (j->state_reason == WAIT_NO_REASON)
+			set_reason(pc, j, WAIT_NODE_NOT_AVAIL,
+				   xstrdup("sched/topo: a node it requires (-w) is not available"));
+		return -1;
+	}
+	FREE_NULL_BITMAP(avail);
+	if (dt->req_node_bitmap && bit_set_count(dt->req_node_bitmap)) {
+		tp_nodeset *s = st_view_set(v);
+		if (!s)
+			return -1;
+		tpl_bits_to_set(&pc->x->topo.map, dt->req_node_bitmap, s);
+		d->required = s;
+	}
+	d->contiguous = dt->contiguous;
+	return rc ? -1 : 0;
+}
+
+/* Could the job be placed on the partition's usable nodes (busy or
+ * not) within its constraints?  A job that could not (nodes down or
+ * drained, a size no placement has) is left out of the queue with a
+ * reason, as the simulator rejects it at arrival: at the head of the
+ * queue it would block every job behind it.  It is asked again every
+ * cycle, so it comes back when nodes do.  Per size, remembered, when
+ * unconstrained. */
+static bool ever_placeable(part_cycle *pc, const st_jobdesc *d)
+{
+	st_view *v = &pc->x->view;
+	tp_alloc_req req = { .nodes = d->nodes, .allowed = d->allowed,
+			     .required = d->required,
+			     .contiguous = d->contiguous };
+	if (!tp_alloc_req_constrained(&req))
+		return tp_placeable_test(&v->placeable, v->alloc, &pc->uset,
+					 d->nodes);
+	return tp_alloc_fits(v->alloc, &pc->uset, &req, &v->placeable.scratch);
 }
 
 static int add_pending(part_cycle *pc, job_queue_rec_t **recs, size_t nrec)
@@ -169,8 +250,8 @@ static int add_pending(part_cycle *pc, job_queue_rec_t **recs, size_t nrec)
 			continue;
 		const char *why = unsupported(rec);
 		if (why) {
-			debug("%s: %pJ left pending: %s are not supported",
-			      ST_TYPE, j, why);
+			set_reason(pc, j, FAIL_BAD_CONSTRAINTS,
+				   xstrdup_printf("sched/topo: %s", why));
 			continue;
 		}
 		st_jobdesc d = { .id = j->job_id, .priority = rec->priority,
@@ -180,14 +261,17 @@ static int add_pending(part_cycle *pc, job_queue_rec_t **recs, size_t nrec)
 						       j->details->min_cpus,
 						       pc->min_cpus),
 				 .seq = (int32_t)j->job_id, .ref = j };
-		if (!tp_placeable_test(&v->placeable, v->alloc, &pc->pset,
-				       d.nodes)) {
-			mark_unplaceable(pc, j, d.nodes);
+		if (job_constraints(pc, j, &d))
+			continue;
+		if (!ever_placeable(pc, &d)) {
+			mark_unplaceable(pc, j, d.nodes, d.allowed || d.required);
 			continue;
 		}
-		if (j->state_reason == FAIL_BAD_CONSTRAINTS &&
+		if ((j->state_reason == FAIL_BAD_CONSTRAINTS ||
+		     j->state_reason == WAIT_RESERVATION) &&
 		    !xstrncmp(j->state_desc, "sched/topo:", 11)) {
-			/* Placeable again (a new topology): our mark goes. */
+			/* Placeable again (a new topology, a node back, the
+			 * reservation started): our mark goes. */
 			j->state_reason = WAIT_NO_REASON;
 			xfree(j->state_desc);
 			last_job_update = pc->now;
@@ -392,6 +476,9 @@ static int build_view(part_cycle *pc, job_queue_rec_t **recs, size_t nrec,
 	if (st_view_begin(v, pc->now, maxjobs))
 		return -1;
 	tpl_bits_to_set(&pc->x->topo.map, pc->part->node_bitmap, &pc->pset);
+	bit_copybits(pc->usable, pc->part->node_bitmap);
+	bit_and(pc->usable, avail_node_bitmap);
+	tpl_bits_to_set(&pc->x->topo.map, pc->usable, &pc->uset);
 	pc->min_cpus = tpl_part_min_cpus(pc->part);
 	set_free(pc);
 	if (add_running(pc) || add_completing(pc) ||
@@ -452,8 +539,10 @@ uint32_t st_ctld_cycle(st_ctx *x, time_t now)
 
 	part_cycle pc = { .x = x, .now = now };
 	tp_nodeset_init(&pc.pset, x->topo.topo.nnodes);
+	tp_nodeset_init(&pc.uset, x->topo.topo.nnodes);
 	tp_nodeset_init(&pc.tmp, x->topo.topo.nnodes);
 	pc.bits = bit_alloc(node_record_count);
+	pc.usable = bit_alloc(node_record_count);
 	x->started_now = 0;
 	x->stats.last_pending = x->stats.last_running = 0;
 	st_fills_unsee(&x->fills);
@@ -471,7 +560,9 @@ uint32_t st_ctld_cycle(st_ctx *x, time_t now)
 		debug("%s: %zu fill job(s) ended", ST_TYPE, gone);
 	x->stats.last_started = x->started_now;
 	FREE_NULL_BITMAP(pc.bits);
+	FREE_NULL_BITMAP(pc.usable);
 	tp_nodeset_fini(&pc.pset);
+	tp_nodeset_fini(&pc.uset);
 	tp_nodeset_fini(&pc.tmp);
 	xfree(recs);
 	FREE_NULL_LIST(q);

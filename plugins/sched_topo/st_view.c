@@ -14,6 +14,11 @@ void st_view_fini(st_view *v)
 {
 	tp_cluster_fini(&v->c);
 	tp_placeable_fini(&v->placeable);
+	for (size_t i = 0; i < v->capsets; i++) {
+		tp_nodeset_fini(v->sets[i]);
+		free(v->sets[i]);
+	}
+	free(v->sets);
 	free(v->jobs);
 	memset(v, 0, sizeof(*v));
 }
@@ -38,7 +43,27 @@ int st_view_begin(st_view *v, int64_t now, size_t maxjobs)
 	}
 	v->njobs = 0;
 	v->nending = 0;
+	v->nsets = 0;
 	return 0;
+}
+
+tp_nodeset *st_view_set(st_view *v)
+{
+	if (v->nsets == v->capsets) {
+		tp_nodeset **p = realloc(v->sets, (v->capsets + 1) * sizeof(*p));
+		if (!p)
+			return NULL;
+		v->sets = p;
+		tp_nodeset *s = calloc(1, sizeof(*s));
+		if (!s || tp_nodeset_init(s, v->alloc->nnodes)) {
+			free(s);
+			return NULL;
+		}
+		v->sets[v->capsets++] = s;
+	}
+	tp_nodeset *s = v->sets[v->nsets++];
+	tp_nodeset_zero(s);
+	return s;
 }
 
 static tp_job *new_job(st_view *v, const st_jobdesc *d)
@@ -50,7 +75,9 @@ static tp_job *new_job(st_view *v, const st_jobdesc *d)
 		.job = { .id = d->id, .submit = d->submit,
 			 .estimate = d->estimate > 0 ? d->estimate : 1,
 			 .nodes = d->nodes > 0 ? d->nodes : 1,
-			 .seq = d->seq, .owner = j },
+			 .seq = d->seq, .owner = j, .allowed = d->allowed,
+			 .required = d->required,
+			 .contiguous = d->contiguous },
 		.priority = d->priority,
 		.ref = d->ref,
 	};

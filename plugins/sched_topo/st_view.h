@@ -36,6 +36,10 @@ typedef struct st_jobdesc {
 	int32_t seq;       /* arrival index (window-ff's index rule): the
 			    * Slurm job id, which grows with submission */
 	void *ref;         /* job_record_t * in slurmctld */
+	/* Node constraints (tp_job), NULL/false: none; sets from
+	 * st_view_set() live as long as the view's jobs. */
+	const tp_nodeset *allowed, *required;
+	bool contiguous;
 } st_jobdesc;
 
 /* A tp_job plus what only the view needs. */
@@ -57,6 +61,9 @@ typedef struct st_view {
 	 * arrival; a view leaves them out of the queue, where they would
 	 * block every job behind them for ever.  Per view. */
 	tp_placeable placeable;
+	tp_nodeset **sets; /* st_view_set(): each allocated once, reused
+			    * from view to view (jobs point at them) */
+	size_t nsets, capsets;
 } st_view;
 
 void st_view_init(st_view *v, tp_alloc *alloc);
@@ -80,6 +87,10 @@ long st_view_add_running(st_view *v, const st_jobdesc *d, int64_t start,
  * completing): a run ending now, so a pass counts on them as the
  * simulator does on nodes freed at this instant.  0 or -1. */
 int st_view_add_ending(st_view *v, const tp_nodeset *nodes);
+
+/* An empty node set over the view's nodes for a job's constraints,
+ * valid until the next st_view_begin; NULL on ENOMEM. */
+tp_nodeset *st_view_set(st_view *v);
 
 /* A pending job; queued in st_view_sort_queue().  0 or -1. */
 int st_view_add_pending(st_view *v, const st_jobdesc *d);
