@@ -75,6 +75,15 @@ static const char *unsupported(job_queue_rec_t *rec)
 	return NULL;
 }
 
+/* The top of a job's node range (-N min-max), 0 for an exact count. */
+static int32_t range_max(job_record_t *j)
+{
+	uint32_t max = j->details->max_nodes;
+	if (!max || max == NO_VAL || max <= j->details->min_nodes)
+		return 0;
+	return max > INT32_MAX ? INT32_MAX : (int32_t)max;
+}
+
 /* ---- building the view --------------------------------------------- */
 
 static void set_free(part_cycle *pc)
@@ -231,13 +240,14 @@ static int job_constraints(part_cycle *pc, job_record_t *j, st_jobdesc *d)
 static bool ever_placeable(part_cycle *pc, const st_jobdesc *d)
 {
 	st_view *v = &pc->x->view;
-	tp_alloc_req req = { .nodes = d->nodes, .allowed = d->allowed,
-			     .required = d->required,
-			     .contiguous = d->contiguous };
-	if (!tp_alloc_req_constrained(&req))
+	tp_job job = { .nodes = d->nodes, .max_nodes = d->max_nodes,
+		       .allowed = d->allowed, .required = d->required,
+		       .contiguous = d->contiguous };
+	tp_alloc_req req = tp_job_req(&job);
+	if (!tp_alloc_req_constrained(&req) && !tp_job_has_range(&job))
 		return tp_placeable_test(&v->placeable, v->alloc, &pc->uset,
 					 d->nodes);
-	return tp_alloc_fits(v->alloc, &pc->uset, &req, &v->placeable.scratch);
+	return tp_job_fits(v->alloc, &pc->uset, &job, &v->placeable.scratch);
 }
 
 static int add_pending(part_cycle *pc, job_queue_rec_t **recs, size_t nrec)
@@ -260,6 +270,7 @@ static int add_pending(part_cycle *pc, job_queue_rec_t **recs, size_t nrec)
 				 .nodes = tp_job_nodes(j->details->min_nodes,
 						       j->details->min_cpus,
 						       pc->min_cpus),
+				 .max_nodes = range_max(j),
 				 .seq = (int32_t)j->job_id, .ref = j };
 		if (job_constraints(pc, j, &d))
 			continue;

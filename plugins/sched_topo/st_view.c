@@ -75,6 +75,7 @@ static tp_job *new_job(st_view *v, const st_jobdesc *d)
 		.job = { .id = d->id, .submit = d->submit,
 			 .estimate = d->estimate > 0 ? d->estimate : 1,
 			 .nodes = d->nodes > 0 ? d->nodes : 1,
+			 .max_nodes = d->max_nodes,
 			 .seq = d->seq, .owner = j, .allowed = d->allowed,
 			 .required = d->required,
 			 .contiguous = d->contiguous },

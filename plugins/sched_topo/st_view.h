@@ -32,7 +32,8 @@ typedef struct st_jobdesc {
 	uint32_t priority; /* Slurm priority (pending jobs) */
 	int64_t submit;    /* epoch s */
 	int64_t estimate;  /* time limit, s */
-	int32_t nodes;     /* nodes requested (>= 1) */
+	int32_t nodes;     /* nodes requested (>= 1; a range's minimum) */
+	int32_t max_nodes; /* a range's maximum (-N min-max), 0: none */
 	int32_t seq;       /* arrival index (window-ff's index rule): the
 			    * Slurm job id, which grows with submission */
 	void *ref;         /* job_record_t * in slurmctld */

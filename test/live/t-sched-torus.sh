@@ -9,6 +9,7 @@
 # cannot start and is reserved at the limits of A and B (2 min); E (2
 # nodes, 1 min limit) ends by then and is backfilled in the same cycle.
 # D starts in a later cycle, once the jobs around it have ended.
+# Then node ranges (-N 5-6, -N 3-16) get the most nodes a box allows.
 # shellcheck source=test/live/lib.sh
 . "$(dirname "$0")/lib.sh"
 # shellcheck source=test/live/live-lib.sh
@@ -51,5 +52,18 @@ sim=$(st_sim_starts 16 easy --torus "$LIVE_DIR/torus.conf" --alloc torus-mss) ||
 st_compare torus "$sim" "$live" "A B C E* | D"
 assert_eq 0 "$(grep -c "was decided on .* but started on" "$LOG")" "no job started elsewhere than decided"
 assert_no_node_shared "no node shared by jobs whose runs overlap" "${ST_IDS[@]}"
+
+# Node ranges: no 5-node box exists on a 4x4 torus, so -N 5-6 gets a box
+# of 6 (before, sched/topo tried only the minimum and the job waited for
+# ever); -N 3-16 on the idle torus gets all 16, as Slurm gives a range
+# as many nodes as it can.
+diag "---- node ranges"
+r56=$(submit 5-6 2 1 r56) || bail_out "sbatch -N 5-6"
+wait_job_state "$r56" COMPLETED 60 || fail "-N 5-6 ran"
+assert_eq 6 "$(job_field "$r56" NumNodes)" "-N 5-6 got a box of 6 nodes"
+r316=$(submit 3-16 2 1 r316) || bail_out "sbatch -N 3-16"
+wait_job_state "$r316" COMPLETED 60 || fail "-N 3-16 ran"
+assert_eq 16 "$(job_field "$r316" NumNodes)" "-N 3-16 on an idle torus got all 16 nodes"
+assert_eq 0 "$(grep -c "was decided on .* but started on" "$LOG")" "still no job started elsewhere than decided"
 
 done_testing

@@ -112,20 +112,24 @@ static inline int tp_alloc_place(tp_alloc *a, const tp_nodeset *free,
 bool tp_alloc_fits(tp_alloc *a, const tp_nodeset *free,
 		   const tp_alloc_req *req, tp_nodeset *out);
 
-/* A job's request: its node count and node constraints. */
+/* A job's request at its minimum node count, with its node constraints
+ * (a node range's maximum caps what a placement may hold). */
 static inline tp_alloc_req tp_job_req(const tp_job *j)
 {
-	return (tp_alloc_req){ .nodes = j->nodes, .allowed = j->allowed,
-			       .required = j->required,
+	return (tp_alloc_req){ .nodes = j->nodes,
+			       .max_nodes = j->max_nodes > j->nodes ? j->max_nodes : 0,
+			       .allowed = j->allowed, .required = j->required,
 			       .contiguous = j->contiguous };
 }
-/* Does job `j` fit on `free` (into `out`)? */
-static inline bool tp_job_fits(tp_alloc *a, const tp_nodeset *free,
-			       const tp_job *j, tp_nodeset *out)
+static inline bool tp_job_has_range(const tp_job *j)
 {
-	tp_alloc_req req = tp_job_req(j);
-	return tp_alloc_fits(a, free, &req, out);
+	return j->max_nodes > j->nodes;
 }
+/* Does job `j` fit on `free` (into `out`)?  A job with a node range gets
+ * the most nodes that fit, from its maximum down to its minimum, as Slurm
+ * gives a range (alloc/place.c). */
+bool tp_job_fits(tp_alloc *a, const tp_nodeset *free, const tp_job *j,
+		 tp_nodeset *out);
 int tp_alloc_capacity(tp_alloc *a, const tp_nodeset *free);
 double tp_alloc_cost(tp_alloc *a, const tp_nodeset *nodes);
 static inline bool tp_alloc_is_flat(const tp_alloc *a)

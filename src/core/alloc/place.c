@@ -84,3 +84,12 @@ int tp_place_earliest(tp_alloc *a, int64_t now, const tp_nodeset *free_now,
 	tp_nodeset_fini(&own);
 	return k;
 }
+
+bool tp_job_fits(tp_alloc *a, const tp_nodeset *free, const tp_job *j,
+		 tp_nodeset *out)
+{
+	tp_alloc_req req = tp_job_req(j);
+	if (!tp_job_has_range(j))
+		return tp_alloc_fits(a, free, &req, out);
+	return tp_place_range(a, free, j->nodes, j->max_nodes, &req, out) >= 0;
+}

@@ -192,14 +192,14 @@ static int process_ends(engine *e)
 }
 
 /* Could the job be placed on the idle machine?  Per size, remembered;
- * a job with node constraints is asked about on its own. */
+ * a job with node constraints or a node range is asked about on its own. */
 static bool ever_placeable(engine *e, const tp_job *job)
 {
 	tp_alloc_req req = tp_job_req(job);
-	if (!tp_alloc_req_constrained(&req))
+	if (!tp_alloc_req_constrained(&req) && !tp_job_has_range(job))
 		return tp_placeable_test(&e->placeable, e->alloc, &e->all,
 					 job->nodes);
-	return tp_alloc_fits(e->alloc, &e->all, &req, &e->placeable.scratch);
+	return tp_job_fits(e->alloc, &e->all, job, &e->placeable.scratch);
 }
 
 /* Step 2: arrivals at `now`, in file order. */
@@ -233,6 +233,12 @@ static int check_start(engine *e, const tp_start *s, const replay_job *j)
 		return tp_errorf(e->err, "t=%" PRId64 ": job %" PRId64
 				 " placed against its node constraints",
 				 e->c.now, j->job.id);
+	if (tp_job_has_range(&j->job) &&
+	    tp_nodeset_count(&s->nodes) > j->job.max_nodes)
+		return tp_errorf(e->err, "t=%" PRId64 ": job %" PRId64
+				 " got %d nodes, more than its maximum %d",
+				 e->c.now, j->job.id, tp_nodeset_count(&s->nodes),
+				 j->job.max_nodes);
 	if (tp_nodeset_count(&s->nodes) < j->job.nodes)
 		return tp_errorf(e->err, "t=%" PRId64 ": job %" PRId64
 				 " got %d of %d nodes", e->c.now, j->job.id,
@@ -318,6 +324,7 @@ static int engine_init(engine *e, const tp_workload *w)
 		replay_job *j = &e->jobs[i];
 		j->job = (tp_job){ .id = wj->id, .submit = wj->submit,
 				   .estimate = wj->estimate, .nodes = wj->nodes,
+				   .max_nodes = wj->max_nodes,
 				   .seq = (int32_t)i, .owner = j,
 				   .allowed = wj->allowed, .required = wj->required,
 				   .contiguous = wj->contiguous };

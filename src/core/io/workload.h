@@ -19,6 +19,7 @@ typedef struct tp_wjob {
 	int64_t runtime;  /* actual run time, s, > 0 */
 	int64_t estimate; /* requested time, s, > 0 */
 	int32_t nodes;    /* > 0, <= workload nodes */
+	int32_t max_nodes; /* a node range's maximum, 0: exactly `nodes` */
 	/* Node constraints (tp_job), owned by whoever built the workload;
 	 * SWF traces have none. */
 	const tp_nodeset *allowed;

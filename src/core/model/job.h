@@ -18,7 +18,10 @@ typedef struct tp_job {
 	int64_t id;        /* SWF job number / Slurm job id */
 	int64_t submit;    /* seconds */
 	int64_t estimate;  /* requested time (time limit), seconds, > 0 */
-	int32_t nodes;     /* requested nodes, > 0 */
+	int32_t nodes;     /* requested nodes, > 0 (a range's minimum) */
+	int32_t max_nodes; /* a node range's maximum (-N nodes-max_nodes):
+			    * starting now, the job gets as many as fit;
+			    * 0 (or <= nodes): exactly `nodes` */
 	int32_t seq;       /* arrival order (file order / priority tie-break) */
 	void *owner;       /* caller's record (simulator job, Slurm job_record) */
 	/* Node constraints, owned by the caller (NULL/false: none): the

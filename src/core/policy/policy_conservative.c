@@ -51,9 +51,10 @@
 #include "policy/policy.h"
 #include "policy/profile.h"
 
-/* A decision of the plan: queue entry qi starts now. */
+/* A decision of the plan: queue entry qi starts now on `nodes` nodes. */
 typedef struct now_start {
 	size_t qi;
+	int nodes;          /* its planned count (a node range's choice) */
 	int64_t fill_for;
 	tp_nodeset where;   /* set mode: the pinned placement */
 } now_start;
@@ -69,6 +70,7 @@ typedef struct plan {
 	/* Non-monotone allocators: the first waiting job, its reservation
 	 * and its window less the nodes of the jobs starting now around it. */
 	const tp_job *head;
+	int head_nodes;      /* its planned count */
 	int64_t head_start;
 	tp_nodeset head_win, scratch, scratch_out;
 } plan;
@@ -100,7 +102,9 @@ static bool any_constrained(const tp_cluster *c)
 /* How to plan a pass of c (see profile.h).  Counts are exact only for a
  * flat allocator and jobs without node constraints: a pass whose queue
  * has a constrained job plans on node sets, every job's reservation then
- * pinned to nodes (traces without constraints are planned as before). */
+ * pinned to nodes (traces without constraints are planned as before).
+ * A job with a node range is planned at the largest count that starts no
+ * later than any smaller one (earliest_range). */
 static tp_profile_mode profile_mode(const tp_cluster *c)
 {
 	const tp_alloc *a = c->alloc;
@@ -137,7 +141,7 @@ static int plan_init(plan *pl, const tp_cluster *c)
 	return tp_profile_build(&pl->prof, c);
 }
 
-static int add_now(plan *pl, size_t qi, int64_t fill_for)
+static int add_now(plan *pl, size_t qi, int nodes, int64_t fill_for)
 {
 	if (pl->nnow == pl->capnow) {
 		size_t cap = pl->capnow ? 2 * pl->capnow : 8;
@@ -151,6 +155,7 @@ static int add_now(plan *pl, size_t qi, int64_t fill_for)
 	}
 	now_start *s = &pl->now[pl->nnow++];
 	s->qi = qi;
+	s->nodes = nodes;
 	s->fill_for = fill_for;
 	tp_nodeset_copy(&s->where, &pl->where);
 	return 0;
@@ -165,11 +170,12 @@ static int more_may_start(const plan *pl, size_t i)
 
 /* The first waiting job's reservation was just found: remember its window
  * if the allocator needs watching. */
-static void guard_head(plan *pl, const tp_job *job, int64_t t)
+static void guard_head(plan *pl, const tp_job *job, int nodes, int64_t t)
 {
 	if (pl->mode != TP_PROFILE_SETS)
 		return;
 	pl->head = job;
+	pl->head_nodes = nodes;
 	pl->head_start = t;
 	tp_nodeset_copy(&pl->head_win, tp_profile_window(&pl->prof));
 }
@@ -185,10 +191,48 @@ static bool head_keeps_fit(plan *pl, const tp_cluster *c, const tp_job *job)
 		return true;
 	tp_nodeset_copy(&pl->scratch, &pl->head_win);
 	tp_nodeset_andnot(&pl->scratch, &pl->where);
-	if (!tp_job_fits(c->alloc, &pl->scratch, pl->head, &pl->scratch_out))
+	tp_alloc_req head = tp_job_req(pl->head);
+	head.nodes = pl->head_nodes;
+	if (!tp_alloc_fits(c->alloc, &pl->scratch, &head, &pl->scratch_out))
 		return false;
 	tp_nodeset_copy(&pl->head_win, &pl->scratch);
 	return true;
+}
+
+/* Earliest start of `job` at `k` nodes (after `after`, or from now if
+ * INT64_MIN); the placement is in pl->where. */
+static int64_t earliest_at(plan *pl, tp_cluster *c, const tp_job *job, int k,
+			   int64_t after)
+{
+	tp_alloc_req req = tp_job_req(job);
+	req.nodes = k;
+	if (after == INT64_MIN)
+		return tp_profile_earliest_req(&pl->prof, c->alloc, &req,
+					       job->estimate, &pl->where);
+	return tp_profile_earliest_after_req(&pl->prof, c->alloc, &req,
+					     job->estimate, after, &pl->where);
+}
+
+/* Earliest start over the job's node range: the largest count that starts
+ * no later than any smaller one (Slurm's rule for -N min-max); the count
+ * into *k, its placement (and the profile's window) as the last search
+ * left them. */
+static int64_t earliest_range(plan *pl, tp_cluster *c, const tp_job *job,
+			      int64_t after, int *k)
+{
+	int hi = tp_job_has_range(job) ? job->max_nodes : job->nodes;
+	int64_t best = TP_PROFILE_NEVER;
+	*k = job->nodes;
+	for (int n = hi; n >= job->nodes; n--) {
+		int64_t t = earliest_at(pl, c, job, n, after);
+		if (t < best) {
+			best = t;
+			*k = n;
+		}
+	}
+	if (*k != job->nodes && best != TP_PROFILE_NEVER)
+		earliest_at(pl, c, job, *k, after); /* its placement again */
+	return best;
 }
 
 /* Reserve for the queue in order; collect the jobs whose reservation is
@@ -198,27 +242,23 @@ static int plan_queue(plan *pl, tp_cluster *c)
 	const tp_job *first_wait = NULL;
 	for (size_t i = 0; i < c->nqueue; i++) {
 		const tp_job *job = c->queue[i];
-		tp_alloc_req req = tp_job_req(job);
-		int64_t t = tp_profile_earliest_req(&pl->prof, c->alloc, &req,
-						    job->estimate, &pl->where);
+		int k;
+		int64_t t = earliest_range(pl, c, job, INT64_MIN, &k);
 		if (t == c->now && !head_keeps_fit(pl, c, job))
-			t = tp_profile_earliest_after_req(&pl->prof, c->alloc,
-							  &req, job->estimate,
-							  c->now, &pl->where);
+			t = earliest_range(pl, c, job, c->now, &k);
 		if (t == TP_PROFILE_NEVER)
 			continue;
-		if (tp_profile_reserve(&pl->prof, t, job->estimate, job->nodes,
-				       &pl->where))
+		if (tp_profile_reserve(&pl->prof, t, job->estimate, k, &pl->where))
 			return -1;
 		if (t == c->now) {
-			if (add_now(pl, i, first_wait ? first_wait->id
-						      : TP_NOT_FILL))
+			if (add_now(pl, i, k, first_wait ? first_wait->id
+							 : TP_NOT_FILL))
 				return -1;
 		} else if (!first_wait) {
 			first_wait = job;
 			c->resv_job = c->queue[i];
 			c->resv_time = t;
-			guard_head(pl, job, t);
+			guard_head(pl, job, k, t);
 		}
 		if (first_wait && i + 1 < c->nqueue &&
 		    !more_may_start(pl, i + 1))
@@ -238,8 +278,9 @@ static void start_planned(tp_policy *p, tp_cluster *c, plan *pl)
 		/* Flat: the plan guaranteed the count, the allocator picks
 		 * (and may refuse a job whose node constraints the counts
 		 * could not see: it stays queued). */
-		if (!sets && !tp_job_fits(c->alloc, &c->free, c->queue[qi],
-					  &s->where))
+		tp_alloc_req req = tp_job_req(c->queue[qi]);
+		req.nodes = s->nodes;
+		if (!sets && !tp_alloc_fits(c->alloc, &c->free, &req, &s->where))
 			return;
 		if (tp_cluster_start(c, qi, &s->where, s->fill_for))
 			return;

@@ -34,7 +34,9 @@ int tp_shadow_compute(const tp_cluster *c, const tp_job *job,
 				       .nodes = &c->run[i].nodes };
 	tp_alloc_req req = tp_job_req(job);
 	int k = tp_place_earliest(c->alloc, c->now, &c->free, rel, c->nrun,
-				  hold, job->nodes, job->nodes, &req, &s->free,
+				  hold, job->nodes,
+				  tp_job_has_range(job) ? job->max_nodes : job->nodes,
+				  &req, &s->free,
 				  &s->place, &s->time);
 	free(rel);
 	return k == -2 ? -1 : 0;
