@@ -75,6 +75,25 @@ static const char *unsupported(job_queue_rec_t *rec)
 	return NULL;
 }
 
+/* How many of a pending record's tasks to queue: 1 for a job; for a job
+ * array's pending tasks, each its own job in the pass (as many as the
+ * partition's usable nodes could hold at once, within the array's task
+ * limit, %N): every start splits one task off the record (start_task). */
+static int32_t array_tasks(part_cycle *pc, job_record_t *j, int32_t nodes)
+{
+	job_array_struct_t *a = j->array_recs;
+	if (!a || j->array_task_id != NO_VAL || a->task_cnt <= 1)
+		return 1;
+	int64_t n = a->task_cnt;
+	if (a->max_run_tasks) {
+		int64_t room = (int64_t)a->max_run_tasks - a->tot_run_tasks;
+		n = room < n ? room : n;
+	}
+	int64_t fit = tp_nodeset_count(&pc->uset) / (nodes > 0 ? nodes : 1);
+	n = fit < n ? fit : n;
+	return n < 1 ? 1 : (int32_t)n;
+}
+
 /* The top of a job's node range (-N min-max), 0 for an exact count. */
 static int32_t range_max(job_record_t *j)
 {
@@ -287,8 +306,9 @@ static int add_pending(part_cycle *pc, job_queue_rec_t **recs, size_t nrec)
 			xfree(j->state_desc);
 			last_job_update = pc->now;
 		}
-		if (st_view_add_pending(v, &d))
-			return -1;
+		for (int32_t t = array_tasks(pc, j, d.nodes); t > 0; t--)
+			if (st_view_add_pending(v, &d))
+				return -1;
 	}
 	st_view_sort_queue(v);
 	return 0;
@@ -412,6 +432,13 @@ static void apply_start(part_cycle *pc, const tp_start *s)
 	bool fill = s->fill_for != TP_NOT_FILL;
 
 	tpl_set_to_bits(&x->topo.map, &s->nodes, pc->bits);
+	if (!IS_JOB_PENDING(j) && j->array_job_id) {
+		/* An earlier start this cycle split a task off this array:
+		 * the pending rest is the array's record now. */
+		job_record_t *rest = find_job_record(j->array_job_id);
+		if (rest && IS_JOB_PENDING(rest) && rest->array_recs)
+			j = rest;
+	}
 	if (!IS_JOB_PENDING(j))
 		return;
 	j->part_ptr = pc->part;
