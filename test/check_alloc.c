@@ -287,6 +287,55 @@ START_TEST(test_constraints_hand_worked)
 }
 END_TEST
 
+/* --switches: at most N groups (leaf switches); one group: best fit. */
+START_TEST(test_max_groups)
+{
+	tp_alloc_cfg cfg = { .nnodes = 16 };
+	tp_error err = { "" };
+	tp_alloc *a = tp_alloc_create("first-free", &cfg, &err);
+	int of[16];
+	for (int i = 0; i < 16; i++)
+		of[i] = i / 4;
+	tp_groups g = { .ngroups = 4, .of = of };
+	tp_nodeset free, out;
+	tp_nodeset_init(&free, 16);
+	tp_nodeset_init(&out, 16);
+	static const int f[] = { 0, 1, 4, 5, 6, 8, 9, 10, 11 };
+	for (size_t k = 0; k < sizeof(f) / sizeof(*f); k++)
+		tp_nodeset_set(&free, f[k]);
+	tp_alloc_req req = { .nodes = 3, .max_groups = 1 };
+	/* without groups the constraint means nothing: first-free's 0,1,4 */
+	ck_assert_int_eq(tp_alloc_place_req(a, &free, &req, &out), 0);
+	assert_nodes(&out, "0-1,4");
+	a->groups = &g;
+	ck_assert_int_eq(tp_alloc_place_req(a, &free, &req, &out), 0);
+	assert_nodes(&out, "4-6");          /* the best-fitting group */
+	req.nodes = 4;
+	ck_assert_int_eq(tp_alloc_place_req(a, &free, &req, &out), 0);
+	assert_nodes(&out, "8-11");
+	req.nodes = 5;                      /* no group has 5 */
+	ck_assert_int_eq(tp_alloc_place_req(a, &free, &req, &out), -1);
+	ck_assert_int_eq(tp_nodeset_count(&out), 0);
+	req.max_groups = 2;                 /* the two largest groups */
+	ck_assert_int_eq(tp_alloc_place_req(a, &free, &req, &out), 0);
+	assert_nodes(&out, "4-6,8-9");
+	/* with other constraints inside: node 9 excluded */
+	tp_nodeset allowed;
+	tp_nodeset_init(&allowed, 16);
+	tp_nodeset_fill(&allowed);
+	tp_nodeset_clear(&allowed, 9);
+	req = (tp_alloc_req){ .nodes = 3, .max_groups = 1, .allowed = &allowed };
+	ck_assert_int_eq(tp_alloc_place_req(a, &free, &req, &out), 0);
+	assert_nodes(&out, "4-6");
+	req.nodes = 4;                      /* group 2 has 3 usable now */
+	ck_assert_int_eq(tp_alloc_place_req(a, &free, &req, &out), -1);
+	tp_nodeset_fini(&allowed);
+	tp_nodeset_fini(&free);
+	tp_nodeset_fini(&out);
+	tp_alloc_destroy(a);
+}
+END_TEST
+
 START_TEST(test_fattree_exact_fit_not_monotone)
 {
 	machine m;
@@ -379,6 +428,7 @@ int main(void)
 	tcase_add_test(tc, test_fattree_exact_fit_not_monotone);
 	tcase_add_test(tc, test_every_allocator_honours_node_constraints);
 	tcase_add_test(tc, test_constraints_hand_worked);
+	tcase_add_test(tc, test_max_groups);
 	tcase_add_test(tc, test_memo_same_answers);
 	suite_add_tcase(s, tc);
 	return tp_check_run(s);

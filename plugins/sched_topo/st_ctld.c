@@ -269,6 +269,38 @@ static bool ever_placeable(part_cycle *pc, const st_jobdesc *d)
 	return tp_job_fits(v->alloc, &pc->uset, &job, &v->placeable.scratch);
 }
 
+/* --switches=N[@wait]: N while the job may still wait for a placement on
+ * at most N leaf switches, 0 once its wait is over (it then runs on any,
+ * as in Slurm) or when the machine has no switches (flat, torus). */
+static int switch_limit(part_cycle *pc, job_record_t *j)
+{
+	if (!j->req_switch || !pc->x->topo.topo.groups)
+		return 0;
+	if (!j->wait4switch_start)
+		j->wait4switch_start = pc->now; /* as Slurm's tree code does */
+	if (pc->now >= j->wait4switch_start + (time_t)j->wait4switch)
+		return 0;
+	return j->req_switch > INT32_MAX ? INT32_MAX : (int)j->req_switch;
+}
+
+/* A --switches job that cannot be placed within its switch count now is
+ * skipped (as sched/backfill skips it): it blocks nobody while it waits. */
+static bool switches_wait(part_cycle *pc, job_record_t *j, st_jobdesc *d)
+{
+	st_view *v = &pc->x->view;
+	tp_job job = { .nodes = d->nodes, .max_nodes = d->max_nodes,
+		       .allowed = d->allowed, .required = d->required,
+		       .contiguous = d->contiguous, .max_groups = d->max_groups };
+	if (!d->max_groups ||
+	    tp_job_fits(v->alloc, &v->c.free, &job, &v->placeable.scratch))
+		return false;
+	set_reason(pc, j, WAIT_RESOURCES,
+		   xstrdup_printf("sched/topo: waiting up to %ld s for %d nodes on at most %d switch(es)",
+				  (long)(j->wait4switch_start + j->wait4switch - pc->now),
+				  d->nodes, d->max_groups));
+	return true;
+}
+
 static int add_pending(part_cycle *pc, job_queue_rec_t **recs, size_t nrec)
 {
 	st_view *v = &pc->x->view;
@@ -293,12 +325,16 @@ static int add_pending(part_cycle *pc, job_queue_rec_t **recs, size_t nrec)
 				 .seq = (int32_t)j->job_id, .ref = j };
 		if (job_constraints(pc, j, &d))
 			continue;
+		d.max_groups = switch_limit(pc, j);
+		if (switches_wait(pc, j, &d))
+			continue;
 		if (!ever_placeable(pc, &d)) {
 			mark_unplaceable(pc, j, d.nodes, d.allowed || d.required);
 			continue;
 		}
 		if ((j->state_reason == FAIL_BAD_CONSTRAINTS ||
-		     j->state_reason == WAIT_RESERVATION) &&
+		     j->state_reason == WAIT_RESERVATION ||
+		     j->state_reason == WAIT_RESOURCES) &&
 		    !xstrncmp(j->state_desc, "sched/topo:", 11)) {
 			/* Placeable again (a new topology, a node back, the
 			 * reservation started): our mark goes. */

@@ -78,7 +78,8 @@ static tp_job *new_job(st_view *v, const st_jobdesc *d)
 			 .max_nodes = d->max_nodes,
 			 .seq = d->seq, .owner = j, .allowed = d->allowed,
 			 .required = d->required,
-			 .contiguous = d->contiguous },
+			 .contiguous = d->contiguous,
+			 .max_groups = d->max_groups },
 		.priority = d->priority,
 		.ref = d->ref,
 	};

@@ -41,6 +41,7 @@ typedef struct st_jobdesc {
 	 * st_view_set() live as long as the view's jobs. */
 	const tp_nodeset *allowed, *required;
 	bool contiguous;
+	int max_groups;    /* --switches while its wait lasts, 0: any */
 } st_jobdesc;
 
 /* A tp_job plus what only the view needs. */

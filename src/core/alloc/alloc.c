@@ -69,7 +69,7 @@ bool tp_alloc_fits(tp_alloc *a, const tp_nodeset *free,
 
 bool tp_alloc_req_constrained(const tp_alloc_req *req)
 {
-	return req->allowed || req->contiguous ||
+	return req->allowed || req->contiguous || req->max_groups > 0 ||
 	       (req->required && tp_nodeset_count(req->required) > 0);
 }
 
@@ -138,11 +138,95 @@ static int place_with_required(tp_alloc *a, const tp_nodeset *usable,
 	return 0;
 }
 
+typedef struct group_count {
+	int group, free;
+} group_count;
+
+static int cmp_free_asc(const void *x, const void *y)
+{
+	const group_count *a = x, *b = y;
+	if (a->free != b->free)
+		return a->free < b->free ? -1 : 1;
+	return a->group - b->group;
+}
+
+/* Usable nodes per group, sorted by count (fewest first), then group. */
+static group_count *count_groups(const tp_groups *g, const tp_nodeset *usable)
+{
+	group_count *c = calloc((size_t)g->ngroups + 1, sizeof(*c));
+	if (!c)
+		return NULL;
+	for (int k = 0; k < g->ngroups; k++)
+		c[k].group = k;
+	for (int i = tp_nodeset_next(usable, 0); i >= 0;
+	     i = tp_nodeset_next(usable, i + 1))
+		c[g->of[i]].free++;
+	qsort(c, (size_t)g->ngroups, sizeof(*c), cmp_free_asc);
+	return c;
+}
+
+/* Nodes of groups c[from..to) into s. */
+static void groups_nodes(const tp_groups *g, const group_count *c, int from,
+			 int to, const tp_nodeset *usable, tp_nodeset *s)
+{
+	tp_nodeset_zero(s);
+	for (int i = tp_nodeset_next(usable, 0); i >= 0;
+	     i = tp_nodeset_next(usable, i + 1))
+		for (int k = from; k < to; k++)
+			if (g->of[i] == c[k].group)
+				tp_nodeset_set(s, i);
+}
+
+/*
+ * At most max_groups groups, as Slurm's topology/tree reads --switches:
+ * one group, the best fit first (the group with the fewest usable nodes
+ * that might hold the job, as Slurm picks the lowest switch that fits);
+ * more groups: the max_groups groups with the most usable nodes.  The
+ * other constraints apply inside.
+ */
+static int place_in_groups(tp_alloc *a, const tp_nodeset *avail,
+			   const tp_alloc_req *req, tp_nodeset *out)
+{
+	const tp_groups *g = a->groups;
+	tp_nodeset usable, within;
+	tp_alloc_req inner = *req;
+	inner.max_groups = 0;
+	if (tp_nodeset_init(&usable, avail->n) || tp_nodeset_init(&within, avail->n)) {
+		tp_nodeset_fini(&usable);
+		return refuse(out);
+	}
+	tp_nodeset_copy(&usable, avail);
+	if (req->allowed)
+		tp_nodeset_and(&usable, req->allowed);
+	group_count *c = count_groups(g, &usable);
+	int rc = -1;
+	for (int k = 0; c && k < g->ngroups && rc; k++) {
+		if (req->max_groups == 1) {
+			if (c[k].free < req->nodes)
+				continue;
+			groups_nodes(g, c, k, k + 1, &usable, &within);
+		} else {
+			int from = g->ngroups - req->max_groups;
+			groups_nodes(g, c, from < 0 ? 0 : from, g->ngroups,
+				     &usable, &within);
+			k = g->ngroups; /* one try */
+		}
+		inner.allowed = &within;
+		rc = tp_alloc_place_req(a, avail, &inner, out);
+	}
+	free(c);
+	tp_nodeset_fini(&usable);
+	tp_nodeset_fini(&within);
+	return rc ? refuse(out) : 0;
+}
+
 int tp_alloc_place_req(tp_alloc *a, const tp_nodeset *free,
 		       const tp_alloc_req *req, tp_nodeset *out)
 {
 	if (!tp_alloc_req_constrained(req))
 		return a->ops->place(a, free, req, out);
+	if (req->max_groups > 0 && a->groups)
+		return place_in_groups(a, free, req, out);
 	tp_nodeset usable;
 	if (tp_nodeset_init(&usable, free->n))
 		return refuse(out);

@@ -49,7 +49,17 @@ typedef struct tp_alloc_req {
 	/* Consecutive node indices (Slurm's --contiguous): the lowest run of
 	 * usable nodes that holds the required ones, whatever the topology. */
 	bool contiguous;
+	/* At most this many node groups (leaf switches of a fat tree:
+	 * Slurm's --switches), 0: any.  Ignored by allocators whose machine
+	 * has no groups (tp_alloc.groups NULL: flat, torus). */
+	int max_groups;
 } tp_alloc_req;
+
+/* Node groups of a machine (a fat tree's leaf switches), for max_groups. */
+typedef struct tp_groups {
+	int ngroups;
+	const int *of;  /* [nnodes]: the node's group, 0..ngroups-1 */
+} tp_groups;
 
 typedef struct tp_alloc_ops {
 	const char *name;
@@ -74,6 +84,7 @@ struct tp_alloc {
 			     * where options change them */
 	int nnodes;
 	void *state;
+	const tp_groups *groups; /* set by the machine's loader, or NULL */
 };
 
 /* What an allocator may be built from; unused members are NULL/0. */
@@ -97,7 +108,7 @@ const char *const *tp_alloc_names(void);
 int tp_alloc_place_req(tp_alloc *a, const tp_nodeset *free,
 		       const tp_alloc_req *req, tp_nodeset *out);
 /* Does the request carry node constraints (allowed, required,
- * contiguous)? */
+ * contiguous, max_groups)? */
 bool tp_alloc_req_constrained(const tp_alloc_req *req);
 /* The common request: `nodes` nodes, the allocator's own rule. */
 static inline int tp_alloc_place(tp_alloc *a, const tp_nodeset *free,
@@ -119,7 +130,8 @@ static inline tp_alloc_req tp_job_req(const tp_job *j)
 	return (tp_alloc_req){ .nodes = j->nodes,
 			       .max_nodes = j->max_nodes > j->nodes ? j->max_nodes : 0,
 			       .allowed = j->allowed, .required = j->required,
-			       .contiguous = j->contiguous };
+			       .contiguous = j->contiguous,
+			       .max_groups = j->max_groups };
 }
 static inline bool tp_job_has_range(const tp_job *j)
 {

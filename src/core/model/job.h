@@ -30,6 +30,8 @@ typedef struct tp_job {
 	const tp_nodeset *allowed;
 	const tp_nodeset *required;
 	bool contiguous;
+	int max_groups;    /* at most this many leaf switches (--switches),
+			    * 0: any */
 } tp_job;
 
 /*

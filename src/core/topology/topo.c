@@ -59,6 +59,26 @@ static int load_flat(tp_topo *t, const tp_topo_spec *s, tp_error *err)
 	return 0;
 }
 
+/* A fat tree's leaf switches as the allocator's node groups
+ * (tp_alloc_req.max_groups, Slurm's --switches). */
+static int leaf_groups(tp_topo *t, tp_error *err)
+{
+	const tp_fattree *tree = t->tree;
+	tp_groups *g = calloc(1, sizeof(*g) + ((size_t)t->nnodes + 1) * sizeof(int));
+	if (!g)
+		return tp_errorf(err, "%s: out of memory", t->topology);
+	int *of = (int *)(g + 1);
+	for (int l = 0; l < tree->nleaf; l++) {
+		const tp_fattree_switch *s = &tree->sw[tree->leaves[l]];
+		for (int i = s->node_lo; i < s->node_hi; i++)
+			of[i] = l;
+	}
+	*g = (tp_groups){ .ngroups = tree->nleaf, .of = of };
+	t->groups = g;
+	t->alloc->groups = g;
+	return 0;
+}
+
 static int load_fattree(tp_topo *t, const tp_topo_spec *s, tp_error *err)
 {
 	tp_fattree_conf fc;
@@ -89,6 +109,8 @@ static int load_fattree(tp_topo *t, const tp_topo_spec *s, tp_error *err)
 	else
 		rc = make_alloc(t, fc.allocator, fc.source ? "fattree.conf Allocator="
 					      : "default allocator ", err);
+	if (!rc)
+		rc = leaf_groups(t, err);
 	if (!rc)
 		snprintf(t->describe, sizeof(t->describe),
 			 "allocator %s on the tree of %s (%d nodes), %d MSUs of %d nodes, settings %s",
@@ -156,6 +178,7 @@ void tp_topo_fini(tp_topo *t)
 	tp_torus_free(t->torus);
 	free(t->conf);
 	free(t->topology);
+	free(t->groups);
 	memset(t, 0, sizeof(*t));
 }
 

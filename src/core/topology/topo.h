@@ -54,6 +54,8 @@ typedef struct tp_topo {
 	tp_torus *torus;        /* torus */
 	tp_alloc *alloc;        /* the allocator (memo-wrapped if not flat) */
 	char alloc_name[32];
+	tp_groups *groups;      /* fattree: leaf switches (alloc->groups);
+				 * on the heap, so a tp_topo may be copied */
 	char *conf;             /* the configuration file read, or NULL */
 	char *topology;         /* fattree: the topology.conf read */
 	const char *alloc_from; /* "fattree.conf Allocator=", ... */
