@@ -66,4 +66,24 @@ wait_job_state "$r316" COMPLETED 60 || fail "-N 3-16 ran"
 assert_eq 16 "$(job_field "$r316" NumNodes)" "-N 3-16 on an idle torus got all 16 nodes"
 assert_eq 0 "$(grep -c "was decided on .* but started on" "$LOG")" "still no job started elsewhere than decided"
 
+# A broken torus.conf at `scontrol reconfigure`: select/torus and
+# sched/topo both keep the torus they have and go on scheduling (before,
+# sched/topo started nothing until the file was fixed).
+diag "---- reconfigure with a broken torus.conf"
+cp "$LIVE_DIR/torus.conf" "$LIVE_DIR/torus.conf.good"
+printf 'Dimensions=4x4x\nNodes=n[1-16]\n' >"$LIVE_DIR/torus.conf"
+before=$(grep -c "sched/topo: keeping the previous topology" "$LOG")
+sx scontrol reconfigure || fail "scontrol reconfigure"
+for _ in $(seq 1 50); do
+	[ "$(grep -c "sched/topo: keeping the previous topology" "$LOG")" -gt "$before" ] && break
+	sleep 0.2
+done
+assert_eq 1 "$(($(grep -c "sched/topo: keeping the previous topology" "$LOG") > before))" \
+	"sched/topo logged that it keeps the previous torus"
+k=$(submit 4 2 1 afterbad) || bail_out "sbatch after the broken reconfigure"
+wait_job_state "$k" COMPLETED 60 || fail "a job still runs after the broken reconfigure"
+assert_eq 4 "$(job_field "$k" NumNodes)" "on a box of 4 of the previous torus"
+mv "$LIVE_DIR/torus.conf.good" "$LIVE_DIR/torus.conf"
+sx scontrol reconfigure || fail "scontrol reconfigure with the file fixed"
+
 done_testing
