@@ -93,3 +93,43 @@ uint32_t tpl_part_min_cpus(const part_record_t *part)
 	}
 	return m;
 }
+
+static void report_setting(void *plugin_type, const char *msg)
+{
+	error("%s: %s", (const char *)plugin_type, msg);
+}
+
+int tpl_topo_load(tp_topo *t, tp_topo_kind kind, int ntransit,
+		  const char *plugin_type)
+{
+	char *conf, *dir, alloc[32];
+	tp_topo_spec spec;
+	tp_error err = { { 0 } };
+	int rc = -1;
+
+	memset(t, 0, sizeof(*t));
+	tpl_conf_paths(kind == TP_TOPO_TORUS ? "torus.conf" : "fattree.conf",
+		       &conf, &dir);
+	if (kind == TP_TOPO_TORUS) {
+		tp_settings set;
+		if (tp_settings_parse_params(&set, NULL, slurm_conf.sched_params,
+					     TP_SCOPE_TORUS, report_setting,
+					     (void *)plugin_type))
+			goto out;
+		tp_topo_spec_torus(&spec, &set, conf, dir, alloc, sizeof(alloc));
+	} else {
+		tp_topo_spec_init(&spec, kind);
+		spec.conf = conf;
+	}
+	spec.confdir = dir;
+	spec.ntransit = ntransit;
+	if ((rc = tp_topo_load(t, &spec, &err)))
+		error("%s: %s", plugin_type, err.msg);
+	else if (t->tree && t->tree->nwarn)
+		error("%s: WARNING: %s (%d such node(s); each is kept under its first leaf switch)",
+		      plugin_type, t->tree->warn, t->tree->nwarn);
+out:
+	xfree(conf);
+	xfree(dir);
+	return rc ? -1 : 0;
+}

@@ -31,6 +31,20 @@ int tpl_nodetable_map(tpl_nodemap *out, const void *topo, int ntopo,
  * job's CPU count is converted to nodes with (tp_job_nodes). */
 uint32_t tpl_part_min_cpus(const part_record_t *part);
 
+/*
+ * Load the machine of a topology plugin as slurmctld configures it:
+ *   fattree  fattree.conf beside slurm.conf (optional) and the topology
+ *            file it names;
+ *   torus    SchedulerParameters torus_conf=/torus_method= (any problem
+ *            there refuses the settings: a typo must not fall back to a
+ *            default), then torus.conf;
+ * `ntransit` >= 0 replaces a torus's Ntransit.  Errors are logged with
+ * `plugin_type`; 0 or -1.  select/fattree, select/torus and sched/topo
+ * all load here, so they see one machine.
+ */
+int tpl_topo_load(tp_topo *t, tp_topo_kind kind, int ntransit,
+		  const char *plugin_type);
+
 /* The same for a loaded machine (topology/topo.h): nodes by name, the
  * file named in messages being its topology or configuration file. */
 int tpl_topo_map(tpl_nodemap *out, const tp_topo *t,

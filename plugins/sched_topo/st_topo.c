@@ -36,44 +36,17 @@ static int load_flat(st_topo *t)
 
 static int load_fattree(st_topo *t)
 {
-	char *conf, *dir;
-	tp_topo_spec spec;
-	tp_error err = { { 0 } };
-	tpl_conf_paths("fattree.conf", &conf, &dir);
-	tp_topo_spec_init(&spec, TP_TOPO_FATTREE);
-	spec.conf = conf;
-	spec.confdir = dir;
-	int rc = tp_topo_load(&t->topo, &spec, &err);
-	if (rc)
-		error("%s: %s", ST_TYPE, err.msg);
-	xfree(conf);
-	xfree(dir);
-	return rc ? -1 : tpl_topo_map(&t->map, &t->topo, ST_TYPE);
+	if (tpl_topo_load(&t->topo, TP_TOPO_FATTREE, -1, ST_TYPE))
+		return -1;
+	return tpl_topo_map(&t->map, &t->topo, ST_TYPE);
 }
 
-static void report(void *arg, const char *msg)
-{
-	error("%s: %s", ST_TYPE, msg);
-}
-
+/* Jobs are planned by their node count: no transit nodes. */
 static int load_torus(st_topo *t)
 {
-	char *conf, *dir, alloc[32];
-	tp_settings set;
-	tp_topo_spec spec;
-	tp_error err = { { 0 } };
-	int rc = -1;
-	tpl_conf_paths("torus.conf", &conf, &dir);
-	if (!tp_settings_parse_params(&set, NULL, slurm_conf.sched_params,
-				      TP_SCOPE_TORUS, report, NULL)) {
-		tp_topo_spec_torus(&spec, &set, conf, dir, alloc, sizeof(alloc));
-		spec.ntransit = 0; /* jobs are planned by their node count */
-		if ((rc = tp_topo_load(&t->topo, &spec, &err)))
-			error("%s: %s", ST_TYPE, err.msg);
-	}
-	xfree(conf);
-	xfree(dir);
-	return rc ? -1 : tpl_topo_map(&t->map, &t->topo, ST_TYPE);
+	if (tpl_topo_load(&t->topo, TP_TOPO_TORUS, 0, ST_TYPE))
+		return -1;
+	return tpl_topo_map(&t->map, &t->topo, ST_TYPE);
 }
 
 static const struct st_topo_kind {

@@ -35,27 +35,12 @@ const uint32_t plugin_version = SLURM_VERSION_NUMBER;
 /* fattree.conf beside slurm.conf, and the topology file it names. */
 static int load(tp_topo *t)
 {
-	char *conf, *dir;
-	tp_topo_spec spec;
-	tp_error err = { { 0 } };
-
-	tpl_conf_paths("fattree.conf", &conf, &dir);
-	tp_topo_spec_init(&spec, TP_TOPO_FATTREE);
-	spec.conf = conf;
-	spec.confdir = dir;
-	int rc = tp_topo_load(t, &spec, &err);
-	if (rc)
-		error("%s: %s", plugin_type, err.msg);
-	else if (t->tree->nwarn)
-		error("%s: WARNING: %s (%d such node(s); each is kept under its first leaf switch)",
-		      plugin_type, t->tree->warn, t->tree->nwarn);
+	int rc = tpl_topo_load(t, TP_TOPO_FATTREE, -1, plugin_type);
 	if (!rc)
 		info("%s: topology %s: %d nodes, %d MSUs of %d nodes, allocator %s%s%s",
 		     plugin_type, t->topology, t->nnodes, tp_fattree_nmsu(t->tree),
 		     tp_fattree_nunit(t->tree), t->alloc_name,
 		     t->conf ? ", settings " : "", t->conf ? t->conf : "");
-	xfree(conf);
-	xfree(dir);
 	return rc;
 }
 

@@ -34,11 +34,6 @@ const char plugin_type[] = "select/torus";
 const uint32_t plugin_id = 181;
 const uint32_t plugin_version = SLURM_VERSION_NUMBER;
 
-static void report(void *arg, const char *msg)
-{
-	error("%s: %s", plugin_type, msg);
-}
-
 static void log_torus(const tp_topo *t)
 {
 	const int *d = tp_torus_dims(t->torus);
@@ -53,28 +48,12 @@ static void log_torus(const tp_topo *t)
 	     tp_torus_ntransit(t->torus), t->alloc_name, t->alloc_from);
 }
 
-/* torus_ SchedulerParameters, then torus.conf: any problem refuses the
- * settings (a typo must not fall back to a default). */
+/* torus_ SchedulerParameters, then torus.conf (tpl_topo_load). */
 static int load(tp_topo *t)
 {
-	char *conf, *dir, alloc[32];
-	tp_settings set;
-	tp_topo_spec spec;
-	tp_error err = { { 0 } };
-	int rc = -1;
-
-	tpl_conf_paths("torus.conf", &conf, &dir);
-	if (tp_settings_parse_params(&set, NULL, slurm_conf.sched_params,
-				     TP_SCOPE_TORUS, report, NULL))
-		goto out;
-	tp_topo_spec_torus(&spec, &set, conf, dir, alloc, sizeof(alloc));
-	if ((rc = tp_topo_load(t, &spec, &err)))
-		error("%s: %s", plugin_type, err.msg);
-	else
+	int rc = tpl_topo_load(t, TP_TOPO_TORUS, -1, plugin_type);
+	if (!rc)
 		log_torus(t);
-out:
-	xfree(conf);
-	xfree(dir);
 	return rc;
 }
 
