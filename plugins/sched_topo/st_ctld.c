@@ -602,14 +602,21 @@ uint32_t st_ctld_cycle(st_ctx *x, time_t now)
 	size_t nrec = q ? (size_t)list_count(q) : 0;
 	job_queue_rec_t **recs = xcalloc(nrec + 1, sizeof(*recs));
 	size_t k = 0;
+	/* Room in the view: every job, every queue record, and an array's
+	 * pending tasks (array_tasks() queues at most one per node). */
+	size_t maxjobs = (size_t)list_count(job_list) + nrec + 2;
 	if (q) {
 		ListIterator it = list_iterator_create(q);
 		job_queue_rec_t *rec;
-		while ((rec = list_next(it)) && k < nrec)
+		while ((rec = list_next(it)) && k < nrec) {
 			recs[k++] = rec;
+			job_array_struct_t *a = rec->job_ptr->array_recs;
+			if (a && a->task_cnt > 1)
+				maxjobs += a->task_cnt < (uint32_t)node_record_count
+					   ? a->task_cnt : (size_t)node_record_count;
+		}
 		list_iterator_destroy(it);
 	}
-	size_t maxjobs = (size_t)list_count(job_list) + nrec + 2;
 
 	part_cycle pc = { .x = x, .now = now };
 	tp_nodeset_init(&pc.pset, x->topo.topo.nnodes);

@@ -1,9 +1,10 @@
 #!/bin/bash
 # Live test: sched/topo starts a job array's pending tasks as jobs of
-# their own in one pass, as many as fit (4 nodes, select/linear,
-# topo_policy=easy): --array=1-8 of 1-node jobs starts 4 tasks in the same
-# cycle, then the other 4 in one cycle once those end; a %2 task limit
-# holds.  Before, the plugin started one task per cycle.
+# their own in one pass, as many as fit (8 nodes, select/linear,
+# topo_policy=easy): --array=1-16 of 1-node jobs, submitted first on a
+# fresh cluster, starts 8 tasks in the same cycle, then the other 8 in one
+# cycle once those end; a %2 task limit holds.  Before, the plugin started
+# one task per cycle.
 # shellcheck source=test/live/lib.sh
 . "$(dirname "$0")/lib.sh"
 # shellcheck source=test/live/live-lib.sh
@@ -15,7 +16,7 @@ live_require
 
 extra=$(mktemp "${TMPDIR:-/tmp}/t-sched-arrays.XXXXXX")
 st_extra_conf "topo_policy=easy" >"$extra"
-live_start --nodes 4 --select select/linear --sched sched/topo \
+live_start --nodes 8 --select select/linear --sched sched/topo \
 	--plugindir "$TOPO_PLUGINDIR" --extra-conf "$extra"
 rm -f "$extra"
 LOG=$(st_log)
@@ -28,8 +29,8 @@ cycles_of() {
 		done
 }
 
-diag "---- --array=1-8, 1 node each, on 4 nodes"
-a=$(submit 1 3 1 arr --array=1-8) || bail_out "sbatch --array"
+diag "---- --array=1-16, 1 node each, on 8 nodes"
+a=$(submit 1 3 1 arr --array=1-16) || bail_out "sbatch --array"
 t0=$(date +%s)
 for _ in $(seq 1 60); do
 	[ "$(sx squeue -h -j "$a" -t PENDING,RUNNING | wc -l)" -eq 0 ] && break
@@ -38,8 +39,8 @@ done
 el=$(($(date +%s) - t0))
 assert_eq 0 "$(sx squeue -h -j "$a" | wc -l)" "every task of the array finished (${el} s)"
 per_cycle=$(cycles_of "$a" | sort | uniq -c | awk '{print $1}' | sort -n | tail -n1)
-assert_eq 4 "$per_cycle" "4 tasks started in one cycle (all 4 nodes)"
-assert_eq 2 "$(cycles_of "$a" | sort -u | wc -l)" "the 8 tasks started in 2 cycles"
+assert_eq 8 "$per_cycle" "8 tasks started in one cycle (all 8 nodes)"
+assert_eq 2 "$(cycles_of "$a" | sort -u | wc -l)" "the 16 tasks started in 2 cycles"
 
 diag "---- --array=1-4%2"
 b=$(submit 1 3 1 lim --array=1-4%2) || bail_out "sbatch --array %2"
