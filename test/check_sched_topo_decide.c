@@ -1,6 +1,9 @@
 /*
  * check_sched_topo_decide.c - sched/topo's view and decisions.
  *
+ * What is the plugin's own; the driver steps it shares with the engine
+ * (engine/driver.h) are tested in check_driver.c.
+ *
  * The plugin rebuilds a tp_cluster from a snapshot at every cycle instead
  * of keeping one up to date as the simulator's engine does.  The replay
  * test below drives st_view/st_decide exactly that way (a fresh view per
@@ -365,15 +368,6 @@ START_TEST(never_placeable_sizes)
 	tp_nodeset_fini(&all);
 	st_view_fini(&v);
 	tp_alloc_destroy(a);
-}
-END_TEST
-
-START_TEST(round_up)
-{
-	ck_assert_int_eq(tp_round_up(1, 60), 60);
-	ck_assert_int_eq(tp_round_up(60, 60), 60);
-	ck_assert_int_eq(tp_round_up(61, 60), 120);
-	ck_assert_int_eq(tp_round_up(61, 1), 61);
 }
 END_TEST
 
@@ -750,7 +744,6 @@ int main(void)
 	tcase_add_test(tc, rbhar_denies_when_hole_is_wanted);
 	tcase_add_test(tc, horizon_and_untracked);
 	tcase_add_test(tc, never_placeable_sizes);
-	tcase_add_test(tc, round_up);
 	suite_add_tcase(s, tc);
 	TCase *tr = tcase_create("replay");
 	tcase_set_timeout(tr, 120);
