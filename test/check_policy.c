@@ -335,30 +335,6 @@ static void random_trace(tp_workload *w, uint64_t seed, int nodes, size_t n,
 	}
 }
 
-/* sim_run without the engine's checks.  With checks on (sim_run),
- * tp_simulate fails at the first job started after its reservation, so
- * resv_violations is always 0 after a successful sim_run; with checks off
- * the engine counts those starts instead (start_job in engine.c), so only
- * a count from this run can show a breach. */
-static void sim_run_unchecked(const tp_workload *w, const char *policy,
-			      const tp_policy_opts *opts, tp_sim_result *r,
-			      tp_policy_stats *stats)
-{
-	tp_error err = { "" };
-	tp_alloc_cfg cfg = { .nnodes = w->nodes };
-	tp_alloc *a = tp_alloc_create("first-free", &cfg, &err);
-	ck_assert_msg(a != NULL, "%s", err.msg);
-	tp_policy *p = tp_policy_create(policy, opts, &err);
-	ck_assert_msg(p != NULL, "%s", err.msg);
-	tp_engine_opts eo = { .check = false, .keep_nodelists = true };
-	int rc = tp_simulate(w, p, a, &eo, r, &err);
-	ck_assert_msg(rc == 0, "simulate: %s", err.msg);
-	if (stats)
-		*stats = p->stats;
-	tp_policy_destroy(p);
-	tp_alloc_destroy(a);
-}
-
 START_TEST(test_random_invariants)
 {
 	static const char *policies[] = { "fcfs", "easy", "window-ff", "rb-har",
