@@ -165,16 +165,19 @@ static group_count *count_groups(const tp_groups *g, const tp_nodeset *usable)
 	return c;
 }
 
-/* Nodes of groups c[from..to) into s. */
+/* Usable nodes of groups c[from..to) into s (`pick`: ngroups flags). */
 static void groups_nodes(const tp_groups *g, const group_count *c, int from,
-			 int to, const tp_nodeset *usable, tp_nodeset *s)
+			 int to, const tp_nodeset *usable, bool *pick,
+			 tp_nodeset *s)
 {
+	memset(pick, 0, (size_t)g->ngroups * sizeof(*pick));
+	for (int k = from; k < to; k++)
+		pick[c[k].group] = true;
 	tp_nodeset_zero(s);
 	for (int i = tp_nodeset_next(usable, 0); i >= 0;
 	     i = tp_nodeset_next(usable, i + 1))
-		for (int k = from; k < to; k++)
-			if (g->of[i] == c[k].group)
-				tp_nodeset_set(s, i);
+		if (pick[g->of[i]])
+			tp_nodeset_set(s, i);
 }
 
 /*
@@ -199,22 +202,24 @@ static int place_in_groups(tp_alloc *a, const tp_nodeset *avail,
 	if (req->allowed)
 		tp_nodeset_and(&usable, req->allowed);
 	group_count *c = count_groups(g, &usable);
+	bool *pick = calloc((size_t)g->ngroups + 1, sizeof(*pick));
 	int rc = -1;
-	for (int k = 0; c && k < g->ngroups && rc; k++) {
+	for (int k = 0; c && pick && k < g->ngroups && rc; k++) {
 		if (req->max_groups == 1) {
 			if (c[k].free < req->nodes)
 				continue;
-			groups_nodes(g, c, k, k + 1, &usable, &within);
+			groups_nodes(g, c, k, k + 1, &usable, pick, &within);
 		} else {
 			int from = g->ngroups - req->max_groups;
 			groups_nodes(g, c, from < 0 ? 0 : from, g->ngroups,
-				     &usable, &within);
+				     &usable, pick, &within);
 			k = g->ngroups; /* one try */
 		}
 		inner.allowed = &within;
 		rc = tp_alloc_place_req(a, avail, &inner, out);
 	}
 	free(c);
+	free(pick);
 	tp_nodeset_fini(&usable);
 	tp_nodeset_fini(&within);
 	return rc ? refuse(out) : 0;
