@@ -45,11 +45,28 @@
 
 #define WIDTH 4 /* leaf size and switch fan-out of both machines */
 
-static const char *const allocators[] = { "fattree", "tree-greedy", "first-free" };
-#define NALLOC (sizeof(allocators) / sizeof(allocators[0]))
+/* The variants replayed: "fattree" with each small-job rule (exact fit
+ * only, the patent's; or BusyFallback, partly used units when no free unit
+ * remains), then the baselines. */
+typedef struct variant {
+	const char *label, *alloc;
+	int busy_fallback;
+} variant;
+
+static const variant variants[] = {
+	{ "fattree", "fattree", 0 },
+	{ "ft-busyfb", "fattree", 1 },
+	{ "tree-greedy", "tree-greedy", 0 },
+	{ "first-free", "first-free", 0 },
+};
+#define NVAR (sizeof(variants) / sizeof(variants[0]))
+#define V_EXACT 0
+#define V_BUSY 1
+#define V_TG 2
 
 typedef struct result {
-	double hop_node, hop_unit, util, wait, secs;
+	double hop_node, hop_unit, util, wait, bsld, secs;
+	int64_t makespan;
 	size_t runs;
 } result;
 
@@ -174,9 +191,14 @@ static tp_alloc *alloc_for(const char *name, const tp_fattree *t, tp_error *err)
 
 /* ---- one replay ---- */
 
-static int replay(const tp_workload *w, const tp_fattree *t, const char *alloc,
+static int replay(const tp_workload *w, tp_fattree *t, const variant *v,
 		  result *r, tp_error *err)
 {
+	tp_fattree_opts fo = t->opts;
+	fo.busy_fallback = v->busy_fallback;
+	if (tp_fattree_set_opts(t, &fo, err))
+		return -1;
+	const char *alloc = v->alloc;
 	tp_policy_opts po;
 	tp_policy_opts_default(&po);
 	tp_policy *p = tp_policy_create("easy", &po, err);
@@ -196,6 +218,8 @@ static int replay(const tp_workload *w, const tp_fattree *t, const char *alloc,
 		r->hop_node = s.mean_cost;
 		r->util = s.utilisation;
 		r->wait = s.mean_wait;
+		r->bsld = s.mean_bsld;
+		r->makespan = s.makespan;
 		r->runs = s.runs;
 		double sum = 0;
 		size_t n = 0;
@@ -218,6 +242,44 @@ static double ratio(double a, double b)
 	return b > 0 ? a / b : 0;
 }
 
+/* Replay w on t with every variant; print a row each and the ratios. */
+static int bench_workload(const char *label, const tp_workload *w, tp_fattree *t)
+{
+	tp_error err = { { 0 } };
+	printf("%s: %d nodes, %d levels, %d MSUs of %d; %zu jobs; policy easy\n",
+	       label, tp_fattree_nnodes(t), t->levels, tp_fattree_nmsu(t),
+	       tp_fattree_nunit(t), w->njobs);
+	printf("  %-12s %10s %10s %8s %12s %9s %11s %7s\n", "allocator",
+	       "hop_multi", "hop_unit", "util", "mean_wait_s", "mean_bsld",
+	       "makespan_s", "sim_s");
+	result r[NVAR];
+	for (size_t i = 0; i < NVAR; i++) {
+		if (replay(w, t, &variants[i], &r[i], &err)) {
+			fprintf(stderr, "bench_fattree_replay: %s %s: %s\n",
+				label, variants[i].label, err.msg);
+			return -1;
+		}
+		printf("  %-12s %10.3f %10.3f %8.4f %12.1f %9.2f %11lld %7.2f\n",
+		       variants[i].label, r[i].hop_node, r[i].hop_unit, r[i].util,
+		       r[i].wait, r[i].bsld, (long long)r[i].makespan, r[i].secs);
+	}
+	static const struct { const char *name; int a, b; } ratios[] = {
+		{ "ft/tg", V_EXACT, V_TG },
+		{ "busyfb/tg", V_BUSY, V_TG },
+		{ "busyfb/ft", V_BUSY, V_EXACT },
+	};
+	for (size_t k = 0; k < sizeof(ratios) / sizeof(ratios[0]); k++) {
+		const result *a = &r[ratios[k].a], *b = &r[ratios[k].b];
+		printf("  %-12s %10.4f %10.4f %8.4f %12.4f %9.4f %11.4f %7.2f\n",
+		       ratios[k].name, ratio(a->hop_node, b->hop_node),
+		       ratio(a->hop_unit, b->hop_unit), ratio(a->util, b->util),
+		       ratio(a->wait, b->wait), ratio(a->bsld, b->bsld),
+		       ratio((double)a->makespan, (double)b->makespan),
+		       ratio(a->secs, b->secs));
+	}
+	return 0;
+}
+
 static int bench_trace(const char *dir, const char *label, const char *file,
 		       int nnodes)
 {
@@ -235,35 +297,45 @@ static int bench_trace(const char *dir, const char *label, const char *file,
 	}
 	tp_swf_opts so = { .nodes = nnodes };
 	tp_workload w;
-	if (tp_swf_read(path, &so, &w, &err)) {
+	int rc = tp_swf_read(path, &so, &w, &err);
+	if (rc)
 		fprintf(stderr, "bench_fattree_replay: %s\n", err.msg);
-		tp_workload_fini(&w);
-		tp_fattree_free(t);
+	else
+		rc = bench_workload(label, &w, t);
+	tp_workload_fini(&w);
+	tp_fattree_free(t);
+	return rc;
+}
+
+/* The live burst (issue: 5,000 single-node jobs on 64 nodes) in the
+ * simulator: BURST_JOBS one-node jobs submitted at once, run times drawn
+ * from 30..90 s (seeded), estimates twice that. */
+#define BURST_JOBS 5000
+#define BURST_NODES 64
+static int bench_burst(void)
+{
+	tp_error err = { { 0 } };
+	tp_fattree *t = tree_of(BURST_NODES, &err);
+	if (!t) {
+		fprintf(stderr, "bench_fattree_replay: %s\n", err.msg);
 		return -1;
 	}
-	printf("%s: %d nodes, %d levels, %d MSUs of %d; %zu jobs; policy easy\n",
-	       label, tp_fattree_nnodes(t), t->levels, tp_fattree_nmsu(t),
-	       tp_fattree_nunit(t), w.njobs);
-	printf("  %-12s %10s %10s %8s %12s %7s\n", "allocator", "hop_multi",
-	       "hop_unit", "util", "mean_wait_s", "sim_s");
-	result r[NALLOC];
+	tp_workload w = { .nodes = BURST_NODES, .ppn = 1 };
+	uint64_t x = 88172645463325252ull; /* xorshift64, fixed seed */
 	int rc = 0;
-	for (size_t i = 0; i < NALLOC && !rc; i++) {
-		if ((rc = replay(&w, t, allocators[i], &r[i], &err))) {
-			fprintf(stderr, "bench_fattree_replay: %s %s: %s\n",
-				label, allocators[i], err.msg);
-			break;
-		}
-		printf("  %-12s %10.3f %10.3f %8.4f %12.1f %7.2f\n", allocators[i],
-		       r[i].hop_node, r[i].hop_unit, r[i].util, r[i].wait,
-		       r[i].secs);
+	for (int i = 0; i < BURST_JOBS && !rc; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		tp_wjob j = { .id = i + 1, .submit = 0, .nodes = 1,
+			      .runtime = 30 + (int64_t)(x % 61) };
+		j.estimate = 2 * j.runtime;
+		rc = tp_workload_add(&w, &j);
 	}
-	if (!rc)
-		printf("  %-12s %10.4f %10.4f %8.4f %12.4f %7.2f\n",
-		       "ratio ft/tg", ratio(r[0].hop_node, r[1].hop_node),
-		       ratio(r[0].hop_unit, r[1].hop_unit),
-		       ratio(r[0].util, r[1].util), ratio(r[0].wait, r[1].wait),
-		       ratio(r[0].secs, r[1].secs));
+	if (rc)
+		fprintf(stderr, "bench_fattree_replay: out of memory\n");
+	else
+		rc = bench_workload("burst", &w, t);
 	tp_workload_fini(&w);
 	tp_fattree_free(t);
 	return rc;
@@ -276,8 +348,12 @@ int main(void)
 		dir = TP_DEFAULT_DATA_DIR;
 	printf("hop_multi: mean hop sum of multi-node runs; hop_unit: of runs "
 	       "of more than one %d-node unit\n", WIDTH);
+	printf("fattree: exact fit for jobs of one unit or less (the patent); "
+	       "ft-busyfb: BusyFallback=yes\n");
 	int rc = bench_trace(dir, "SDSC-SP2", "SDSC-SP2-1998-4.2-cln.swf.gz", 128);
 	if (!rc)
 		rc = bench_trace(dir, "lublin_256", "lublin_256.swf.gz", 256);
+	if (!rc)
+		rc = bench_burst();
 	return rc ? 1 : 0;
 }

@@ -4,15 +4,16 @@
  *   - a placement is a subset of the free nodes, with at least as many
  *     nodes as asked;
  *   - an allocator flagged TP_ALLOC_MONOTONE never fails on a superset of a
- *     set it placed on; TP_ALLOC_FLAT ones succeed exactly when enough
- *     nodes are free.
+ *     set it placed on, nor on exactly the nodes it placed a job on;
+ *     TP_ALLOC_FLAT ones succeed exactly when enough nodes are free.
  *   - with node constraints (tp_alloc_req allowed/required/contiguous),
  *     a placement never holds a node outside free ∩ allowed, always holds
  *     every required node, and is one run of indices when contiguous;
  *     a request whose required nodes are not all usable is refused; flat
  *     allocators place whenever enough usable nodes exist.
- * The strict fat-tree rule is checked NOT to be monotone (so the flag
- * carries information), and to become monotone with busy_fallback.
+ * The fat-tree rules are checked NOT to be monotone (so the flag carries
+ * information): the strict one fails on a superset, and with busy_fallback
+ * a job may not fit its own placement (a unit and part of another).
  */
 #include "check_util.h"
 
@@ -70,10 +71,11 @@ static long superset_failures(tp_alloc *a, uint64_t seed, int trials)
 {
 	tp_rng r;
 	tp_rng_seed(&r, seed);
-	tp_nodeset s, super, out;
+	tp_nodeset s, super, out, own;
 	tp_nodeset_init(&s, a->nnodes);
 	tp_nodeset_init(&super, a->nnodes);
 	tp_nodeset_init(&out, a->nnodes);
+	tp_nodeset_init(&own, a->nnodes);
 	long bad = 0;
 	for (int k = 0; k < trials; k++) {
 		random_pair(&r, &s, &super);
@@ -82,6 +84,9 @@ static long superset_failures(tp_alloc *a, uint64_t seed, int trials)
 			continue;
 		ck_assert(tp_nodeset_subset(&out, &s));
 		ck_assert_int_ge(tp_nodeset_count(&out), n);
+		tp_nodeset_copy(&own, &out);
+		if (tp_alloc_place(a, &own, n, &out))
+			bad++;
 		if (tp_alloc_place(a, &super, n, &out))
 			bad++;
 		else
@@ -92,6 +97,7 @@ static long superset_failures(tp_alloc *a, uint64_t seed, int trials)
 	tp_nodeset_fini(&s);
 	tp_nodeset_fini(&super);
 	tp_nodeset_fini(&out);
+	tp_nodeset_fini(&own);
 	return bad;
 }
 
@@ -106,7 +112,8 @@ START_TEST(test_every_allocator_keeps_its_flags)
 		long bad = superset_failures(a, 42, 3000);
 		if (tp_alloc_is_monotone(a))
 			ck_assert_msg(bad == 0, "%s claims monotone but failed %ld "
-				      "times on a superset", *name, bad);
+				      "times on a superset or its own placement",
+				      *name, bad);
 		tp_alloc_destroy(a);
 	}
 	machine_fini(&m);
@@ -357,10 +364,18 @@ START_TEST(test_fattree_exact_fit_not_monotone)
 	tp_alloc_destroy(a);
 	machine_fini(&m);
 
+	/* busy_fallback: the 1-node job fits again, but a 5-node job on an
+	 * idle tree gets unit 0 and one node of unit 1, and on exactly those
+	 * nodes unit 1 is partly used: no 2 completely free units, "no". */
 	machine_init(&m, true);
 	a = tp_alloc_create("fattree", &m.cfg, &err);
-	ck_assert(tp_alloc_is_monotone(a));
+	ck_assert(!tp_alloc_is_monotone(a));
 	ck_assert_int_eq(tp_alloc_place(a, &s, 1, &out), 0);
+	tp_nodeset_set_range(&s, 0, 64);
+	ck_assert_int_eq(tp_alloc_place(a, &s, 5, &out), 0);
+	ck_assert_int_eq(tp_nodeset_count(&out), 5);
+	tp_nodeset_copy(&s, &out);
+	ck_assert_int_eq(tp_alloc_place(a, &s, 5, &out), -1);
 	tp_alloc_destroy(a);
 	machine_fini(&m);
 	tp_nodeset_fini(&s);

@@ -144,6 +144,7 @@ START_TEST(test_single_unit_busy_fallback)
 	tp_nodeset_init(&free, 4);
 	tp_nodeset_init(&out, 4);
 	tp_nodeset_set_range(&free, 1, 4);  /* busy, 3 free */
+	set_opts(t, 0, 0, 1);               /* the patent's rule */
 	tp_alloc *a = make("fattree", t);
 	ck_assert_int_eq(tp_alloc_place(a, &free, 2, &out), -1);  /* patent */
 	ck_assert_int_eq(tp_nodeset_count(&out), 0);

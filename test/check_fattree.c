@@ -434,7 +434,7 @@ START_TEST(test_opts_default)
 	tp_error err = { "" };
 	tp_fattree_opts_default(&o);
 	ck_assert_int_eq(o.msu_size, 0);
-	ck_assert_int_eq(o.busy_fallback, 0);
+	ck_assert_int_eq(o.busy_fallback, 1);
 	ck_assert_int_eq(o.prefer_full, 1);
 	/* parsed from fattree.conf only: test/check_topo.c */
 	(void)err;

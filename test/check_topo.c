@@ -157,7 +157,7 @@ START_TEST(test_fattree_conf_missing_file_gives_defaults)
 	ck_assert_str_eq(c.topology_file, "/etc/slurm/topology.conf");
 	ck_assert_ptr_null(c.source);
 	ck_assert_int_eq(c.opts.msu_size, 0);
-	ck_assert_int_eq(c.opts.busy_fallback, 0);
+	ck_assert_int_eq(c.opts.busy_fallback, 1);
 	ck_assert_int_eq(c.opts.prefer_full, 1);
 	tp_fattree_conf_fini(&c);
 	ck_assert_ptr_null(c.allocator);
@@ -180,7 +180,7 @@ START_TEST(test_fattree_conf_all_keys)
 	const char *p = tmpdir_write("fattree.conf",
 		"# settings\n"
 		"allocator=first-free TopologyFile=tree/t.conf\n"
-		"MsuSize=2 BusyFallback=yes \\\n"
+		"MsuSize=2 BusyFallback=no \\\n"
 		"  PreferFull=no\n");
 	tp_fattree_conf c;
 	tp_error err = { { 0 } };
@@ -190,7 +190,7 @@ START_TEST(test_fattree_conf_all_keys)
 	ck_assert_str_eq(c.topology_file, "/etc/slurm/tree/t.conf");
 	ck_assert_str_eq(c.source, p);
 	ck_assert_int_eq(c.opts.msu_size, 2);
-	ck_assert_int_eq(c.opts.busy_fallback, 1);
+	ck_assert_int_eq(c.opts.busy_fallback, 0);
 	ck_assert_int_eq(c.opts.prefer_full, 0);
 	tp_fattree_conf_fini(&c);
 

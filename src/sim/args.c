@@ -11,7 +11,7 @@
 enum {
 	OPT_NODES = 256, OPT_PPN, OPT_ALLOC, OPT_TOPOLOGY, OPT_FATTREE_CONF,
 	OPT_TORUS, OPT_LENIENT, OPT_ESTERR, OPT_SEED, OPT_JOBS_CSV,
-	OPT_SUMMARY, OPT_PLOT, OPT_CHECK, OPT_QUIET, OPT_HELP,
+	OPT_SUMMARY, OPT_PLOT, OPT_CHECK, OPT_QUIET, OPT_HELP, OPT_JOB_REQS,
 	OPT_SETTING = 1024, /* + index in tp_settings_table */
 };
 
@@ -23,6 +23,7 @@ static const struct option fixed_opts[] = {
 	{ "topology", required_argument, NULL, OPT_TOPOLOGY },
 	{ "fattree-conf", required_argument, NULL, OPT_FATTREE_CONF },
 	{ "torus", required_argument, NULL, OPT_TORUS },
+	{ "job-requests", required_argument, NULL, OPT_JOB_REQS },
 	{ "lenient", no_argument, NULL, OPT_LENIENT },
 	{ "estimate-error", required_argument, NULL, OPT_ESTERR },
 	{ "seed", required_argument, NULL, OPT_SEED },
@@ -68,7 +69,7 @@ static void usage(FILE *fp)
 	fprintf(fp, "usage: toposim --workload FILE --policy NAME [settings]\n"
 		"               [--nodes N] [--ppn P] [--alloc NAME]\n"
 		"               [--topology FILE [--fattree-conf FILE] | --torus FILE]\n"
-		"               [--lenient] [--estimate-error SPEC] [--seed S] [--check] [--quiet]\n"
+		"               [--job-requests FILE] [--lenient] [--estimate-error SPEC] [--seed S] [--check] [--quiet]\n"
 		"               [--plot PREFIX] --jobs-csv OUT --summary-json OUT\n"
 		"               (OUT may be - or /dev/null)\nsettings:\n");
 	for (const tp_setting *e = tp_settings_table; e->name; e++) {
@@ -125,6 +126,7 @@ static void parse_one(sim_config *c, int o, const char *arg)
 	case OPT_TOPOLOGY: c->topology = arg; break;
 	case OPT_FATTREE_CONF: c->fattree_conf = arg; break;
 	case OPT_TORUS: c->torus = arg; break;
+	case OPT_JOB_REQS: c->job_reqs = arg; break;
 	case OPT_LENIENT: c->swf.lenient = true; break;
 	case OPT_ESTERR: c->esterr = arg; break;
 	case OPT_SEED: c->seed = (uint64_t)int_arg("seed", arg, 0, INT64_MAX); break;
@@ -157,6 +159,10 @@ static void check_required(const sim_config *c)
 	}
 	if ((c->topology || c->fattree_conf) && c->torus) {
 		fprintf(stderr, "toposim: --topology/--fattree-conf and --torus exclude each other\n");
+		exit(2);
+	}
+	if (c->job_reqs && !c->topology && !c->fattree_conf && !c->torus) {
+		fprintf(stderr, "toposim: --job-requests names nodes: it needs --topology, --fattree-conf or --torus\n");
 		exit(2);
 	}
 }

@@ -13,6 +13,7 @@
 #include "engine/engine.h"
 #include "engine/metrics.h"
 #include "io/esterr.h"
+#include "io/jobreqs.h"
 #include "io/swf.h"
 #include "output.h"
 #include "plot.h"
@@ -112,11 +113,28 @@ static int load_machine(const sim_config *c, tp_topo *topo, int *nodes,
 	return 0;
 }
 
+static int node_index(const void *topo, const char *name)
+{
+	return tp_topo_node_index(topo, name);
+}
+
+/* --job-requests: read them and point the trace's jobs at them. */
+static int load_job_reqs(const sim_config *c, const tp_topo *topo,
+			 tp_workload *w, tp_jobreqs *q, tp_error *err)
+{
+	if (!c->job_reqs)
+		return 0;
+	if (tp_jobreqs_read(q, c->job_reqs, topo->nnodes, node_index, topo, err))
+		return -1;
+	return tp_jobreqs_apply(q, w, err);
+}
+
 static int run(const sim_config *c, tp_error *err)
 {
 	tp_topo topo = { 0 };
 	tp_workload w = { 0 };
 	tp_sim_result r = { 0 };
+	tp_jobreqs reqs = { 0 };
 	tp_policy *p = NULL;
 	int rc = -1;
 	tp_swf_opts swf = c->swf;
@@ -134,6 +152,8 @@ static int run(const sim_config *c, tp_error *err)
 		if (tp_topo_load(&topo, &spec, err))
 			goto out;
 	}
+	if (load_job_reqs(c, &topo, &w, &reqs, err))
+		goto out;
 	if (!(p = tp_policy_create(c->set.policy, &c->set.popts, err)))
 		goto out;
 	tp_engine_opts eo = { .check = c->check, .keep_nodelists = true };
@@ -155,6 +175,7 @@ out:
 	tp_sim_result_fini(&r);
 	tp_policy_destroy(p);
 	tp_workload_fini(&w);
+	tp_jobreqs_fini(&reqs);
 	tp_topo_fini(&topo);
 	return rc;
 }

@@ -111,8 +111,26 @@ static int place_contiguous(const tp_nodeset *usable, const tp_alloc_req *req,
 	return refuse(out);
 }
 
+/* Usable nodes, not required, in the groups of the required nodes. */
+static void near_required(const tp_groups *g, const tp_nodeset *rest,
+			  const tp_nodeset *required, bool *pick,
+			  tp_nodeset *near)
+{
+	memset(pick, 0, (size_t)g->ngroups * sizeof(*pick));
+	for (int i = tp_nodeset_next(required, 0); i >= 0;
+	     i = tp_nodeset_next(required, i + 1))
+		pick[g->of[i]] = true;
+	tp_nodeset_zero(near);
+	for (int i = tp_nodeset_next(rest, 0); i >= 0;
+	     i = tp_nodeset_next(rest, i + 1))
+		if (pick[g->of[i]])
+			tp_nodeset_set(near, i);
+}
+
 /* The required nodes, and the allocator's choice for the rest on the
- * other usable nodes. */
+ * other usable nodes: first within the groups (leaf switches) of the
+ * required nodes, as Slurm's topology/tree starts from their switches,
+ * then anywhere. */
 static int place_with_required(tp_alloc *a, const tp_nodeset *usable,
 			       const tp_alloc_req *req, tp_nodeset *out)
 {
@@ -123,15 +141,29 @@ static int place_with_required(tp_alloc *a, const tp_nodeset *usable,
 		tp_nodeset_copy(out, req->required);
 		return 0;
 	}
-	tp_nodeset rest;
-	if (tp_nodeset_init(&rest, usable->n))
+	tp_nodeset rest, near;
+	bool *pick = a->groups ? calloc((size_t)a->groups->ngroups + 1, 1) : NULL;
+	if (tp_nodeset_init(&rest, usable->n) || tp_nodeset_init(&near, usable->n) ||
+	    (a->groups && !pick)) {
+		tp_nodeset_fini(&rest);
+		free(pick);
 		return refuse(out);
+	}
 	tp_nodeset_copy(&rest, usable);
 	tp_nodeset_andnot(&rest, req->required);
 	tp_alloc_req more = { .nodes = req->nodes - r,
 			      .max_nodes = req->max_nodes > 0 ? req->max_nodes - r : 0 };
-	int rc = a->ops->place(a, &rest, &more, out);
+	int rc = -1;
+	if (pick) {
+		near_required(a->groups, &rest, req->required, pick, &near);
+		if (tp_nodeset_count(&near) >= more.nodes)
+			rc = a->ops->place(a, &near, &more, out);
+	}
+	if (rc)
+		rc = a->ops->place(a, &rest, &more, out);
 	tp_nodeset_fini(&rest);
+	tp_nodeset_fini(&near);
+	free(pick);
 	if (rc)
 		return refuse(out);
 	tp_nodeset_or(out, req->required);
@@ -178,6 +210,21 @@ static void groups_nodes(const tp_groups *g, const group_count *c, int from,
 	     i = tp_nodeset_next(usable, i + 1))
 		if (pick[g->of[i]])
 			tp_nodeset_set(s, i);
+}
+
+int tp_groups_touched(const tp_groups *g, const tp_nodeset *s)
+{
+	bool *seen = calloc((size_t)g->ngroups + 1, sizeof(*seen));
+	if (!seen)
+		return -1;
+	int n = 0;
+	for (int i = tp_nodeset_next(s, 0); i >= 0; i = tp_nodeset_next(s, i + 1))
+		if (!seen[g->of[i]]) {
+			seen[g->of[i]] = true;
+			n++;
+		}
+	free(seen);
+	return n;
 }
 
 /*

@@ -25,9 +25,13 @@ struct tp_torus;   /* torus.h */
  * Policies may then reason with counts (textbook EASY / conservative). */
 #define TP_ALLOC_FLAT 0x1u
 /* If a job can be placed on a set S, it can be placed on every superset
- * of S.  Planners may then skip allocator calls (a job that fits a window
- * fits any larger one).  Not every allocator is: the fat-tree patent's
- * exact-fit rule for small jobs can fail once a unit has more free nodes. */
+ * of S, and every placement P the allocator returns is itself such an S
+ * (the job can be placed on exactly P's nodes).  Planners may then skip
+ * allocator calls (a job that fits a window fits any larger one) and trust
+ * a pinned placement to stay placeable while its nodes stay free.  Not
+ * every allocator is: the fat-tree patent's exact-fit rule for small jobs
+ * can fail once a unit has more free nodes, and "fattree" places a job
+ * of 5 nodes on 4-node units on a unit and a part of another. */
 #define TP_ALLOC_MONOTONE 0x2u
 
 /* What a placement must satisfy.  An allocator's place() sees only
@@ -60,6 +64,9 @@ typedef struct tp_groups {
 	int ngroups;
 	const int *of;  /* [nnodes]: the node's group, 0..ngroups-1 */
 } tp_groups;
+
+/* Groups that hold a node of s (checks of max_groups); -1 on ENOMEM. */
+int tp_groups_touched(const tp_groups *g, const tp_nodeset *s);
 
 typedef struct tp_alloc_ops {
 	const char *name;

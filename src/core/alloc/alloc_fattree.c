@@ -12,7 +12,7 @@
  *   2. a completely free MSU of size >= N: smallest size - N first (only
  *      short units differ), then [prefer_full] the one whose leaf has the
  *      fewest completely free MSUs, then lowest index; its first N nodes.
- *   3. [busy_fallback, off by default] the busy MSU with the fewest free
+ *   3. [busy_fallback, on by default; off = the patent] the busy MSU with the fewest free
  *      nodes >= N, then lowest index; its first N free nodes.
  *   4. otherwise as below with k >= 2 units (possible only when short
  *      units exist), else no.
@@ -711,11 +711,13 @@ static tp_alloc *fattree_create(const tp_alloc_cfg *cfg, tp_error *err)
 	}
 	ft_alloc *st = state_new(t);
 	tp_alloc *a = st ? tp_alloc_new(&fattree_ops, t->nnodes, st) : NULL;
-	/* With busy_fallback any unit with enough free nodes serves a small
-	 * job, so feasibility only grows with the free set; the patent's
-	 * strict exact-fit rule alone is not monotone. */
-	if (a && t->opts.busy_fallback)
-		a->flags |= TP_ALLOC_MONOTONE;
+	/* Never TP_ALLOC_MONOTONE.  With busy_fallback feasibility does grow
+	 * with the free set, but a placement need not be placeable on itself:
+	 * a 5-node job on 4-node units gets a whole unit and one node of a
+	 * second, which is not a completely free unit once its other nodes
+	 * are taken.  Planners that pin placements (conservative) must then
+	 * keep watching the head; the patent's exact-fit rule alone is not
+	 * even monotone. */
 	if (!a) {
 		if (st) {
 			tp_alloc tmp = { .state = st };

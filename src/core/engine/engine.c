@@ -233,6 +233,11 @@ static int check_start(engine *e, const tp_start *s, const replay_job *j)
 		return tp_errorf(e->err, "t=%" PRId64 ": job %" PRId64
 				 " placed against its node constraints",
 				 e->c.now, j->job.id);
+	if (j->job.max_groups > 0 && e->alloc->groups &&
+	    tp_groups_touched(e->alloc->groups, &s->nodes) > j->job.max_groups)
+		return tp_errorf(e->err, "t=%" PRId64 ": job %" PRId64
+				 " placed on more than %d switches",
+				 e->c.now, j->job.id, j->job.max_groups);
 	if (tp_job_has_range(&j->job) &&
 	    tp_nodeset_count(&s->nodes) > j->job.max_nodes)
 		return tp_errorf(e->err, "t=%" PRId64 ": job %" PRId64
@@ -327,7 +332,8 @@ static int engine_init(engine *e, const tp_workload *w)
 				   .max_nodes = wj->max_nodes,
 				   .seq = (int32_t)i, .owner = j,
 				   .allowed = wj->allowed, .required = wj->required,
-				   .contiguous = wj->contiguous };
+				   .contiguous = wj->contiguous,
+				   .max_groups = wj->max_groups };
 		j->runtime = wj->runtime;
 		j->min_resv = INT64_MAX;
 		j->run_idx = -1;

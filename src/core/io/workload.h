@@ -25,6 +25,7 @@ typedef struct tp_wjob {
 	const tp_nodeset *allowed;
 	const tp_nodeset *required;
 	bool contiguous;
+	int32_t max_groups; /* at most this many leaf switches, 0: any */
 } tp_wjob;
 
 typedef struct tp_workload_skips {

@@ -63,9 +63,10 @@ typedef struct tp_fattree_opts {
 	/* 0: the patent's rule (tp_fattree_nunit_rule); > 0: this Nunit. */
 	int msu_size;
 	/* Job of one MSU or less, no completely free MSU fits and no busy MSU
-	 * has exactly the job's size free: 0 (default, the patent) = take
-	 * nothing from busy MSUs; 1 = take the busy MSU with the fewest free
-	 * nodes >= the job's size ([reading], beyond the patent). */
+	 * has exactly the job's size free: 1 (default) = take the busy MSU
+	 * with the fewest free nodes >= the job's size ([reading], beyond the
+	 * patent); 0 = the patent: take nothing from busy MSUs.  The default
+	 * was chosen by measurement: doc/fattree-design.md, "Small jobs". */
 	int busy_fallback;
 	/* Tie-break among placements of equal hop sum: 1 (default) = prefer
 	 * MSUs in leaves with the fewest completely free MSUs (best fit, keeps
@@ -74,7 +75,7 @@ typedef struct tp_fattree_opts {
 	int prefer_full;
 } tp_fattree_opts;
 
-/* Defaults: msu_size 0 (patent rule), busy_fallback 0, prefer_full 1. */
+/* Defaults: msu_size 0 (patent rule), busy_fallback 1, prefer_full 1. */
 void tp_fattree_opts_default(tp_fattree_opts *o);
 
 /* One switch.  Read-only outside fattree*.c / alloc_*.c. */

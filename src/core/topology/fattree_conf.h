@@ -4,7 +4,7 @@
  *     Allocator=fattree          # any registered core allocator
  *     TopologyFile=topology.conf # relative paths: from the file's confdir
  *     MsuSize=0                  # 0 = the patent's Nunit rule
- *     BusyFallback=no            # tp_fattree_opts.busy_fallback
+ *     BusyFallback=yes           # tp_fattree_opts.busy_fallback
  *     PreferFull=yes             # tp_fattree_opts.prefer_full
  *
  * Read by select/fattree (and topology/fattree), by sched/topo when it

@@ -16,7 +16,7 @@ int tp_fattree_build_msus(tp_fattree *t, tp_error *err);
 void tp_fattree_opts_default(tp_fattree_opts *o)
 {
 	o->msu_size = 0;
-	o->busy_fallback = 0;
+	o->busy_fallback = 1;
 	o->prefer_full = 1;
 }
 
