@@ -15,21 +15,36 @@
 # marked with .complete, so a second run only checks and prints it.
 # Needs root (apt-get) the first time only.  Exit status 0 on success; on
 # failure a message on stderr names the step that failed.
+#
+# slurm-headers.sh --version 24.11 [DIR] prepares Slurm 24.11.5 (Debian 13's)
+# instead, through a private apt configuration (the system's apt sources and
+# lists stay untouched): the patched source tree is kept whole, since a
+# topology plugin compiles some of Slurm's topology-common sources, and
+# slurm/slurm_version.h comes from Debian 13's libslurm-dev.
 set -eu
-
-VERSION=22.05.8
-VERSION_NUMBER=0x160508
-# libslurm-dev: public headers; basic-plugins: libslurmfull and select/linear;
-# patch, xz-utils: Debian's patches and their tarball.
-PACKAGES="libslurm-dev slurm-wlm-basic-plugins slurm-wlm-basic-plugins-dev patch xz-utils"
-
-cache=${SLURM_TOPO_CACHE:-${XDG_CACHE_HOME:-${HOME:-/root}/.cache}/slurm-topo}
-dir=${1:-$cache/slurm-$VERSION}
 
 die() {
 	echo "slurm-headers.sh: $*" >&2
 	exit 1
 }
+
+SERIES=22.05
+if [ "${1:-}" = --version ]; then
+	SERIES=${2:?--version needs 22.05 or 24.11}
+	shift 2
+fi
+case $SERIES in
+22.05) VERSION=22.05.8 VERSION_NUMBER=0x160508 ;;
+24.11) VERSION=24.11.5 VERSION_NUMBER=0x180b05 ;;
+*) die "--version $SERIES: known versions are 22.05 and 24.11" ;;
+esac
+# libslurm-dev: public headers; basic-plugins: libslurmfull and select/linear;
+# patch, xz-utils: Debian's patches and their tarball.
+PACKAGES="libslurm-dev slurm-wlm-basic-plugins slurm-wlm-basic-plugins-dev patch xz-utils"
+[ "$SERIES" = 24.11 ] && PACKAGES="patch xz-utils"
+
+cache=${SLURM_TOPO_CACHE:-${XDG_CACHE_HOME:-${HOME:-/root}/.cache}/slurm-topo}
+dir=${1:-$cache/slurm-$VERSION}
 
 # True when $1/slurm/slurm_version.h says exactly $VERSION.
 version_ok() {
@@ -37,9 +52,28 @@ version_ok() {
 		"$1/slurm/slurm_version.h" 2>/dev/null
 }
 
+# The small config.h Slurm's headers expect, into $1.
+write_config_h() {
+	cat > "$1/config.h" <<'EOF'
+/* config.h for Slurm's internal headers, written by slurm-topo's
+ * contrib/slurm-headers.sh.  Only what the headers consult: with these the
+ * plugins compile to the same code as in a configured Slurm tree. */
+#ifndef SLURM_TOPO_SLURM_CONFIG_H
+#define SLURM_TOPO_SLURM_CONFIG_H
+#define NDEBUG 1
+#define USE_ALIAS 1
+#define WITH_CGROUP 1
+#include "slurm/slurm_version.h"
+#endif
+EOF
+}
+
+# A header every prepared tree of this version has.
+MARK=src/common/select.h
+[ "$SERIES" = 24.11 ] && MARK=src/interfaces/topology.h
 prepared() {
 	[ -f "$dir/.complete" ] && version_ok "$dir" &&
-		[ -f "$dir/src/common/select.h" ] && [ -f "$dir/config.h" ]
+		[ -f "$dir/$MARK" ] && [ -f "$dir/config.h" ]
 }
 if prepared; then
 	echo "$dir"
@@ -74,6 +108,14 @@ if [ -n "$missing" ]; then
 		--no-install-recommends $missing >&2 ||
 		die "apt-get install$missing failed"
 fi
+
+if [ "$SERIES" = 24.11 ]; then
+	# shellcheck source=contrib/slurm-source-trixie.sh
+	. "$(dirname "$0")/slurm-source-trixie.sh"
+	prepare_trixie
+	exit 0
+fi
+
 version_ok /usr/include ||
 	die "/usr/include/slurm/slurm_version.h is not Slurm $VERSION (need SLURM_VERSION_NUMBER $VERSION_NUMBER)"
 
@@ -138,18 +180,7 @@ cp /usr/include/slurm/slurm_version.h "$tmpdir/slurm/slurm_version.h"
 version_ok "$tmpdir" || die "$orig: slurm/slurm_version.h is not $VERSION"
 [ -f "$tmpdir/src/common/select.h" ] || die "$orig: no src/common/select.h"
 
-cat > "$tmpdir/config.h" <<'EOF'
-/* config.h for Slurm's internal headers, written by slurm-topo's
- * contrib/slurm-headers.sh.  Only what the headers consult: with these the
- * plugins compile to the same code as in a configured Slurm tree. */
-#ifndef SLURM_TOPO_SLURM_CONFIG_H
-#define SLURM_TOPO_SLURM_CONFIG_H
-#define NDEBUG 1
-#define USE_ALIAS 1
-#define WITH_CGROUP 1
-#include "slurm/slurm_version.h"
-#endif
-EOF
+write_config_h "$tmpdir"
 touch "$tmpdir/.complete"
 
 # Publish: readers check .complete, which comes last with the rename.
