@@ -68,6 +68,19 @@ write_config_h() {
 EOF
 }
 
+# patched_tree ORIG DEBIAN_TAR TREE: upstream's tarball into TREE with all
+# of Debian's patches applied (uses $work for the patches).
+patched_tree() {
+	mkdir -p "$3"
+	tar -xf "$1" -C "$3" --strip-components=1 || die "$1: extraction failed"
+	tar -xf "$2" -C "$work" debian/patches || die "$2: no debian/patches"
+	grep -v '^[[:space:]]*\(#\|$\)' "$work/debian/patches/series" |
+	while read -r p _; do
+		patch -p1 -f -s -N -d "$3" -i "$work/debian/patches/$p" >&2 ||
+			die "Debian patch $p does not apply to $1"
+	done
+}
+
 # A header every prepared tree of this version has.
 MARK=src/common/select.h
 [ "$SERIES" = 24.11 ] && MARK=src/interfaces/topology.h
@@ -160,17 +173,9 @@ orig=$(ls "$work"/slurm-wlm_"$VERSION".orig.tar.* 2>/dev/null | head -n 1)
 # pid file path in read_config.h): apply them all to the whole tree, so the
 # headers match the installed binaries, then keep only the headers.
 src_tree="$work/src"
-mkdir -p "$src_tree"
-tar -xf "$orig" -C "$src_tree" --strip-components=1 ||
-	die "$orig: extraction failed"
 deb=$(ls "$work"/slurm-wlm_*.debian.tar.* 2>/dev/null | head -n 1)
 [ -n "$deb" ] || die "no slurm-wlm_*.debian.tar.* in the download"
-tar -xf "$deb" -C "$work" debian/patches || die "$deb: no debian/patches"
-grep -v '^[[:space:]]*\(#\|$\)' "$work/debian/patches/series" |
-while read -r p _; do
-	patch -p1 -f -s -N -d "$src_tree" -i "$work/debian/patches/$p" >&2 ||
-		die "Debian patch $p does not apply to $orig"
-done
+patched_tree "$orig" "$deb" "$src_tree"
 tmpdir="$work/tree"
 mkdir -p "$tmpdir"
 (cd "$src_tree" && find . -name '*.h' -print0 |

@@ -60,14 +60,7 @@ EOT
 	[ -n "$dev" ] || die "no libslurm-dev_$VERSION-*.deb from trixie"
 
 	tree=$work/tree
-	mkdir -p "$tree"
-	tar -xf "$orig" -C "$tree" --strip-components=1 || die "$orig: extraction failed"
-	tar -xf "$deb" -C "$work" debian/patches || die "$deb: no debian/patches"
-	grep -v '^[[:space:]]*\(#\|$\)' "$work/debian/patches/series" |
-	while read -r p _; do
-		patch -p1 -f -s -N -d "$tree" -i "$work/debian/patches/$p" >&2 ||
-			die "Debian patch $p does not apply to $orig"
-	done
+	patched_tree "$orig" "$deb" "$tree"
 	dpkg-deb -x "$dev" "$work/dev" || die "$dev: extraction failed"
 	cp "$work/dev/usr/include/slurm/slurm_version.h" "$tree/slurm/slurm_version.h"
 	version_ok "$tree" || die "$dev: slurm_version.h is not $VERSION"

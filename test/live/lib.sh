@@ -231,6 +231,19 @@ jobcomp_nodelist() {
 
 node_state() { sx sinfo -h -N -n "$1" -o '%t' | head -n1; }
 
+# wait_nodes_idle HOSTLIST TIMEOUT_S: every node of HOSTLIST idle.
+wait_nodes_idle() {
+	local end=$(($(date +%s) + $2)) st
+	while :; do
+		st=$(sx sinfo -h -N -n "$1" -o '%t' | sort -u | paste -sd' ')
+		[ "$st" = idle ] && return 0
+		[ "$(date +%s)" -lt "$end" ] || break
+		sleep 0.2
+	done
+	diag "nodes $1 are '$st' after $2 s, wanted idle"
+	return 1
+}
+
 # wait_job_state ID REGEX [TIMEOUT_S]: wait until JobState matches REGEX
 # (whole word, e.g. "RUNNING" or "COMPLETED|FAILED").  On timeout prints the
 # state seen and returns 1.

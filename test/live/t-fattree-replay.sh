@@ -131,18 +131,6 @@ declare -A want want_hop
 while read -r job _ _ nl hop; do want[$job]=$nl want_hop[$job]=$hop; done <<<"$pred_ft"
 
 # ---------------------------------------------------- run it in Slurm
-wait_nodes_idle() { # HOSTLIST TIMEOUT
-	local end=$(($(date +%s) + $2)) st
-	while :; do
-		st=$(sx sinfo -h -N -n "$1" -o '%t' | sort -u | paste -sd' ')
-		[ "$st" = idle ] && return 0
-		[ "$(date +%s)" -lt "$end" ] || break
-		sleep 0.2
-	done
-	diag "nodes $1 are '$st' after $2 s, wanted idle"
-	return 1
-}
-
 declare -A got
 running_short=""
 t0=$(date +%s)

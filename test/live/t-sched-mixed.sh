@@ -204,17 +204,6 @@ while IFS=, read -r id sub st _ _ _ _ _ _ _ rest; do
 done < <(tail -n +2 <<<"$out")
 
 # The same events in Slurm, one at a time.
-wait_nodes_idle() { # HOSTLIST TIMEOUT
-	local end=$(($(date +%s) + $2)) st
-	while :; do
-		st=$(sx sinfo -h -N -n "$1" -o '%t' | sort -u | paste -sd' ')
-		[ "$st" = idle ] && return 0
-		[ "$(date +%s)" -lt "$end" ] || break
-		sleep 0.2
-	done
-	diag "nodes $1 are '$st' after $2 s, wanted idle"
-	return 1
-}
 diag "==== part 2: sched/topo against the simulator"
 while IFS='|' read -r op label n args keys; do
 	[ -n "$op" ] || continue
