@@ -149,7 +149,8 @@ live_start() {
 	LIVE_DIR=$(mktemp -d "${LIVE_TMPDIR:-${TMPDIR:-/tmp}}/topo-$LIVE_NAME.XXXXXX")
 	_live_stopped=0
 	local out
-	if ! out=$("$TOPO_CLUSTER" start --dir "$LIVE_DIR" "$@" 2>&1); then
+	# LIVE_SLURM=24.11: the same test on Debian 13's Slurm (topo-cluster --slurm).
+	if ! out=$("$TOPO_CLUSTER" start --dir "$LIVE_DIR" ${LIVE_SLURM:+--slurm "$LIVE_SLURM"} "$@" 2>&1); then
 		printf '%s\n' "$out" | diag_block
 		bail_out "cluster did not start: topo-cluster start $*"
 	fi

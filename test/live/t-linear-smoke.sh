@@ -6,7 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 
 live_require
-live_start --nodes 8 --select select/linear --sched sched/backfill
+live_start --nodes 8 --select "${LIVE_SELECT:-select/linear}" --sched sched/backfill
 
 ALL8="n1 n2 n3 n4 n5 n6 n7 n8"
 

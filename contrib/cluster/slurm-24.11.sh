@@ -1,0 +1,151 @@
+# shellcheck shell=bash
+# slurm-24.11.sh: what differs for a Slurm 24.11 cluster; sourced by
+# topo-cluster --slurm 24.11, it replaces a few of its functions.
+#
+# The daemons and client commands are Debian 13's own (24.11.5), run from a
+# Debian 13 root file system made by debootstrap and cached in
+# $SLURM_TOPO_CACHE/trixie-root.  Every process of a cluster runs in the
+# cluster's network namespace and in one private mount namespace, held by
+# a `sleep` started first ("holder"): there /dev and /proc are mounted into
+# the root, and the cluster directory (and each --plugindir) is bound at
+# its own path inside it, so slurm.conf's paths are the same inside and
+# outside.  Processes enter both namespaces (nsenter) and chroot into the
+# root; nsenter, chroot, env and setsid all exec, so a recorded PID is the
+# daemon itself.  Nothing is mounted on the host.  Authentication is
+# auth/slurm with a key in DIR (no munged); the namespace gets 127.0.0.2
+# as well, without which 24.11's slurmctld does not bind.
+
+SLURM_CACHE=${SLURM_TOPO_CACHE:-${XDG_CACHE_HOME:-${HOME:-/root}/.cache}/slurm-topo}
+SLURM_ROOT=$SLURM_CACHE/trixie-root
+ROOT_PACKAGES="slurmctld,slurmd,slurm-client,libslurm-dev"
+: "${SELECT:=select/cons_tres}" # Slurm's default since 23.11
+
+# The root file system, made once (about 40 s, 300 MB); a lock keeps two
+# starts from making it together.
+ensure_packages() {
+	local p missing=""
+	for p in iproute2 debootstrap; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
+			missing="$missing $p"
+	done
+	if [ -n "$missing" ]; then
+		note "installing:$missing"
+		# shellcheck disable=SC2086
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $missing >/dev/null ||
+			{ apt-get update -q >/dev/null &&
+			  DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $missing >/dev/null; } ||
+			die "apt-get install$missing failed"
+	fi
+	mkdir -p "$SLURM_CACHE"
+	(
+		flock 9
+		[ -f "$SLURM_ROOT/.complete" ] && exit 0
+		local uri tmp=$SLURM_ROOT.tmp
+		uri=$(sed -n 's/^URIs:[[:space:]]*\([^[:space:]]*\/debian\)[[:space:]]*$/\1/p' \
+			/etc/apt/sources.list.d/*.sources 2>/dev/null | head -n 1)
+		rm -rf "$tmp"
+		note "making a Debian 13 root with Slurm 24.11 in $SLURM_ROOT (debootstrap, once)"
+		debootstrap --variant=minbase --include="$ROOT_PACKAGES" trixie "$tmp" \
+			"${uri:-http://deb.debian.org/debian}" >"$SLURM_CACHE/debootstrap.log" 2>&1 ||
+			{ tail -n 5 "$SLURM_CACHE/debootstrap.log" >&2; die "debootstrap trixie failed (log: $SLURM_CACHE/debootstrap.log)"; }
+		printf '127.0.0.1 localhost\n' >"$tmp/etc/hosts"
+		touch "$tmp/.complete"
+		rm -rf "$SLURM_ROOT"
+		mv "$tmp" "$SLURM_ROOT"
+	) 9>"$SLURM_CACHE/.trixie-root.lock" || exit 1
+	grep -q '^#define SLURM_VERSION_NUMBER 0x180b' "$SLURM_ROOT/usr/include/slurm/slurm_version.h" ||
+		die "$SLURM_ROOT is not a Slurm 24.11 root (remove it to make it again)"
+}
+
+# Binaries: their paths inside the root (the DIR/bin links resolve there).
+real_binary() {
+	local b
+	for b in "/usr/sbin/$1-wlm" "/usr/sbin/$1"; do
+		[ -x "$SLURM_ROOT$b" ] && { echo "$b"; return 0; }
+	done
+	die "no $1 in $SLURM_ROOT/usr/sbin"
+}
+
+write_auth_key() {
+	rm -f "$DIR/slurm.key"
+	head -c 32 /dev/urandom >"$DIR/slurm.key" || die "cannot write $DIR/slurm.key"
+	chmod 0600 "$DIR/slurm.key"
+	# No cgroup file system in the root: slurmd would refuse to start.
+	echo "CgroupPlugin=disabled" >"$DIR/cgroup.conf"
+}
+auth_conf() {
+	echo "AuthType=auth/slurm"
+	echo "CredType=cred/slurm"
+}
+task_conf() { :; } # no task/none in 24.11; unset means none
+
+ns_extra_addrs() {
+	ip -n "$NS" addr add 127.0.0.2/8 dev lo || die "cannot add 127.0.0.2 to lo in $NS"
+}
+
+holder_pid() { pid_of sleep:holder; }
+
+# Inside the root, the directories DIR and the plugin directories are
+# mounted on; those we had to create are listed in DIR/root-dirs (removed
+# again by post_stop, deepest first).
+root_mountpoint() {
+	local d=$1 p=""
+	local IFS=/
+	for c in $d; do
+		[ -n "$c" ] || continue
+		p="$p/$c"
+		[ -e "$SLURM_ROOT$p" ] && continue
+		mkdir "$SLURM_ROOT$p" || die "cannot create $SLURM_ROOT$p"
+		echo "$p" >>"$DIR/root-dirs"
+	done
+}
+
+# Instead of munged: the holder of the mount namespace.
+start_auth() {
+	local binds="$DIR" d mounts
+	[ -n "$PLUGINDIR" ] && binds="$binds:$PLUGINDIR"
+	mounts="mount --rbind /dev '$SLURM_ROOT/dev' && mount -t proc proc '$SLURM_ROOT/proc'"
+	IFS=: read -ra _binds <<<"$binds"
+	for d in "${_binds[@]}"; do
+		root_mountpoint "$d"
+		mounts="$mounts && mount --bind '$d' '$SLURM_ROOT$d'"
+	done
+	nsenter --net="/run/netns/$NS" -- unshare --mount --propagation private \
+		sh -c "$mounts && exec sleep infinity" </dev/null >>"$DIR/log/holder.out" 2>&1 &
+	echo "sleep:holder $!" >>"$DIR/pids"
+	wait_for 10 "the mount namespace" holder_ready "$!" ||
+		{ log_tail "$DIR/log/holder.out"; die "could not set up the mount namespace for $SLURM_ROOT"; }
+}
+holder_ready() {
+	alive "$1" || return 2
+	[ "$(readlink "/proc/$1/exe" 2>/dev/null)" = /usr/bin/sleep ] &&
+		[ -f "/proc/$1/root$SLURM_ROOT$DIR/slurm.conf" ]
+}
+
+in_root() { # CMD...: in the cluster's namespaces and root
+	nsenter --net="/run/netns/$NS" --mount="/proc/$(holder_pid)/ns/mnt" -- \
+		chroot "$SLURM_ROOT" /usr/bin/env SLURM_CONF="$DIR/slurm.conf" "$@"
+}
+ns_run() { in_root "$@"; }
+ns_exec() {
+	local h
+	h=$(holder_pid)
+	[ -n "$h" ] && alive "$h" || die "the cluster's mount namespace (holder) is gone"
+	exec nsenter --net="/run/netns/$NS" --mount="/proc/$h/ns/mnt" -- \
+		chroot "$SLURM_ROOT" /usr/bin/env SLURM_CONF="$DIR/slurm.conf" "$@"
+}
+launch() {
+	local name=$1 log=$2
+	shift 2
+	nsenter --net="/run/netns/$NS" --mount="/proc/$(holder_pid)/ns/mnt" -- \
+		chroot "$SLURM_ROOT" /usr/bin/env SLURM_CONF="$DIR/slurm.conf" setsid "$@" \
+		</dev/null >>"$log" 2>&1 &
+	echo "$name $!" >>"$DIR/pids"
+	LAUNCHED_PID=$!
+}
+
+post_stop() {
+	[ -f "$DIR/root-dirs" ] || return 0
+	tac "$DIR/root-dirs" | while read -r d; do rmdir "$SLURM_ROOT$d" 2>/dev/null || true; done
+	rm -f "$DIR/root-dirs"
+}
