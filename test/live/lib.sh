@@ -232,6 +232,22 @@ jobcomp_nodelist() {
 
 node_state() { sx sinfo -h -N -n "$1" -o '%t' | head -n1; }
 
+# events_swf COMMENT NODES: an event sequence as SWF, event k at 10k s.
+# Reads the caller's arrays: order (jobs in submission order), sub_step,
+# end_step (absent: the job runs far past the last event) and size.
+events_swf() {
+	local i=0 job rt
+	echo "; $1, one event every 10 s"
+	echo "; MaxNodes: $2"
+	echo "; MaxProcs: $2"
+	for job in "${order[@]}"; do
+		i=$((i + 1))
+		rt=100000
+		[ -n "${end_step[$job]:-}" ] && rt=$(((end_step[$job] - sub_step[$job]) * 10))
+		echo "$i $((sub_step[$job] * 10)) -1 $rt ${size[$job]} -1 -1 ${size[$job]} 200000 -1 1 1 1 -1 1 -1 -1 -1"
+	done
+}
+
 # wait_nodes_idle HOSTLIST TIMEOUT_S: every node of HOSTLIST idle.
 wait_nodes_idle() {
 	local end=$(($(date +%s) + $2)) st

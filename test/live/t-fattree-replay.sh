@@ -100,18 +100,7 @@ while read -r op job n flag; do
 	esac
 done <<<"$SEQ"
 swf=$work/seq.swf
-{
-	echo "; the live test's event sequence, one event every 10 s"
-	echo "; MaxNodes: 64"
-	echo "; MaxProcs: 64"
-	i=0
-	for job in "${order[@]}"; do
-		i=$((i + 1))
-		rt=100000
-		[ -n "${end_step[$job]:-}" ] && rt=$(((end_step[$job] - sub_step[$job]) * 10))
-		echo "$i $((sub_step[$job] * 10)) -1 $rt ${size[$job]} -1 -1 ${size[$job]} 200000 -1 1 1 1 -1 1 -1 -1 -1"
-	done
-} >"$swf"
+events_swf "the live test's event sequence" 64 >"$swf"
 
 # predict ALLOC: "JOB SUBMIT START NODELIST HOPSUM" per job, in order.
 predict() {

@@ -173,18 +173,7 @@ done <<<"$SEQ"
 
 # The sequence as SWF (event k at 10k s) and the job requests file.
 swf=$TMP/seq.swf reqf=$TMP/seq.req
-{
-	echo "; t-sched-mixed part 2, one event every 10 s"
-	echo "; MaxNodes: 16"
-	echo "; MaxProcs: 16"
-	i=0
-	for t in "${order[@]}"; do
-		i=$((i + 1))
-		rt=100000
-		[ -n "${end_step[$t]:-}" ] && rt=$(((end_step[$t] - sub_step[$t]) * 10))
-		echo "$i $((sub_step[$t] * 10)) -1 $rt ${size[$t]} -1 -1 ${size[$t]} 200000 -1 1 1 1 -1 1 -1 -1 -1"
-	done
-} >"$swf"
+events_swf "t-sched-mixed part 2" 16 >"$swf"
 i=0
 for t in "${order[@]}"; do
 	i=$((i + 1))
