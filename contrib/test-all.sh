@@ -4,7 +4,10 @@
 #   2. unit tests (Check) of the core, the simulator and the plugins;
 #   3. the same unit tests under AddressSanitizer + UndefinedBehaviorSanitizer;
 #   4. live-cluster tests: real munged/slurmctld/slurmd in a private network
-#      namespace with our plugins (root only).
+#      namespace with our plugins (root only), on Slurm 22.05 (build/test)
+#      and on Slurm 24.11 (build/test-2411, configured
+#      --with-slurm-version=24.11: Debian 13's daemons from a Debian 13 root
+#      file system).
 # A test that cannot run fails the run, it is never skipped green: each of
 # these is one failure, with its reason printed (again at the end):
 #   - the Slurm plugins were not built in build/test (configure found no
@@ -115,6 +118,17 @@ else
 	done
 fi
 
+step "Slurm 24.11 plugins in build/test-2411"
+./contrib/build.sh build/test-2411 --with-slurm-version=24.11 ||
+	{ problem "contrib/build.sh build/test-2411 --with-slurm-version=24.11 failed"; finish; }
+for so in topology_fattree topology_torus sched_topo; do
+	if [ -f "build/test-2411/plugins/.libs/$so.so" ]; then
+		echo "built: build/test-2411/plugins/.libs/$so.so"
+	else
+		problem "plugin not built: build/test-2411/plugins/.libs/$so.so is missing"
+	fi
+done
+
 step "unit tests under ASan/UBSan"
 ./contrib/build.sh build/sanitize --enable-sanitizers --without-slurm-headers ||
 	{ problem "contrib/build.sh build/sanitize failed"; finish; }
@@ -122,16 +136,22 @@ ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	run_tests "$unit_filter" make -C build/sanitize check
 unit_verdict "make -C build/sanitize check" $?
 
-step "live-cluster tests"
-if grep -q '^check-live:' build/test/Makefile; then
+# live_suite BUILDDIR: make check-live there; every way it cannot run,
+# skips and uncounted failures are failures.
+live_suite() {
+	local dir=$1 st before line
+	if ! grep -q '^check-live:' "$dir/Makefile"; then
+		problem "$dir/Makefile has no check-live target: the live-cluster tests cannot run"
+		return
+	fi
 	# Skips must fail here, whatever the caller's environment says.
 	run_tests '^(== |ok|not ok|Bail out!|PASS|FAIL|ERROR|SKIP|check-live:)' \
-		env -u TOPO_LIVE_ALLOW_SKIP make -C build/test check-live
+		env -u TOPO_LIVE_ALLOW_SKIP make -C "$dir" check-live
 	st=$?
 	before=$extra
 	# check-live could not run at all (not root, no ip netns, no test).
 	while IFS= read -r line; do
-		problem "check-live could not run: ${line#check-live: *: }"
+		problem "check-live in $dir could not run: ${line#check-live: *: }"
 	done < <(grep -E '^check-live: (FAIL|SKIP):' "$out")
 	# A live test that skipped (exit 77) or failed without counting a
 	# failure in its own "N passed, N failed" line.
@@ -153,10 +173,14 @@ if grep -q '^check-live:' build/test/Makefile; then
 	if [ "$st" -ne 0 ]; then
 		fail=1
 		[ "$(failed_in "$out")" -gt 0 ] || [ "$extra" -gt "$before" ] ||
-			problem_tail "make -C build/test check-live exited with status $st and no failed test was counted (build error?)"
+			problem_tail "make -C $dir check-live exited with status $st and no failed test was counted (build error?)"
 	fi
-else
-	problem "build/test/Makefile has no check-live target: the live-cluster tests cannot run"
-fi
+}
+
+step "live-cluster tests, Slurm 22.05"
+live_suite build/test
+
+step "live-cluster tests, Slurm 24.11"
+live_suite build/test-2411
 
 finish

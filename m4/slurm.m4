@@ -1,35 +1,55 @@
-dnl slurm.m4 - find what the Slurm 22.05.8 plugins are built against.
+dnl slurm.m4 - find what the Slurm plugins are built against.
 dnl Included by configure.ac (m4_sinclude) as top-level code, not a macro.
 dnl
-dnl  --with-slurm-headers=DIR  Slurm's source headers (DIR/slurm/slurm_version.h,
+dnl  --with-slurm-version=22.05|24.11
+dnl                            the Slurm release the plugins are for (default
+dnl                            22.05: Debian 12's 22.05.8; 24.11: Debian 13's
+dnl                            24.11.5).  One build tree per version; the
+dnl                            core and the simulator are the same in both.
+dnl                            22.05 builds select/fattree, select/torus and
+dnl                            sched/topo; 24.11 builds topology/fattree,
+dnl                            topology/torus and sched/topo.
+dnl  --with-slurm-headers=DIR  Slurm's source tree (DIR/slurm/slurm_version.h,
 dnl                            DIR/src/common/*.h, DIR/src/slurmctld/*.h and
 dnl                            DIR/config.h), as contrib/slurm-headers.sh
-dnl                            prepares them.  Default ("auto"): run that
+dnl                            prepares it.  Default ("auto"): run that
 dnl                            script, which prints its cache directory
-dnl                            ($HOME/.cache/slurm-topo/slurm-22.05.8) and
+dnl                            ($HOME/.cache/slurm-topo/slurm-VERSION) and
 dnl                            returns at once when it is already prepared;
 dnl                            if it fails, the plugins are not built (warning).
 dnl                            An explicit DIR that does not fit is an error.
 dnl  --without-slurm-headers   build no plugins.
 dnl  --with-slurm-libdir=DIR   where libslurmfull.so and Slurm's own plugins
-dnl                            live (default /usr/lib/x86_64-linux-gnu/slurm-wlm).
+dnl                            live (default /usr/lib/x86_64-linux-gnu/slurm-wlm;
+dnl                            22.05 only: the unit tests of the plugins'
+dnl                            translation code link it).
 dnl  --with-plugindir=DIR      where `make install` puts our plugins
 dnl                            (default $libdir/slurm-topo).  Point Slurm's
 dnl                            PluginDir at "DIR:SLURM_LIBDIR".  Without
 dnl                            installing, the built plugins are in
 dnl                            BUILDDIR/plugins/.libs.
 dnl
-dnl Substitutes SLURM_HEADERS, SLURM_CPPFLAGS, SLURM_LIBDIR, SLURM_LIBS,
-dnl plugindir; defines AM_CONDITIONAL HAVE_SLURM.
+dnl Substitutes SLURM_SERIES, SLURM_HEADERS, SLURM_CPPFLAGS, SLURM_LIBDIR,
+dnl SLURM_LIBS, plugindir; defines AM_CONDITIONALs HAVE_SLURM, SLURM_2205
+dnl and SLURM_2411.
 
-SLURM_WANT_VERSION=22.05.8
-SLURM_WANT_NUMBER=0x160508
+AC_ARG_WITH([slurm-version],
+	[AS_HELP_STRING([--with-slurm-version=22.05|24.11],
+		[the Slurm release the plugins are built for (default 22.05)])],
+	[], [with_slurm_version=22.05])
+AS_CASE([$with_slurm_version],
+  [22.05], [SLURM_WANT_VERSION=22.05.8 SLURM_WANT_NUMBER=0x160508
+	    SLURM_MARKER=src/common/select.h],
+  [24.11], [SLURM_WANT_VERSION=24.11.5 SLURM_WANT_NUMBER=0x180b05
+	    SLURM_MARKER=src/interfaces/topology.h],
+  [AC_MSG_ERROR([--with-slurm-version=$with_slurm_version: known versions are 22.05 and 24.11])])
+SLURM_SERIES=$with_slurm_version
 
 AC_ARG_WITH([slurm-headers],
 	[AS_HELP_STRING([--with-slurm-headers=DIR],
-		[Slurm 22.05.8 source headers prepared by contrib/slurm-headers.sh
+		[Slurm source headers prepared by contrib/slurm-headers.sh
 		 (default: run that script, which caches them in
-		 $HOME/.cache/slurm-topo/slurm-22.05.8); --without-slurm-headers
+		 $HOME/.cache/slurm-topo/slurm-VERSION); --without-slurm-headers
 		 builds no plugins])],
 	[], [with_slurm_headers=auto])
 AC_ARG_WITH([slurm-libdir],
@@ -50,7 +70,7 @@ AS_CASE([$with_slurm_headers],
   [auto|yes],
     [AC_MSG_CHECKING([for Slurm $SLURM_WANT_VERSION headers (contrib/slurm-headers.sh)])
      dnl The script prints the directory on stdout, progress on stderr.
-     SLURM_HEADERS=`$SHELL "$srcdir/contrib/slurm-headers.sh" 2>&AS_MESSAGE_LOG_FD` ||
+     SLURM_HEADERS=`$SHELL "$srcdir/contrib/slurm-headers.sh" --version $SLURM_SERIES 2>&AS_MESSAGE_LOG_FD` ||
 	SLURM_HEADERS=
      AS_IF([test -n "$SLURM_HEADERS"],
 	   [AC_MSG_RESULT([$SLURM_HEADERS])],
@@ -64,28 +84,32 @@ AS_IF([test -n "$SLURM_HEADERS"], [
   AC_MSG_CHECKING([that $SLURM_HEADERS is Slurm $SLURM_WANT_VERSION])
   AS_IF([grep "^#define SLURM_VERSION_NUMBER $SLURM_WANT_NUMBER\$" \
 	     "$SLURM_HEADERS/slurm/slurm_version.h" >/dev/null 2>&1 &&
-	 test -f "$SLURM_HEADERS/src/common/select.h" &&
+	 test -f "$SLURM_HEADERS/$SLURM_MARKER" &&
 	 test -f "$SLURM_HEADERS/src/slurmctld/slurmctld.h" &&
 	 test -f "$SLURM_HEADERS/config.h"],
 	[AC_MSG_RESULT([yes])],
 	[AC_MSG_RESULT([no])
-	 AC_MSG_ERROR([$SLURM_HEADERS: not Slurm $SLURM_WANT_VERSION source headers (need slurm/slurm_version.h with SLURM_VERSION_NUMBER $SLURM_WANT_NUMBER, src/common/select.h, src/slurmctld/slurmctld.h, config.h); run contrib/slurm-headers.sh])])
+	 AC_MSG_ERROR([$SLURM_HEADERS: not Slurm $SLURM_WANT_VERSION source headers (need slurm/slurm_version.h with SLURM_VERSION_NUMBER $SLURM_WANT_NUMBER, $SLURM_MARKER, src/slurmctld/slurmctld.h, config.h); run contrib/slurm-headers.sh --version $SLURM_SERIES])])
 
-  dnl The installed library must be the same release as the headers:
-  dnl plugin_version is checked to the micro level at load time.
-  AC_MSG_CHECKING([that /usr/include/slurm is Slurm $SLURM_WANT_VERSION])
-  AS_IF([grep "^#define SLURM_VERSION_NUMBER $SLURM_WANT_NUMBER\$" \
+  dnl 22.05: the installed library must be the same release as the
+  dnl headers (plugin_version is checked to the micro level at load time;
+  dnl the plugins' unit tests link it).  24.11's daemons and library live in
+  dnl a Debian 13 root file system (contrib/cluster/slurm-24.11.sh), not here.
+  AS_IF([test "$SLURM_SERIES" = 22.05], [
+    AC_MSG_CHECKING([that /usr/include/slurm is Slurm $SLURM_WANT_VERSION])
+    AS_IF([grep "^#define SLURM_VERSION_NUMBER $SLURM_WANT_NUMBER\$" \
 	     /usr/include/slurm/slurm_version.h >/dev/null 2>&1],
 	[AC_MSG_RESULT([yes])],
 	[AC_MSG_RESULT([no])
 	 AC_MSG_ERROR([installed Slurm is not $SLURM_WANT_VERSION: apt-get install libslurm-dev=22.05.8*])])
 
-  AC_MSG_CHECKING([for libslurmfull.so in $with_slurm_libdir])
-  AS_IF([test -f "$with_slurm_libdir/libslurmfull.so" &&
+    AC_MSG_CHECKING([for libslurmfull.so in $with_slurm_libdir])
+    AS_IF([test -f "$with_slurm_libdir/libslurmfull.so" &&
 	 test -f "$with_slurm_libdir/select_linear.so"],
 	[AC_MSG_RESULT([yes])],
 	[AC_MSG_RESULT([no])
 	 AC_MSG_ERROR([$with_slurm_libdir has no libslurmfull.so/select_linear.so: apt-get install slurm-wlm-basic-plugins, or --with-slurm-libdir])])
+  ])
   SLURM_LIBDIR=$with_slurm_libdir
 
   dnl Compile one file that uses the internal headers, as the plugins will.
@@ -98,9 +122,9 @@ AS_IF([test -n "$SLURM_HEADERS"], [
   AC_COMPILE_IFELSE([AC_LANG_PROGRAM([[
 #include "config.h"
 #include "src/common/bitstring.h"
-#include "src/common/select.h"
+#include "$SLURM_MARKER"
 #include "src/slurmctld/slurmctld.h"
-#if SLURM_VERSION_NUMBER != 0x160508
+#if SLURM_VERSION_NUMBER != $SLURM_WANT_NUMBER
 #error wrong Slurm version
 #endif
 ]], [[bitstr_t *b = bit_alloc(8); (void)b; return SELECT_MODE_WILL_RUN;]])],
@@ -115,8 +139,12 @@ dnl Unit tests of the plugins' translation code link libslurmfull for
 dnl bitstr_t; plugins themselves do not (the daemons provide it).
 SLURM_LIBS="-L$SLURM_LIBDIR -lslurmfull -Wl,-rpath,$SLURM_LIBDIR"
 AS_IF([test "$have_slurm" = yes], [], [SLURM_LIBS= ; SLURM_CPPFLAGS=])
+AS_IF([test "$SLURM_SERIES" = 22.05], [], [SLURM_LIBS=])
+AC_SUBST([SLURM_SERIES])
 AC_SUBST([SLURM_HEADERS])
 AC_SUBST([SLURM_CPPFLAGS])
 AC_SUBST([SLURM_LIBDIR])
 AC_SUBST([SLURM_LIBS])
 AM_CONDITIONAL([HAVE_SLURM], [test "$have_slurm" = yes])
+AM_CONDITIONAL([SLURM_2205], [test "$have_slurm" = yes && test "$SLURM_SERIES" = 22.05])
+AM_CONDITIONAL([SLURM_2411], [test "$have_slurm" = yes && test "$SLURM_SERIES" = 24.11])

@@ -751,6 +751,80 @@ START_TEST(test_torus_request_limits_transit)
 }
 END_TEST
 
+/* ---- fragmentation (topology_g_get_fragmentation) ------------------------ */
+
+static void set_nodes(tp_nodeset *s, const int *busy, int nbusy)
+{
+	tp_nodeset_fill(s);
+	for (int i = 0; i < nbusy; i++)
+		tp_nodeset_clear(s, busy[i]);
+}
+
+START_TEST(test_fragmentation)
+{
+	tp_error err = { { 0 } };
+	tp_nodeset free;
+
+	/* fat tree: MSUs that are not whole */
+	tp_topo ft = { .kind = TP_TOPO_FATTREE };
+	ft.tree = tp_fattree_generate(2, 4, &err);
+	ck_assert_msg(ft.tree, "%s", err.msg);
+	ft.nnodes = tp_fattree_nnodes(ft.tree);
+	ck_assert_int_eq(ft.nnodes, 16);
+	int unit = tp_fattree_msu_size(ft.tree, 0);
+	ck_assert_int_ge(unit, 2);
+	tp_nodeset_init(&free, 16);
+	set_nodes(&free, NULL, 0);
+	ck_assert_uint_eq(tp_topo_fragmentation(&ft, &free), 0);
+	set_nodes(&free, (int[]){ 0 }, 1);
+	ck_assert_uint_eq(tp_topo_fragmentation(&ft, &free), 1);
+	set_nodes(&free, (int[]){ 0, 1 }, 2);        /* one unit */
+	ck_assert_uint_eq(tp_topo_fragmentation(&ft, &free), 1);
+	set_nodes(&free, (int[]){ 0, unit }, 2);     /* two units */
+	ck_assert_uint_eq(tp_topo_fragmentation(&ft, &free), 2);
+	tp_nodeset_zero(&free);
+	ck_assert_uint_eq(tp_topo_fragmentation(&ft, &free),
+			  (uint64_t)tp_fattree_nmsu(ft.tree));
+	tp_nodeset_fini(&free);
+	tp_fattree_free(ft.tree);
+
+	/* torus: phi(all) - phi(free); a busy block fragments less than
+	 * the same number of busy nodes scattered */
+	ck_assert_int_eq(tmpdir_make("check_topo"), 0);
+	char p[PATH_MAX];
+	snprintf(p, sizeof(p), "%s",
+		 tmpdir_write("t44.conf", "Dimensions=4x4 Nodes=a[1-16]\n"));
+	tp_topo_spec s;
+	tp_topo t;
+	tp_topo_spec_init(&s, TP_TOPO_TORUS);
+	s.conf = p;
+	s.confdir = tmpdir;
+	ck_assert_msg(tp_topo_load(&t, &s, &err) == 0, "%s", err.msg);
+	tp_nodeset_init(&free, 16);
+	set_nodes(&free, NULL, 0);
+	ck_assert_uint_eq(tp_topo_fragmentation(&t, &free), 0);
+	set_nodes(&free, (int[]){ 0, 1, 4, 5 }, 4);   /* a 2x2 block */
+	uint64_t block = tp_topo_fragmentation(&t, &free);
+	set_nodes(&free, (int[]){ 0, 5, 10, 15 }, 4); /* a diagonal */
+	uint64_t diag = tp_topo_fragmentation(&t, &free);
+	ck_assert_uint_gt(block, 0);
+	ck_assert_uint_gt(diag, block);
+	tp_nodeset_fini(&free);
+	tp_topo_fini(&t);
+	tmpdir_remove();
+
+	/* flat: busy nodes */
+	tp_topo_spec_init(&s, TP_TOPO_FLAT);
+	s.nnodes = 8;
+	ck_assert_msg(tp_topo_load(&t, &s, &err) == 0, "%s", err.msg);
+	tp_nodeset_init(&free, 8);
+	set_nodes(&free, (int[]){ 2, 7 }, 2);
+	ck_assert_uint_eq(tp_topo_fragmentation(&t, &free), 2);
+	tp_nodeset_fini(&free);
+	tp_topo_fini(&t);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("topo");
@@ -773,6 +847,9 @@ int main(void)
 	tcase_add_test(tc, test_torus_ntransit_override);
 	tcase_add_test(tc, test_torus_request_limits_transit);
 	tcase_set_timeout(tc, 60);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("fragmentation");
+	tcase_add_test(tc, test_fragmentation);
 	suite_add_tcase(s, tc);
 	return tp_check_run(s);
 }

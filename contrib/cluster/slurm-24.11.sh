@@ -134,10 +134,22 @@ ns_exec() {
 	exec nsenter --net="/run/netns/$NS" --mount="/proc/$h/ns/mnt" -- \
 		chroot "$SLURM_ROOT" /usr/bin/env SLURM_CONF="$DIR/slurm.conf" "$@"
 }
+# Every slurmd binds auth/slurm's /run/slurm/sack.socket (the socket
+# client commands get credentials from); many slurmd on one host race for
+# it and lose ("Address already in use").  So each slurmd gets a private
+# /run/slurm (its own mount namespace, a small tmpfs); clients fall back
+# to slurmctld's /run/slurmctld/sack.socket.  unshare and sh exec: the PID
+# recorded is the daemon's.
 launch() {
-	local name=$1 log=$2
+	local name=$1 log=$2 private=()
 	shift 2
-	nsenter --net="/run/netns/$NS" --mount="/proc/$(holder_pid)/ns/mnt" -- \
+	case $name in
+	slurmd:*)
+		mkdir -p "$SLURM_ROOT/run/slurm"
+		private=(unshare --mount --propagation private -- sh -c \
+			'mount -t tmpfs -o size=1m slurm-run "$0/run/slurm" && exec "$@"' "$SLURM_ROOT") ;;
+	esac
+	nsenter --net="/run/netns/$NS" --mount="/proc/$(holder_pid)/ns/mnt" -- "${private[@]}" \
 		chroot "$SLURM_ROOT" /usr/bin/env SLURM_CONF="$DIR/slurm.conf" setsid "$@" \
 		</dev/null >>"$log" 2>&1 &
 	echo "$name $!" >>"$DIR/pids"

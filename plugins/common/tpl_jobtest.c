@@ -70,30 +70,6 @@ static const char *linear_only_reason(job_record_t *job_ptr,
 	return NULL;
 }
 
-/*
- * Node counts to try, [lo, hi]: the requested count first (Slurm's
- * req_nodes, which is max_nodes when the job gave a range), down to
- * min_nodes; lo is raised to what min_cpus needs (tp_job_nodes, the rule
- * sched/topo uses too), so a task-count job without -N gets enough nodes.
- */
-static void node_count_range(job_record_t *job_ptr, uint32_t min_nodes,
-			     uint32_t max_nodes, uint32_t req_nodes, int *lo,
-			     int *hi)
-{
-	int64_t l = tp_job_nodes(min_nodes, job_ptr->details->min_cpus,
-				 tpl_part_min_cpus(job_ptr->part_ptr));
-	int64_t h = MAX(req_nodes, min_nodes);
-
-	if (min_nodes == 0)
-		l = 0; /* linear_only_reason() took it already */
-	if (max_nodes && h > max_nodes)
-		h = max_nodes;
-	if (h < l)
-		h = l;
-	*lo = (int)MIN(l, INT32_MAX);
-	*hi = (int)MIN(h, INT32_MAX);
-}
-
 static bool node_busy(const node_record_t *n)
 {
 	return !n || n->run_job_cnt || n->comp_job_cnt || n->sus_job_cnt;
@@ -108,39 +84,6 @@ static void drop_busy(tpl_ctx *c, tp_nodeset *s)
 		    node_busy(node_record_table_ptr[i]))
 			tp_nodeset_clear(s, j);
 	}
-}
-
-/*
- * Nodes the job could use if every job ended: the candidates plus the
- * busy nodes of its partition that are not down, drained or failed,
- * within its reservation and not excluded.  (Node features are not
- * re-checked: an approximation that only decides wait vs. fall back.)
- */
-static void ever_usable(tpl_ctx *c, job_record_t *job_ptr, bitstr_t *bitmap,
-			tp_nodeset *out)
-{
-	bitstr_t *b = bit_copy(bitmap);
-	part_record_t *part = job_ptr->part_ptr;
-
-	if (part && part->node_bitmap) {
-		bitstr_t *p = bit_copy(part->node_bitmap);
-		for (int i = 0; i < node_record_count; i++) {
-			node_record_t *n = node_record_table_ptr[i];
-			if (!bit_test(p, i))
-				continue;
-			if (!n || IS_NODE_DOWN(n) || IS_NODE_DRAIN(n) ||
-			    IS_NODE_FAIL(n) || IS_NODE_FUTURE(n))
-				bit_clear(p, i);
-		}
-		if (job_ptr->resv_ptr && job_ptr->resv_ptr->node_bitmap)
-			bit_and(p, job_ptr->resv_ptr->node_bitmap);
-		if (job_ptr->details->exc_node_bitmap)
-			bit_and_not(p, job_ptr->details->exc_node_bitmap);
-		bit_or(b, p);
-		FREE_NULL_BITMAP(p);
-	}
-	tpl_bits_to_set(c->map, b, out);
-	FREE_NULL_BITMAP(b);
 }
 
 /* Running jobs' candidate nodes with their end times (WILL_RUN). */
@@ -286,7 +229,7 @@ static const char *fallback_reason(tpl_ctx *c, job_record_t *job_ptr,
 		tp_nodeset_fini(&ever);
 		return "out of memory";
 	}
-	ever_usable(c, job_ptr, bitmap, &ever);
+	tpl_ever_usable(c->map, job_ptr, bitmap, &ever);
 	if (tp_place_range(c->alloc, &ever, lo, hi,
 			   &(tp_alloc_req){ .max_nodes = max_nodes }, &tmp) < 0) {
 		snprintf(buf, len, "the %s allocator cannot place it even on all its usable nodes",
@@ -414,7 +357,7 @@ int tpl_job_test(tpl_ctx *c, job_record_t *job_ptr, bitstr_t *bitmap,
 				     preemptee_job_list, exc_core_bitmap);
 
 	tpl_bits_to_set(c->map, bitmap, &usable);
-	node_count_range(job_ptr, min_nodes, max_nodes, req_nodes, &lo, &hi);
+	tpl_job_node_range(job_ptr, min_nodes, max_nodes, req_nodes, &lo, &hi);
 	int cap = max_nodes > INT32_MAX ? 0 : (int)max_nodes;
 	k = place_for_mode(c, mode, &usable, lo, hi, cap, &chosen, &when);
 

@@ -31,15 +31,10 @@
 
 #include "alloc/alloc.h"
 #include "model/nodeset.h"
+#include "tpl_describe.h"
 #include "tpl_linear.h"
 #include "tpl_nodemap.h"
 
-/* Topology facts of a placement for the log line, e.g. "units=2
- * hop_sum=12" (no NodeList: the caller adds it).  `requested` is the node
- * count asked of the allocator, 0 if unknown (a select/linear choice). */
-typedef void (*tpl_describe_fn)(const void *topo, tp_alloc *alloc,
-				const tp_nodeset *nodes, int requested,
-				char *buf, size_t len);
 
 /* Everything job_test needs; owned by the plugin. */
 typedef struct tpl_ctx {

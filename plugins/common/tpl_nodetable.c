@@ -3,13 +3,13 @@
 
 #include <libgen.h>
 
-#include "src/common/hostlist.h"
 #include "src/common/log.h"
 #include "src/common/node_conf.h"
 #include "src/common/read_config.h"
 #include "src/common/xmalloc.h"
 #include "src/common/xstring.h"
 
+#include "model/job.h"
 #include "topology/topo.h"
 
 void tpl_conf_paths(const char *name, char **conf, char **dir)
@@ -24,17 +24,17 @@ void tpl_conf_paths(const char *name, char **conf, char **dir)
 static void report_missing(const tpl_nodemap *m, const char *plugin_type,
 			   const char *kind, const char *topo_file)
 {
-	hostlist_t hl = hostlist_create(NULL);
+	bitstr_t *missing = bit_alloc(m->nslurm);
 	for (int i = 0; i < m->nslurm; i++) {
 		node_record_t *n = node_record_table_ptr[i];
 		if (n && n->name && m->to_topo[i] < 0)
-			hostlist_push_host(hl, n->name);
+			bit_set(missing, i);
 	}
-	char *names = hostlist_ranged_string_xmalloc(hl);
+	char *names = bitmap2node_name(missing);
 	error("%s: %d node(s) of slurm.conf are not in %s: %s (every node needs its place in the %s)",
 	      plugin_type, m->nmissing, topo_file, names, kind);
 	xfree(names);
-	hostlist_destroy(hl);
+	FREE_NULL_BITMAP(missing);
 }
 
 int tpl_nodetable_map(tpl_nodemap *out, const void *topo, int ntopo,
@@ -132,4 +132,48 @@ out:
 	xfree(conf);
 	xfree(dir);
 	return rc ? -1 : 0;
+}
+
+void tpl_job_node_range(job_record_t *job_ptr, uint32_t min_nodes,
+			uint32_t max_nodes, uint32_t req_nodes, int *lo, int *hi)
+{
+	int64_t l = tp_job_nodes(min_nodes, job_ptr->details->min_cpus,
+				 tpl_part_min_cpus(job_ptr->part_ptr));
+	int64_t h = MAX(req_nodes, min_nodes);
+
+	if (min_nodes == 0)
+		l = 0;
+	if (max_nodes && h > max_nodes)
+		h = max_nodes;
+	if (h < l)
+		h = l;
+	*lo = (int)MIN(l, INT32_MAX);
+	*hi = (int)MIN(h, INT32_MAX);
+}
+
+void tpl_ever_usable(const tpl_nodemap *m, job_record_t *job_ptr,
+		     bitstr_t *candidates, tp_nodeset *out)
+{
+	bitstr_t *b = bit_copy(candidates);
+	part_record_t *part = job_ptr->part_ptr;
+
+	if (part && part->node_bitmap) {
+		bitstr_t *p = bit_copy(part->node_bitmap);
+		for (int i = 0; i < node_record_count; i++) {
+			node_record_t *n = node_record_table_ptr[i];
+			if (!bit_test(p, i))
+				continue;
+			if (!n || IS_NODE_DOWN(n) || IS_NODE_DRAIN(n) ||
+			    IS_NODE_FAIL(n) || IS_NODE_FUTURE(n))
+				bit_clear(p, i);
+		}
+		if (job_ptr->resv_ptr && job_ptr->resv_ptr->node_bitmap)
+			bit_and(p, job_ptr->resv_ptr->node_bitmap);
+		if (job_ptr->details->exc_node_bitmap)
+			bit_and_not(p, job_ptr->details->exc_node_bitmap);
+		bit_or(b, p);
+		FREE_NULL_BITMAP(p);
+	}
+	tpl_bits_to_set(m, b, out);
+	FREE_NULL_BITMAP(b);
 }

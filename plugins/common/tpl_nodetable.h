@@ -32,6 +32,27 @@ int tpl_nodetable_map(tpl_nodemap *out, const void *topo, int ntopo,
 uint32_t tpl_part_min_cpus(const part_record_t *part);
 
 /*
+ * Node counts a topology plugin asks of its allocator for a job, [lo,
+ * hi]: the requested count first (Slurm's req_nodes, which is max_nodes
+ * when the job gave a range), down to min_nodes; lo is raised to what
+ * min_cpus needs (tp_job_nodes, the rule sched/topo uses too), so a
+ * task-count job without -N gets enough nodes.  max_nodes 0: no cap.
+ */
+void tpl_job_node_range(job_record_t *job_ptr, uint32_t min_nodes,
+			uint32_t max_nodes, uint32_t req_nodes, int *lo,
+			int *hi);
+
+/*
+ * Nodes the job could use if every job ended: `candidates` plus the
+ * nodes of its partition that are not down, drained, failed or future,
+ * within its reservation and not excluded (node features are not
+ * re-checked: an approximation that only decides "wait" against "the
+ * allocator can never place it").  Into `out` (ntopo nodes).
+ */
+void tpl_ever_usable(const tpl_nodemap *m, job_record_t *job_ptr,
+		     bitstr_t *candidates, tp_nodeset *out);
+
+/*
  * Load the machine of a topology plugin as slurmctld configures it:
  *   fattree  fattree.conf beside slurm.conf (optional) and the topology
  *            file it names;

@@ -39,6 +39,7 @@
 #include "src/slurmctld/state_save.h"
 
 #include "st_ctld.h"
+#include "st_slurm.h"
 
 const char plugin_name[] = "Topology-aware scheduling with the topo core policies";
 const char plugin_type[] = "sched/topo";
@@ -130,7 +131,7 @@ static void load_topo(void)
 	bool same_nodes = topo_nodes == node_record_count;
 
 	topo_nodes = node_record_count;
-	if (st_topo_load(&fresh, slurm_conf.select_type)) {
+	if (st_topo_load(&fresh, st_slurm_machine_plugin())) {
 		if (ctx.topo_ok && same_nodes) {
 			error("%s: keeping the previous topology", plugin_type);
 			return;
@@ -138,8 +139,8 @@ static void load_topo(void)
 		if (ctx.topo_ok)
 			st_topo_fini(&ctx.topo);
 		ctx.topo_ok = false;
-		error("%s: no usable topology for SelectType=%s: no job is started until it is fixed (scontrol reconfigure)",
-		      plugin_type, slurm_conf.select_type);
+		error("%s: no usable topology for %s: no job is started until it is fixed (scontrol reconfigure)",
+		      plugin_type, st_slurm_machine_plugin());
 		return;
 	}
 	if (ctx.topo_ok)

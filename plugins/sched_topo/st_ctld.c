@@ -12,20 +12,20 @@
 #include "src/common/list.h"
 #include "src/common/log.h"
 #include "src/common/node_conf.h"
-#include "src/common/power.h"
 #include "src/common/read_config.h"
 #include "src/common/xmalloc.h"
 #include "src/common/xstring.h"
+#include "src/slurmctld/slurmctld.h"
 #include "src/slurmctld/acct_policy.h"
 #include "src/slurmctld/job_scheduler.h"
 #include "src/slurmctld/node_scheduler.h"
 #include "src/slurmctld/reservation.h"
-#include "src/slurmctld/slurmctld.h"
-#include "src/slurmctld/srun_comm.h"
 
 #include "model/job.h"
 #include "st_ctld.h"
 #include "st_decide.h"
+#include "st_slurm.h"
+#include "tpl_compat.h"
 #include "tpl_nodetable.h"
 
 #define ST_TYPE "sched/topo"
@@ -114,15 +114,14 @@ static void set_free(part_cycle *pc)
 	bit_and_not(b, cg_node_bitmap);
 	if (booting_node_bitmap)
 		bit_and_not(b, booting_node_bitmap);
-	if (power_node_bitmap)
-		bit_and_not(b, power_node_bitmap);
+	st_slurm_drop_powered_down(b);
 	tpl_bits_to_set(&pc->x->topo.map, b, &pc->x->view.c.free);
 }
 
 static int add_running(part_cycle *pc)
 {
 	st_ctx *x = pc->x;
-	ListIterator it = list_iterator_create(job_list);
+	tpl_list_iter_t it = list_iterator_create(job_list);
 	job_record_t *j;
 	int rc = 0;
 	while (!rc && (j = list_next(it))) {
@@ -202,13 +201,10 @@ static void mark_unplaceable(part_cycle *pc, job_record_t *j, int32_t nodes,
 static int job_constraints(part_cycle *pc, job_record_t *j, st_jobdesc *d)
 {
 	st_view *v = &pc->x->view;
-	struct job_details *dt = j->details;
-	bitstr_t *avail = NULL, *exc_core = NULL;
-	bool overlap = false;
+	tpl_details_t *dt = j->details;
+	bitstr_t *avail = NULL;
 	time_t when = pc->now;
-	int rc = job_test_resv(j, &when, false, &avail, &exc_core, &overlap,
-			       false);
-	FREE_NULL_BITMAP(exc_core);
+	int rc = st_slurm_test_resv(j, &when, &avail);
 	if (rc != SLURM_SUCCESS || when > pc->now) {
 		FREE_NULL_BITMAP(avail);
 		set_reason(pc, j, WAIT_RESERVATION,
@@ -439,9 +435,7 @@ static int start_on(job_record_t *j, bitstr_t *want, bool fill)
 	if (orig)
 		bit_or(exc, orig);
 	j->details->exc_node_bitmap = exc;
-	int rc = select_nodes(j, false, NULL, NULL, false,
-			      fill ? SLURMDB_JOB_FLAG_BACKFILL :
-				     SLURMDB_JOB_FLAG_SCHED);
+	int rc = st_slurm_select_nodes(j, fill);
 	if (array_head && j->details) {
 		/* The pending rest of the array was copied from this record,
 		 * narrowed exclusion included: give it the original. */
@@ -488,11 +482,7 @@ static void apply_start(part_cycle *pc, const tp_start *s)
 		return;
 	}
 	last_job_update = pc->now;
-	power_g_job_start(j);
-	if (j->batch_flag == 0)
-		srun_allocate(j);
-	else if (!IS_JOB_CONFIGURING(j))
-		launch_job(j);
+	st_slurm_launch(j);
 	rebuild_job_part_list(j);
 	x->started_now++;
 	st_stats_started(&x->stats, x->params.policy, fill);
@@ -598,7 +588,7 @@ static void cycle_partition(part_cycle *pc, job_queue_rec_t **recs,
 
 uint32_t st_ctld_cycle(st_ctx *x, time_t now)
 {
-	List q = build_job_queue(true, false);
+	tpl_list_t q = build_job_queue(true, false);
 	size_t nrec = q ? (size_t)list_count(q) : 0;
 	job_queue_rec_t **recs = xcalloc(nrec + 1, sizeof(*recs));
 	size_t k = 0;
@@ -606,7 +596,7 @@ uint32_t st_ctld_cycle(st_ctx *x, time_t now)
 	 * pending tasks (array_tasks() queues at most one per node). */
 	size_t maxjobs = (size_t)list_count(job_list) + nrec + 2;
 	if (q) {
-		ListIterator it = list_iterator_create(q);
+		tpl_list_iter_t it = list_iterator_create(q);
 		job_queue_rec_t *rec;
 		while ((rec = list_next(it)) && k < nrec) {
 			recs[k++] = rec;
@@ -628,7 +618,7 @@ uint32_t st_ctld_cycle(st_ctx *x, time_t now)
 	x->stats.last_pending = x->stats.last_running = 0;
 	st_fills_unsee(&x->fills);
 
-	ListIterator pit = list_iterator_create(part_list);
+	tpl_list_iter_t pit = list_iterator_create(part_list);
 	part_record_t *part;
 	while ((part = list_next(pit))) {
 		pc.part = part;

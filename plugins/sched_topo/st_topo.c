@@ -50,25 +50,27 @@ static int load_torus(st_topo *t)
 }
 
 static const struct st_topo_kind {
-	const char *select_type;
+	const char *plugin; /* SelectType (22.05) or TopologyPlugin (24.11) */
 	int (*load)(st_topo *t);
 } kinds[] = {
 	{ "select/linear", load_flat },
 	{ "select/fattree", load_fattree },
 	{ "select/torus", load_torus },
+	{ "topology/fattree", load_fattree },
+	{ "topology/torus", load_torus },
 	{ NULL, NULL },
 };
 
-int st_topo_load(st_topo *t, const char *select_type)
+int st_topo_load(st_topo *t, const char *machine_plugin)
 {
 	int (*load)(st_topo *) = NULL;
 	memset(t, 0, sizeof(*t));
-	for (size_t i = 0; kinds[i].select_type; i++)
-		if (!xstrcmp(select_type, kinds[i].select_type))
+	for (size_t i = 0; kinds[i].plugin; i++)
+		if (!xstrcmp(machine_plugin, kinds[i].plugin))
 			load = kinds[i].load;
 	if (!load) {
-		info("%s: SelectType=%s has no topology model here: using first-free over slurm.conf order; node sharing is not modelled (a node is free only when idle)",
-		     ST_TYPE, select_type);
+		info("%s: %s has no topology model here: using first-free over slurm.conf order; node sharing is not modelled (a node is free only when idle)",
+		     ST_TYPE, machine_plugin);
 		load = load_flat;
 	}
 	if (load(t)) {

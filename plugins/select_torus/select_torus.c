@@ -36,16 +36,9 @@ const uint32_t plugin_version = SLURM_VERSION_NUMBER;
 
 static void log_torus(const tp_topo *t)
 {
-	const int *d = tp_torus_dims(t->torus);
-	char dims[96] = "";
-	for (int i = 0; i < tp_torus_ndims(t->torus); i++) {
-		size_t used = strlen(dims);
-		snprintf(dims + used, sizeof(dims) - used, "%s%d", i ? "x" : "",
-			 d[i]);
-	}
-	info("%s: torus %s: %s, %d nodes, Ntransit=%d, allocator %s (from %s)",
-	     plugin_type, t->conf, dims, t->nnodes,
-	     tp_torus_ntransit(t->torus), t->alloc_name, t->alloc_from);
+	char line[512];
+	tt_loaded_line(t, line, sizeof(line));
+	info("%s: %s", plugin_type, line);
 }
 
 /* torus_ SchedulerParameters, then torus.conf (tpl_topo_load). */

@@ -1,6 +1,8 @@
 /* tt_box.c - node set -> box; see tt_box.h. */
 #include "tt_box.h"
 
+#include "topology/topo.h"
+
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -112,4 +114,18 @@ void tt_describe(const tp_torus *t, const tp_nodeset *nodes, int requested,
 		snprintf(buf + used, len - used, " transit=%d",
 			 count - requested);
 	}
+}
+
+void tt_loaded_line(const tp_topo *t, char *buf, size_t len)
+{
+	const int *d = tp_torus_dims(t->torus);
+	char dims[96] = "";
+	for (int i = 0; i < tp_torus_ndims(t->torus); i++) {
+		size_t used = strlen(dims);
+		snprintf(dims + used, sizeof(dims) - used, "%s%d", i ? "x" : "",
+			 d[i]);
+	}
+	snprintf(buf, len, "torus %s: %s, %d nodes, Ntransit=%d, allocator %s (from %s)",
+		 t->conf, dims, t->nnodes, tp_torus_ntransit(t->torus),
+		 t->alloc_name, t->alloc_from);
 }

@@ -34,4 +34,11 @@ int tt_box_of(const tp_torus *t, const tp_nodeset *nodes, tp_box *box);
 void tt_describe(const tp_torus *t, const tp_nodeset *nodes, int requested,
 		 char *buf, size_t len);
 
+/*
+ * The line a torus plugin logs when it has loaded its machine: "torus
+ * FILE: 4x4x2x2, 64 nodes, Ntransit=0, allocator torus-mss (from ...)".
+ */
+struct tp_topo;
+void tt_loaded_line(const struct tp_topo *t, char *buf, size_t len);
+
 #endif

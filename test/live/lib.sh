@@ -157,6 +157,26 @@ live_start() {
 	printf '%s\n' "$out" | diag_block
 }
 
+# The plugin that places jobs on KIND (fattree, torus) for the Slurm
+# series under test (LIVE_SLURM): 22.05 select/KIND; 24.11 topology/KIND
+# under select/cons_tres.  placement_args: topo-cluster's options for it
+# (24.11: whole nodes, OverSubscribe=EXCLUSIVE, which the topology methods
+# assume; topology_fattree(5)).
+placement_plugin() {
+	if [ "${LIVE_SLURM:-22.05}" = 24.11 ]; then echo "topology/$1"; else echo "select/$1"; fi
+}
+placement_args() {
+	if [ "${LIVE_SLURM:-22.05}" = 24.11 ]; then
+		echo "--select select/cons_tres --topology topology/$1 --part-opts OverSubscribe=EXCLUSIVE"
+	else
+		echo "--select select/$1"
+	fi
+}
+# The slurm.conf key that names the placement plugin.
+placement_key() {
+	if [ "${LIVE_SLURM:-22.05}" = 24.11 ]; then echo TopologyPlugin; else echo SelectType; fi
+}
+
 # Stop the cluster (idempotent).  Its directory is removed when every check
 # passed, kept for the logs otherwise (or with LIVE_KEEP=1).
 live_stop() {

@@ -1,6 +1,8 @@
 #!/bin/bash
-# Live test: select/fattree in a real Slurm 22.05 cluster places every job
-# exactly where the core library (the simulator, same code) predicts.
+# Live test: select/fattree in a real Slurm 22.05 cluster (with
+# LIVE_SLURM=24.11: topology/fattree under select/cons_tres in Debian 13's
+# Slurm 24.11, t-fattree-24.11.sh) places every job exactly where the core
+# library (the simulator, same code) predicts.
 #
 # The machine is the 64-node, 3-level, width-4 fat tree (16 leaf switches
 # of 4 nodes, 4 middle switches, one root; n1 <-> n64 crosses 5 routers),
@@ -13,6 +15,9 @@
 # several units: the test also runs toposim with first-free and tree-greedy
 # and demands that some multi-unit placements differ from both.
 # Then sinfo, squeue and scontrol must work with the plugin loaded.
+# On 24.11 the same sequence then runs on Slurm's own topology/tree (under
+# select/cons_tres) and the mean hop sums are compared: fattree's must not
+# be larger.
 #
 # Timing cannot change the outcome: each event is carried out and its
 # effect awaited (a job RUNNING; an ended job's nodes idle again) before the
@@ -28,8 +33,9 @@ TOPOSIM=$TOPO_BUILDDIR/src/sim/toposim
 FTCONF=$TOPO_BUILDDIR/contrib/fattree/ftconf
 [ -n "$TOPO_BUILDDIR" ] && [ -x "$TOPOSIM" ] && [ -x "$FTCONF" ] ||
 	skip_all "TOPO_BUILDDIR (with src/sim/toposim, contrib/fattree/ftconf) not set; run via make check-live"
-[ -e "${TOPO_PLUGINDIR:-}/select_fattree.so" ] ||
-	skip_all "no select_fattree.so in TOPO_PLUGINDIR='${TOPO_PLUGINDIR:-}'"
+PLUGIN=$(placement_plugin fattree)
+[ -e "${TOPO_PLUGINDIR:-}/${PLUGIN/\//_}.so" ] ||
+	skip_all "no ${PLUGIN/\//_}.so in TOPO_PLUGINDIR='${TOPO_PLUGINDIR:-}'"
 
 # The event sequence, one event a line:
 #   sub JOB NODES [short]  submit; "short" jobs sleep a few seconds and end
@@ -67,9 +73,9 @@ LONG_S=600       # long jobs never end by themselves within the test
 
 tmp_topo=$(mktemp "${TMPDIR:-/tmp}/t-fattree-replay.XXXXXX")
 "$FTCONF" generate --levels 3 --width 4 -o "$tmp_topo" || { rm -f "$tmp_topo"; bail_out "ftconf generate failed"; }
-live_start --nodes 64 --select select/fattree --sched sched/builtin \
+# shellcheck disable=SC2046
+live_start --nodes 64 $(placement_args fattree) --sched sched/builtin \
 	--plugindir "$TOPO_PLUGINDIR" --topology-conf "$tmp_topo"
-rm -f "$tmp_topo"
 # From here on the simulator reads the very file slurmctld reads; scratch
 # files live in the cluster directory (kept with the logs on failure).
 topo=$LIVE_DIR/topology.conf
@@ -81,8 +87,8 @@ assert_eq "$(seq -f 'n%.0f' 1 64 | paste -sd,)" \
 	"$(sed -n 's/^SwitchName=s0-[0-9]* Nodes=//p' "$topo" | while read -r l; do expand_hostlist "$l"; done | paste -sd,)" \
 	"topology.conf: leaves hold n1..n64, 4 each, in order"
 assert_eq 5 "$("$FTCONF" hopsum --topology "$topo" n1,n64)" "n1 <-> n64 crosses 5 routers"
-assert_match "select/fattree" "$(sx scontrol show config | sed -n 's/^SelectType *= *//p')" \
-	"slurmctld runs with SelectType=select/fattree"
+assert_match "$PLUGIN" "$(sx scontrol show config | sed -n "s/^$(placement_key) *= *//p")" \
+	"slurmctld runs with $(placement_key)=$PLUGIN"
 
 # ------------------------------------------------- the sequence as SWF
 # Event k happens at time 10k; a job ending at event e ran (e - s) * 10 s;
@@ -120,34 +126,38 @@ declare -A want want_hop
 while read -r job _ _ nl hop; do want[$job]=$nl want_hop[$job]=$hop; done <<<"$pred_ft"
 
 # ---------------------------------------------------- run it in Slurm
+# run_sequence: the events on the running cluster; got[JOB] = its nodes.
 declare -A got
-running_short=""
+run_sequence() {
+	local running_short="" op job n flag s
+	while read -r op job n flag; do
+		[ -n "$op" ] || continue
+		case $op in
+		sub)
+			[ -z "$running_short" ] ||
+				bail_out "sequence error: $job submitted while short job $running_short may be ending"
+			s=$LONG_S
+			[ -n "${short[$job]}" ] && { s=$SHORT_S; running_short=$job; }
+			sid[$job]=$(submit "$n" "$s" 15 "$job") || bail_out "sbatch of job $job failed"
+			wait_job_state "${sid[$job]}" "RUNNING|COMPLETED" 30 ||
+				bail_out "job $job (${sid[$job]}, $n nodes) did not start at once"
+			got[$job]=$(job_nodes "${sid[$job]}" | sort -V | paste -sd,)
+			;;
+		end)
+			if [ -n "${short[$job]}" ]; then
+				wait_job_state "${sid[$job]}" COMPLETED 30 || bail_out "short job $job did not complete"
+				running_short=""
+			else
+				sx scancel "${sid[$job]}"
+				wait_job_state "${sid[$job]}" CANCELLED 30 || bail_out "job $job was not cancelled"
+			fi
+			wait_nodes_idle "${got[$job]}" 30 || bail_out "nodes of job $job did not become idle"
+			;;
+		esac
+	done <<<"$SEQ"
+}
 t0=$(date +%s)
-while read -r op job n flag; do
-	[ -n "$op" ] || continue
-	case $op in
-	sub)
-		[ -z "$running_short" ] ||
-			bail_out "sequence error: $job submitted while short job $running_short may be ending"
-		s=$LONG_S
-		[ -n "${short[$job]}" ] && { s=$SHORT_S; running_short=$job; }
-		sid[$job]=$(submit "$n" "$s" 15 "$job") || bail_out "sbatch of job $job failed"
-		wait_job_state "${sid[$job]}" "RUNNING|COMPLETED" 30 ||
-			bail_out "job $job (${sid[$job]}, $n nodes) did not start at once"
-		got[$job]=$(job_nodes "${sid[$job]}" | sort -V | paste -sd,)
-		;;
-	end)
-		if [ -n "${short[$job]}" ]; then
-			wait_job_state "${sid[$job]}" COMPLETED 30 || bail_out "short job $job did not complete"
-			running_short=""
-		else
-			sx scancel "${sid[$job]}"
-			wait_job_state "${sid[$job]}" CANCELLED 30 || bail_out "job $job was not cancelled"
-		fi
-		wait_nodes_idle "${got[$job]}" 30 || bail_out "nodes of job $job did not become idle"
-		;;
-	esac
-done <<<"$SEQ"
+run_sequence
 diag "sequence of ${#order[@]} jobs ran in $(($(date +%s) - t0)) s"
 
 # ------------------------------------------------------------ compare
@@ -225,5 +235,30 @@ assert_eq "${want[O]}" "$(expand_hostlist "$(sed -n 's/^ *NodeList=//p' <<<"$out
 out=$(sx scontrol show node n1 2>&1) && rc=0 || rc=$?
 assert_eq 0 "$rc" "scontrol show node n1 exits 0"
 sx scancel "${running[@]}"
+
+# ------------------------------- 24.11: against Slurm's own topology/tree
+# The same sequence on the same tree under select/cons_tres with
+# topology/tree; the mean hop sum of the multi-unit jobs, fattree's over
+# tree's, must be at most 1.
+if [ "${LIVE_SLURM:-22.05}" = 24.11 ]; then
+	cp "$topo" "$tmp_topo"
+	live_stop
+	live_start --nodes 64 --select select/cons_tres --topology topology/tree \
+		--part-opts OverSubscribe=EXCLUSIVE --sched sched/builtin --topology-conf "$tmp_topo"
+	run_sequence
+	tree_hops=$(for job in "${order[@]}"; do echo "${got[$job]}"; done |
+		"$FTCONF" hopsum --topology "$tmp_topo" | paste -sd' ')
+	read -r ft_mean tree_mean ratio < <(awk -v a="$hops" -v b="$tree_hops" 'BEGIN {
+		n = split(a, x, " "); split(b, y, " ")
+		for (i = 1; i <= n; i++) { sa += x[i]; sb += y[i] }
+		printf "%.3f %.3f %.3f\n", sa / n, sb / n, sb ? sa / sb : 0 }')
+	diag "mean hop sum over the ${#order[@]} jobs: topology/fattree $ft_mean, topology/tree $tree_mean, ratio $ratio"
+	assert_match "0\.[0-9]*|1\.000" "$ratio" \
+		"mean hop sum: topology/fattree / topology/tree = $ratio (at most 1)"
+	running=$(sx squeue -h -o %i | paste -sd' ')
+	# shellcheck disable=SC2086
+	[ -z "$running" ] || sx scancel $running
+fi
+rm -f "$tmp_topo"
 
 done_testing

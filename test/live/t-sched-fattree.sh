@@ -1,6 +1,8 @@
 #!/bin/bash
-# Live test: sched/topo with select/fattree.  The plugin must use the very
-# allocator and tree select/fattree uses (read from the same fattree.conf /
+# Live test: sched/topo with select/fattree (LIVE_SLURM=24.11: with
+# topology/fattree under select/cons_tres in Debian 13's Slurm 24.11,
+# t-sched-fattree-24.11.sh).  The plugin must use the very allocator and
+# tree select/fattree uses (read from the same fattree.conf /
 # topology.conf), so that every job it decides starts exactly where it
 # decided, and the whole schedule is toposim's on the same topology.
 #
@@ -23,7 +25,8 @@ FTCONF=$TOPO_BUILDDIR/contrib/fattree/ftconf
 if [ -z "$TOPO_BUILDDIR" ] || [ ! -x "$TOPOSIM" ] || [ ! -x "$FTCONF" ]; then
 	skip_all "TOPO_BUILDDIR (with src/sim/toposim, contrib/fattree/ftconf) not set; run via make check-live"
 fi
-for so in sched_topo select_fattree; do
+PLUGIN=$(placement_plugin fattree)
+for so in sched_topo "${PLUGIN/\//_}"; do
 	[ -e "${TOPO_PLUGINDIR:-}/$so.so" ] || skip_all "no $so.so in TOPO_PLUGINDIR='${TOPO_PLUGINDIR:-}'"
 done
 
@@ -31,7 +34,8 @@ extra=$(mktemp "${TMPDIR:-/tmp}/t-sched-fattree.XXXXXX")
 topo=$(mktemp "${TMPDIR:-/tmp}/t-sched-fattree-topo.XXXXXX")
 st_extra_conf "topo_policy=easy" >"$extra"
 "$FTCONF" generate --levels 2 --width 4 -o "$topo" || bail_out "ftconf generate failed"
-live_start --nodes 16 --select select/fattree --sched sched/topo \
+# shellcheck disable=SC2046
+live_start --nodes 16 $(placement_args fattree) --sched sched/topo \
 	--plugindir "$TOPO_PLUGINDIR" --topology-conf "$topo" --extra-conf "$extra"
 rm -f "$extra" "$topo"
 LOG=$(st_log)

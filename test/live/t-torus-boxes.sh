@@ -1,5 +1,6 @@
 #!/bin/bash
-# Live test of select/torus on a 64-node 4x4x2x2 torus (all rings,
+# Live test of select/torus (LIVE_SLURM=24.11: topology/torus under
+# select/cons_tres, t-torus-24.11.sh) on a 64-node 4x4x2x2 torus (all rings,
 # torus.conf beside slurm.conf, Method=mss), multiple-slurmd mode:
 #  (a) a job sequence replayed live gives every job a box of the torus, the
 #      very box the core predicts: toposim --alloc torus-mss --policy fcfs
@@ -18,9 +19,14 @@
 live_require
 BUILDDIR=${TOPO_BUILDDIR:-}
 TOPOSIM=${BUILDDIR:+$BUILDDIR/src/sim/toposim}
-if [ -z "${TOPO_PLUGINDIR:-}" ] || [ ! -e "$TOPO_PLUGINDIR/select_torus.so" ]; then
-	skip_all "select_torus.so not built (TOPO_PLUGINDIR=${TOPO_PLUGINDIR:-unset})"
+PLUGIN=$(placement_plugin torus)
+SO=${PLUGIN/\//_}.so
+if [ -z "${TOPO_PLUGINDIR:-}" ] || [ ! -e "$TOPO_PLUGINDIR/$SO" ]; then
+	skip_all "$SO not built (TOPO_PLUGINDIR=${TOPO_PLUGINDIR:-unset})"
 fi
+# How a RUN_NOW placement is logged (DebugFlags=SelectType): 22.05's
+# job_test names its mode; 24.11's eval_nodes runs for every mode alike.
+if [ "${LIVE_SLURM:-22.05}" = 24.11 ]; then RUN_TAG=":"; else RUN_TAG=" RUN_NOW:"; fi
 [ -x "$TOPOSIM" ] || skip_all "toposim not built (TOPO_BUILDDIR=${BUILDDIR:-unset})"
 
 DIMS=4x4x2x2
@@ -44,20 +50,21 @@ Method=mss
 EOF
 printf 'DebugFlags=SelectType\nSlurmctldDebug=verbose\n' >"$LIVE_DIR/extra.conf"
 t0=$(date +%s.%N)
-if ! out=$("$TOPO_CLUSTER" start --dir "$LIVE_DIR" --nodes $NODES \
-	--select select/torus --plugindir "$TOPO_PLUGINDIR" \
+# shellcheck disable=SC2046
+if ! out=$("$TOPO_CLUSTER" start --dir "$LIVE_DIR" --nodes $NODES ${LIVE_SLURM:+--slurm $LIVE_SLURM} \
+	$(placement_args torus) --plugindir "$TOPO_PLUGINDIR" \
 	--extra-conf "$LIVE_DIR/extra.conf" 2>&1); then
 	printf '%s\n' "$out" | diag_block
-	bail_out "the select/torus cluster did not start"
+	bail_out "the $PLUGIN cluster did not start"
 fi
 printf '%s\n' "$out" | diag_block
 diag "start-up of the $NODES-node cluster: $(elapsed "$t0") s"
 CTLD_LOG=$LIVE_DIR/log/slurmctld.log
 
-assert_match ".*select/torus: torus $LIVE_DIR/torus.conf: $DIMS, $NODES nodes, Ntransit=0, allocator torus-mss.*" \
-	"$(grep -m1 'select/torus: torus ' "$CTLD_LOG")" \
+assert_match ".*$PLUGIN: torus $LIVE_DIR/torus.conf: $DIMS, $NODES nodes, Ntransit=0, allocator torus-mss.*" \
+	"$(grep -m1 "$PLUGIN: torus " "$CTLD_LOG")" \
 	"slurmctld found torus.conf beside slurm.conf and logged the torus"
-assert_eq "$NODES idle" "$(sx sinfo -h -o '%D %t')" "sinfo (client loads select_torus.so) shows $NODES idle nodes"
+assert_eq "$NODES idle" "$(sx sinfo -h -o '%D %t')" "sinfo (client loads $SO) shows $NODES idle nodes"
 
 # ------------------------------------------------------------ helpers
 
@@ -180,7 +187,7 @@ check_sequence() {
 		box=$(box_of ${LIVE[$id]:-})
 		[ "$box" = none ] && nobox+=" $id(${LIVE[$id]:-})"
 		# the RUN_NOW log line names the same box and nodes
-		lb=$(grep -E "select/torus: JobId=${SLURM_ID[$id]:-x} RUN_NOW: " "$CTLD_LOG" | tail -n1 |
+		lb=$(grep -E "$PLUGIN: JobId=${SLURM_ID[$id]:-x}$RUN_TAG " "$CTLD_LOG" | tail -n1 |
 			sed -nE 's/.* (box_off=[^ ]*) (box_len=[^ ]*) .*NodeList=([^ ]*) .*/\1 \2 \3/p')
 		[ "$lb" = "box_${box/ len/ box_len} $(job_nodelist "${SLURM_ID[$id]:-x}")" ] ||
 			badlog+=" $id(log '$lb', box '$box')"

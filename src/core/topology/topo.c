@@ -213,3 +213,36 @@ void tp_topo_spec_torus(tp_topo_spec *s, const tp_settings *set,
 		s->alloc_from = "SchedulerParameters torus_method=";
 	}
 }
+
+static uint64_t fattree_fragmentation(const tp_fattree *tree,
+				      const tp_nodeset *free)
+{
+	uint64_t broken = 0;
+	for (int m = 0; m < tp_fattree_nmsu(tree); m++)
+		if (tp_fattree_msu_free(tree, free, m) < tp_fattree_msu_size(tree, m))
+			broken++;
+	return broken;
+}
+
+static uint64_t torus_fragmentation(const tp_torus *torus,
+				    const tp_nodeset *free)
+{
+	tp_nodeset all;
+	int n = tp_torus_nnodes(torus);
+	if (tp_nodeset_init(&all, n))
+		return 0;
+	tp_nodeset_fill(&all);
+	int64_t best = tp_torus_mss_phi(torus, &all);
+	int64_t now = tp_torus_mss_phi(torus, free);
+	tp_nodeset_fini(&all);
+	return best > now ? (uint64_t)(best - now) : 0;
+}
+
+uint64_t tp_topo_fragmentation(const tp_topo *t, const tp_nodeset *free)
+{
+	if (t->tree)
+		return fattree_fragmentation(t->tree, free);
+	if (t->torus)
+		return torus_fragmentation(t->torus, free);
+	return (uint64_t)(t->nnodes - tp_nodeset_count(free));
+}

@@ -23,6 +23,7 @@
 #include <stdbool.h>
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "alloc/alloc.h"
 #include "io/settings.h"
@@ -82,6 +83,19 @@ void tp_topo_fini(tp_topo *t);
 int tp_topo_node_index(const tp_topo *t, const char *name);
 /* Name of node i, or NULL on a flat machine. */
 const char *tp_topo_node_name(const tp_topo *t, int i);
+/*
+ * How fragmented the free nodes `free` leave the machine: 0 when every
+ * node is free, larger is worse (what Slurm's topology_g_get_fragmentation
+ * answers, so that backfill's bf_topopt oracle can compare time slots).
+ *   fattree  MSUs not completely free (whole free units are what large
+ *            jobs need, ALGORITHMS.md A);
+ *   torus    phi(all free) - phi(free), phi the MSS metric (ALGORITHMS.md
+ *            B): the larger and the more numerous the largest free boxes,
+ *            the smaller;
+ *   flat     busy nodes (any free nodes will do).
+ */
+uint64_t tp_topo_fragmentation(const tp_topo *t, const tp_nodeset *free);
+
 /* "fattree", "torus" or "flat". */
 const char *tp_topo_kind_name(tp_topo_kind k);
 

@@ -1,0 +1,20 @@
+/*
+ * tpl_describe.h - how a topology plugin states a placement in its logs,
+ * on every Slurm release.
+ */
+#ifndef TPL_DESCRIBE_H
+#define TPL_DESCRIBE_H
+
+#include <stddef.h>
+
+#include "alloc/alloc.h"
+#include "model/nodeset.h"
+
+/* Topology facts of a placement for the log line, e.g. "units=2
+ * hop_sum=12" (no NodeList: the caller adds it).  `requested` is the node
+ * count asked of the allocator, 0 if unknown (a select/linear choice). */
+typedef void (*tpl_describe_fn)(const void *topo, tp_alloc *alloc,
+				const tp_nodeset *nodes, int requested,
+				char *buf, size_t len);
+
+#endif

@@ -1,0 +1,42 @@
+/*
+ * st_slurm.h - the slurmctld calls of sched/topo that differ between Slurm
+ * releases, one thin file per release: st_slurm_2205.c (22.05),
+ * st_slurm_2411.c (24.11).  Everything else in sched/topo is the same
+ * code on both.
+ */
+#ifndef ST_SLURM_H
+#define ST_SLURM_H
+
+#include "config.h"
+
+#include <stdbool.h>
+#include <time.h>
+
+#include "slurm/slurm.h"
+#include "src/common/slurm_xlator.h" /* before other Slurm headers */
+
+#include "src/common/bitstring.h"
+#include "src/slurmctld/slurmctld.h"
+
+/* The plugin whose machine sched/topo plans on: the SelectType on 22.05
+ * (select/fattree, select/torus), the TopologyPlugin on 24.11
+ * (topology/fattree, topology/torus). */
+const char *st_slurm_machine_plugin(void);
+
+/* Clear from `b` the nodes that are powered down. */
+void st_slurm_drop_powered_down(bitstr_t *b);
+
+/* The job's usable nodes as its reservation allows them at `*when`
+ * (job_test_resv): SLURM_SUCCESS with *avail set (caller frees), or an
+ * error code. */
+int st_slurm_test_resv(job_record_t *j, time_t *when, bitstr_t **avail);
+
+/* select_nodes() for a start sched/topo decided (the job's excluded
+ * nodes already narrowed to its placement). */
+int st_slurm_select_nodes(job_record_t *j, bool fill);
+
+/* What slurmctld does after select_nodes() started a job: power up its
+ * nodes where needed, answer srun/salloc or launch the batch script. */
+void st_slurm_launch(job_record_t *j);
+
+#endif

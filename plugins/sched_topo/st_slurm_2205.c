@@ -1,0 +1,47 @@
+/* st_slurm_2205.c - sched/topo's release-specific calls, Slurm 22.05; see
+ * st_slurm.h. */
+#include "st_slurm.h"
+
+#include "src/common/power.h"
+#include "src/common/read_config.h"
+#include "src/slurmctld/job_scheduler.h"
+#include "src/slurmctld/node_scheduler.h"
+#include "src/slurmctld/reservation.h"
+#include "src/slurmctld/srun_comm.h"
+
+const char *st_slurm_machine_plugin(void)
+{
+	return slurm_conf.select_type;
+}
+
+void st_slurm_drop_powered_down(bitstr_t *b)
+{
+	if (power_node_bitmap)
+		bit_and_not(b, power_node_bitmap);
+}
+
+int st_slurm_test_resv(job_record_t *j, time_t *when, bitstr_t **avail)
+{
+	bitstr_t *exc_core = NULL;
+	bool overlap = false;
+	int rc = job_test_resv(j, when, false, avail, &exc_core, &overlap,
+			       false);
+	FREE_NULL_BITMAP(exc_core);
+	return rc;
+}
+
+int st_slurm_select_nodes(job_record_t *j, bool fill)
+{
+	return select_nodes(j, false, NULL, NULL, false,
+			    fill ? SLURMDB_JOB_FLAG_BACKFILL :
+				   SLURMDB_JOB_FLAG_SCHED);
+}
+
+void st_slurm_launch(job_record_t *j)
+{
+	power_g_job_start(j);
+	if (j->batch_flag == 0)
+		srun_allocate(j);
+	else if (!IS_JOB_CONFIGURING(j))
+		launch_job(j);
+}
