@@ -17,4 +17,11 @@ typedef void (*tpl_describe_fn)(const void *topo, tp_alloc *alloc,
 				const tp_nodeset *nodes, int requested,
 				char *buf, size_t len);
 
+/* The fat tree's: "units=2 leaves=2 hop_sum=12" (units: MSUs touched;
+ * hop_sum: the allocator's cost, else the tree's pairwise hop sum).
+ * `topo` is a tp_topo with a tree. */
+void tpl_fattree_describe(const void *topo, tp_alloc *alloc,
+			  const tp_nodeset *nodes, int requested, char *buf,
+			  size_t len);
+
 #endif

@@ -19,6 +19,7 @@
 #include "src/common/log.h"
 #include "src/common/xmalloc.h"
 
+#include "tpl_describe.h"
 #include "tpl_nodetable.h"
 #include "tpl_select.h"
 
@@ -44,37 +45,10 @@ static int load(tp_topo *t)
 	return rc;
 }
 
-/* MSUs touched (node order follows MSU order, so each shows up once). */
-static int units(const tp_fattree *tree, const tp_nodeset *nodes)
-{
-	int n = 0, last = -1;
-	for (int i = tp_nodeset_next(nodes, 0); i >= 0;
-	     i = tp_nodeset_next(nodes, i + 1)) {
-		if (tree->node_msu[i] != last)
-			n++;
-		last = tree->node_msu[i];
-	}
-	return n;
-}
-
-/* "units=2 hop_sum=12": the allocator's cost, else the tree's hop sum. */
-static void describe(const void *topo, tp_alloc *alloc,
-		     const tp_nodeset *nodes, int requested, char *buf,
-		     size_t len)
-{
-	const tp_topo *t = topo;
-	double hops = tp_alloc_cost(alloc, nodes);
-
-	if (hops < 0)
-		hops = (double)tp_fattree_hop_sum(t->tree, nodes);
-	snprintf(buf, len, "units=%d hop_sum=%.0f", units(t->tree, nodes),
-		 hops);
-}
-
 const tpl_select_ops tpl_select_plugin = {
 	.plugin_type = plugin_type,
 	.load = load,
-	.describe = describe,
+	.describe = tpl_fattree_describe,
 	.strict = false, /* no job starves for lack of a tree answer */
 };
 

@@ -24,6 +24,7 @@
 #include "src/common/xmalloc.h"
 #include "src/common/xstring.h"
 
+#include "tpl_describe.h"
 #include "tpt_plugin.h"
 
 /* plugin_id: packed with `scontrol show topology` data, so every program
@@ -34,32 +35,6 @@ const char plugin_name[] = "Fat-tree topology placement (MSU, minimal hop sum)";
 const char plugin_type[] = "topology/fattree";
 const uint32_t plugin_id = 190;
 const uint32_t plugin_version = SLURM_VERSION_NUMBER;
-
-/* MSUs touched (node order follows MSU order, so each shows up once). */
-static int units(const tp_fattree *tree, const tp_nodeset *nodes)
-{
-	int n = 0, last = -1;
-	for (int i = tp_nodeset_next(nodes, 0); i >= 0;
-	     i = tp_nodeset_next(nodes, i + 1)) {
-		if (tree->node_msu[i] != last)
-			n++;
-		last = tree->node_msu[i];
-	}
-	return n;
-}
-
-static void describe(const void *topo, tp_alloc *alloc,
-		     const tp_nodeset *nodes, int requested, char *buf,
-		     size_t len)
-{
-	const tp_topo *t = topo;
-	double hops = tp_alloc_cost(alloc, nodes);
-	if (hops < 0)
-		hops = (double)tp_fattree_hop_sum(t->tree, nodes);
-	int leaves = t->groups ? tp_groups_touched(t->groups, nodes) : -1;
-	snprintf(buf, len, "units=%d leaves=%d hop_sum=%.0f",
-		 units(t->tree, nodes), leaves, hops);
-}
 
 /* One record per switch of topology.conf, as topology/tree prints them:
  * every switch with the nodes below it (one pass up from each node). */
@@ -133,7 +108,7 @@ const tpt_ops tpt_plugin = {
 	.plugin_type = plugin_type,
 	.plugin_id = 190,
 	.kind = TP_TOPO_FATTREE,
-	.describe = describe,
+	.describe = tpl_fattree_describe,
 	.strict = false, /* no job starves for lack of a tree answer */
 	.switches = true,
 	.loaded_line = loaded_line,
