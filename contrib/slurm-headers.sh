@@ -4,9 +4,9 @@
 #
 # Select and scheduler plugins include src/common/*.h and src/slurmctld/*.h,
 # which no Debian binary package ships.  They come from Debian's source
-# package: this script adds a deb-src twin of the configured deb entries when
-# none exists, downloads the source (about 10 MB, `apt-get source
-# --download-only`, no build dependencies), applies Debian's patches, keeps
+# package, downloaded (about 10 MB, no build dependencies) through a private
+# apt configuration (contrib/slurm-source-apt.sh: the system's apt sources
+# and lists stay untouched); this script applies Debian's patches, keeps
 # only the *.h files (4 MB) and writes the small config.h they expect.  A full ./configure is not
 # needed: this config.h gives object code identical to a configured tree.
 #
@@ -17,8 +17,8 @@
 # failure a message on stderr names the step that failed.
 #
 # slurm-headers.sh --version 24.11 [DIR] prepares Slurm 24.11.5 (Debian 13's)
-# instead, through a private apt configuration (the system's apt sources and
-# lists stay untouched): the patched source tree is kept whole, since a
+# instead, through the same kind of private apt configuration: the patched
+# source tree is kept whole, since a
 # topology plugin compiles some of Slurm's topology-common sources, and
 # slurm/slurm_version.h comes from Debian 13's libslurm-dev.
 set -eu
@@ -122,9 +122,9 @@ if [ -n "$missing" ]; then
 		die "apt-get install$missing failed"
 fi
 
+# shellcheck source=contrib/slurm-source-apt.sh
+. "$(dirname "$0")/slurm-source-apt.sh"
 if [ "$SERIES" = 24.11 ]; then
-	# shellcheck source=contrib/slurm-source-trixie.sh
-	. "$(dirname "$0")/slurm-source-trixie.sh"
 	prepare_trixie
 	exit 0
 fi
@@ -132,40 +132,13 @@ fi
 version_ok /usr/include ||
 	die "/usr/include/slurm/slurm_version.h is not Slurm $VERSION (need SLURM_VERSION_NUMBER $VERSION_NUMBER)"
 
-# deb-src entries: a twin of every deb822 "Types: deb" stanza, same URIs,
-# Suites, Components and key, in a file of our own (debian.sources untouched).
-have_deb_src() {
-	grep -qs -E '^(Types:.*deb-src|deb-src[[:space:]])' \
-		/etc/apt/sources.list /etc/apt/sources.list.d/*.list \
-		/etc/apt/sources.list.d/*.sources
-}
-added_src=no
-if ! have_deb_src; then
-	src=/etc/apt/sources.list.d/debian.sources
-	out=/etc/apt/sources.list.d/slurm-topo-deb-src.sources
-	[ -f "$src" ] || die "no deb-src entry and no $src to copy one from"
-	[ "$(id -u)" = 0 ] || die "adding $out needs root"
-	sed 's/^Types:[[:space:]]*deb[[:space:]]*$/Types: deb-src/' "$src" > "$out.tmp"
-	grep -q '^Types: deb-src$' "$out.tmp" ||
-		{ rm -f "$out.tmp"; die "$src: no 'Types: deb' stanza to copy"; }
-	mv "$out.tmp" "$out"
-	echo "slurm-headers.sh: added $out" >&2
-	added_src=yes
-fi
-
 work=$(mktemp -d "$cache/.work.XXXXXX")
 trap 'rm -rf "$work"' EXIT INT TERM
-
-# The exact Debian version installed, so headers match the binaries.
+# The exact Debian version installed, so headers match the binaries;
+# bookworm is the Debian release that ships it.
 debver=$(dpkg-query -W -f='${Version}' libslurm-dev)
-fetch() {
-	(cd "$work" && apt-get source -q --download-only "slurm-wlm=$debver") >&2
-}
-if [ "$added_src" = yes ] || ! fetch; then
-	as_root env DEBIAN_FRONTEND=noninteractive apt-get update -q >&2 ||
-		die "apt-get update failed"
-	fetch || die "apt-get source --download-only slurm-wlm=$debver failed"
-fi
+private_apt bookworm
+download_source "$work" "slurm-wlm=$debver"
 
 orig=$(ls "$work"/slurm-wlm_"$VERSION".orig.tar.* 2>/dev/null | head -n 1)
 [ -n "$orig" ] || die "no slurm-wlm_$VERSION.orig.tar.* in the download"

@@ -136,18 +136,37 @@ ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	run_tests "$unit_filter" make -C build/sanitize check
 unit_verdict "make -C build/sanitize check" $?
 
-# live_suite BUILDDIR: make check-live there; every way it cannot run,
-# skips and uncounted failures are failures.
-live_suite() {
-	local dir=$1 st before line
+# The live suites of the two Slurm versions run side by side: each cluster
+# has its own network (and, on 24.11, mount) namespace, and the tests
+# mostly wait on Slurm, so two lanes take the time of the longer one.
+live_filter='^(== |ok|not ok|Bail out!|PASS|FAIL|ERROR|SKIP|check-live:)'
+
+# live_lane BUILDDIR TAG: make check-live there in the background, its
+# whole output in BUILDDIR/check-live.out, its lines worth seeing printed
+# as they come, prefixed with [TAG].  Sets lane_pid.
+live_lane() {
+	local dir=$1 tag=$2
 	if ! grep -q '^check-live:' "$dir/Makefile"; then
 		problem "$dir/Makefile has no check-live target: the live-cluster tests cannot run"
+		lane_pid=""
 		return
 	fi
 	# Skips must fail here, whatever the caller's environment says.
-	run_tests '^(== |ok|not ok|Bail out!|PASS|FAIL|ERROR|SKIP|check-live:)' \
-		env -u TOPO_LIVE_ALLOW_SKIP make -C "$dir" check-live
-	st=$?
+	( env -u TOPO_LIVE_ALLOW_SKIP make -C "$dir" check-live >"$dir/check-live.out" 2>&1
+	  echo $? >"$dir/check-live.rc" ) &
+	lane_pid=$!
+	tail -n +1 --pid="$lane_pid" -F "$dir/check-live.out" 2>/dev/null |
+		grep --line-buffered -E "$live_filter" | sed -u "s/^/[$tag] /" &
+}
+
+# live_verdict BUILDDIR: after its lane ended: every way check-live could
+# not run, skips and uncounted failures are failures.
+live_verdict() {
+	local dir=$1 st before line
+	[ -f "$dir/check-live.rc" ] || return 0 # no lane (problem already counted)
+	st=$(cat "$dir/check-live.rc")
+	cp "$dir/check-live.out" "$out"
+	cat "$out" >>"$log"
 	before=$extra
 	# check-live could not run at all (not root, no ip netns, no test).
 	while IFS= read -r line; do
@@ -177,10 +196,15 @@ live_suite() {
 	fi
 }
 
-step "live-cluster tests, Slurm 22.05"
-live_suite build/test
-
-step "live-cluster tests, Slurm 24.11"
-live_suite build/test-2411
+step "live-cluster tests, Slurm 22.05 [22.05] and 24.11 [24.11], side by side"
+rm -f build/test/check-live.rc build/test-2411/check-live.rc
+live_lane build/test 22.05
+p2205=$lane_pid
+live_lane build/test-2411 24.11
+p2411=$lane_pid
+for p in $p2205 $p2411; do wait "$p"; done
+sleep 1 # the last lines through tail
+live_verdict build/test
+live_verdict build/test-2411
 
 finish

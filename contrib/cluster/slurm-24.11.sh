@@ -100,11 +100,20 @@ root_mountpoint() {
 	done
 }
 
-# Instead of munged: the holder of the mount namespace.
+# Instead of munged: the holder of the mount namespace.  The root is
+# shared by every 24.11 cluster on the host, and so would be the Unix
+# sockets auth/slurm's clients get credentials from
+# (/run/slurmctld/sack.socket, /run/slurm/sack.socket): a client would get
+# them from another cluster's daemon, signed with another key.  So each
+# cluster's namespace has its own small tmpfs on both directories.
 start_auth() {
-	local binds="$DIR" d mounts
+	local binds="$DIR" d mounts r
 	[ -n "$PLUGINDIR" ] && binds="$binds:$PLUGINDIR"
 	mounts="mount --rbind /dev '$SLURM_ROOT/dev' && mount -t proc proc '$SLURM_ROOT/proc'"
+	for r in slurmctld slurm; do
+		mkdir -p "$SLURM_ROOT/run/$r"
+		mounts="$mounts && mount -t tmpfs -o size=1m,mode=0755 cluster-run '$SLURM_ROOT/run/$r'"
+	done
 	IFS=: read -ra _binds <<<"$binds"
 	for d in "${_binds[@]}"; do
 		root_mountpoint "$d"
@@ -145,7 +154,6 @@ launch() {
 	shift 2
 	case $name in
 	slurmd:*)
-		mkdir -p "$SLURM_ROOT/run/slurm"
 		private=(unshare --mount --propagation private -- sh -c \
 			'mount -t tmpfs -o size=1m slurm-run "$0/run/slurm" && exec "$@"' "$SLURM_ROOT") ;;
 	esac

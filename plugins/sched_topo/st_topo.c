@@ -54,6 +54,7 @@ static const struct st_topo_kind {
 	int (*load)(st_topo *t);
 } kinds[] = {
 	{ "select/linear", load_flat },
+	{ "topology/default", load_flat }, /* 24.11 without a topology */
 	{ "select/fattree", load_fattree },
 	{ "select/torus", load_torus },
 	{ "topology/fattree", load_fattree },

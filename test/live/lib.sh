@@ -172,6 +172,16 @@ placement_args() {
 		echo "--select select/$1"
 	fi
 }
+# topo-cluster's options for a machine without topology, whole nodes per
+# job: 22.05 select/linear; 24.11 select/cons_tres (topology/flat) with
+# OverSubscribe=EXCLUSIVE.
+flat_args() {
+	if [ "${LIVE_SLURM:-22.05}" = 24.11 ]; then
+		echo "--select select/cons_tres --part-opts OverSubscribe=EXCLUSIVE"
+	else
+		echo "--select select/linear"
+	fi
+}
 # The slurm.conf key that names the placement plugin.
 placement_key() {
 	if [ "${LIVE_SLURM:-22.05}" = 24.11 ]; then echo TopologyPlugin; else echo SelectType; fi

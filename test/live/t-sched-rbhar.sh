@@ -1,6 +1,7 @@
 #!/bin/bash
 # Live test: RB_HAR in a real Slurm 22.05 cluster (SchedulerType=sched/topo,
-# topo_policy=rb-har, select/linear, 4 nodes), checked against the
+# topo_policy=rb-har, select/linear, 4 nodes; LIVE_SLURM=24.11: Slurm 24.11,
+# select/cons_tres with whole nodes, t-sched-rbhar-24.11.sh), checked against the
 # simulator on the same jobs.
 #
 #   extended  A (2 nodes, limit 4 min) runs 100 s; H (3 nodes) must wait
@@ -37,7 +38,7 @@ PARAMS="topo_policy=rb-har,topo_rbhar_max_ext=1,topo_rbhar_max_time=120,topo_rbh
 SIMARGS=(--rbhar-max-ext 1 --rbhar-max-time 120 --rbhar-requeue no)
 extra=$(mktemp "${TMPDIR:-/tmp}/t-sched-rbhar.XXXXXX")
 st_extra_conf "$PARAMS" >"$extra"
-live_start --nodes 4 --select select/linear --sched sched/topo \
+live_start --nodes 4 $(flat_args) --sched sched/topo \
 	--plugindir "$TOPO_PLUGINDIR" --extra-conf "$extra"
 rm -f "$extra"
 LOG=$(st_log)
@@ -104,7 +105,13 @@ st_compare refused "$sim" "$live" "A F* | X* | H"
 assert_match "[0-9]+ F n3 1 killed 0" "$(sim_of "$sim" F)" "toposim too kills F at its limit"
 
 # ----------------------------------------------------------- statistics
-stats=$(sx "$STATS" 2>&1)
+# 24.11's clients run inside the Debian 13 root, where this tree is not:
+# there the tool reads the file StateSaveLocation holds, from outside.
+if [ "${LIVE_SLURM:-22.05}" = 24.11 ]; then
+	stats=$("$STATS" --file "$LIVE_DIR/state/sched_topo.stats" 2>&1)
+else
+	stats=$(sx "$STATS" 2>&1)
+fi
 printf '%s\n' "$stats" | diag_block
 assert_match ".*RB_HAR extensions +granted 1, denied 1, requeued 0.*" "$(tr '\n' ' ' <<<"$stats")" \
 	"topo-sched-stats: one extension granted (after the restart), one denied"
