@@ -120,6 +120,29 @@ assert_excludes() {
 
 # ------------------------------------------------------------ the cluster
 
+# live_needs WHAT...: skip the whole test (a failure under test-all.sh)
+# unless make check-live gave it each WHAT: "toposim" or "ftconf" (sets
+# TOPOSIM, FTCONF from TOPO_BUILDDIR), or a plugin NAME (NAME.so in
+# TOPO_PLUGINDIR).
+live_needs() {
+	TOPO_BUILDDIR=${TOPO_BUILDDIR:-}
+	TOPOSIM=$TOPO_BUILDDIR/src/sim/toposim
+	FTCONF=$TOPO_BUILDDIR/contrib/fattree/ftconf
+	local w tool
+	for w in "$@"; do
+		case $w in
+		toposim) tool=$TOPOSIM ;;
+		ftconf) tool=$FTCONF ;;
+		*)
+			[ -e "${TOPO_PLUGINDIR:-}/$w.so" ] ||
+				skip_all "no $w.so in TOPO_PLUGINDIR='${TOPO_PLUGINDIR:-}'"
+			continue ;;
+		esac
+		[ -n "$TOPO_BUILDDIR" ] && [ -x "$tool" ] ||
+			skip_all "no $w in TOPO_BUILDDIR='$TOPO_BUILDDIR'; run via make check-live"
+	done
+}
+
 # Skip the whole test unless a live cluster can run here.
 live_require() {
 	[ "$(id -u)" = 0 ] || skip_all "needs root (daemons in a private network namespace)"

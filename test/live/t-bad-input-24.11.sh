@@ -14,9 +14,7 @@
 
 LIVE_SLURM=24.11
 live_require
-for so in topology_fattree topology_torus sched_topo; do
-	[ -e "${TOPO_PLUGINDIR:-}/$so.so" ] || skip_all "no $so.so in TOPO_PLUGINDIR='${TOPO_PLUGINDIR:-}'"
-done
+live_needs topology_fattree topology_torus sched_topo
 work=$(mktemp -d "${TMPDIR:-/tmp}/t-bad-input.XXXXXX")
 
 # start_fails NAME ARGS...: topo-cluster start must fail; echoes the

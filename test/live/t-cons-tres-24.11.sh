@@ -23,12 +23,7 @@ LIVE_SLURM=24.11
 . "$(dirname "$0")/lib.sh"
 
 live_require
-TOPO_BUILDDIR=${TOPO_BUILDDIR:-}
-FTCONF=$TOPO_BUILDDIR/contrib/fattree/ftconf
-[ -n "$TOPO_BUILDDIR" ] && [ -x "$FTCONF" ] ||
-	skip_all "TOPO_BUILDDIR (with contrib/fattree/ftconf) not set; run via make check-live"
-[ -e "${TOPO_PLUGINDIR:-}/topology_fattree.so" ] ||
-	skip_all "no topology_fattree.so in TOPO_PLUGINDIR='${TOPO_PLUGINDIR:-}'"
+live_needs ftconf topology_fattree
 
 LONG_S=60 # outlives both sequences, state save, crash and restart on a busy machine
 

@@ -24,12 +24,7 @@ PLUGINDIR=/usr/lib/x86_64-linux-gnu/slurm-wlm
 PORT_BASE=37001  # away from the other live tests' clusters
 
 live_require
-TOPO_BUILDDIR=${TOPO_BUILDDIR:-}
-TOPOSIM=$TOPO_BUILDDIR/src/sim/toposim
-FTCONF=$TOPO_BUILDDIR/contrib/fattree/ftconf
-if [ -z "$TOPO_BUILDDIR" ] || [ ! -x "$TOPOSIM" ] || [ ! -x "$FTCONF" ]; then
-	skip_all "TOPO_BUILDDIR (with src/sim/toposim, contrib/fattree/ftconf) not set; run via make check-live"
-fi
+live_needs toposim ftconf
 command -v dpkg-deb >/dev/null || skip_all "dpkg-deb not installed"
 # Where topo-cluster keeps the Debian 13 root (slurm-24.11.sh).
 CACHE=${SLURM_TOPO_CACHE:-${XDG_CACHE_HOME:-${HOME:-/root}/.cache}/slurm-topo}

@@ -9,12 +9,7 @@
 . "$(dirname "$0")/lib.sh"
 
 live_require
-TOPO_BUILDDIR=${TOPO_BUILDDIR:-}
-FTCONF=$TOPO_BUILDDIR/contrib/fattree/ftconf
-[ -n "$TOPO_BUILDDIR" ] && [ -x "$FTCONF" ] ||
-	skip_all "TOPO_BUILDDIR (with contrib/fattree/ftconf) not set; run via make check-live"
-[ -e "${TOPO_PLUGINDIR:-}/select_fattree.so" ] ||
-	skip_all "no select_fattree.so in TOPO_PLUGINDIR='${TOPO_PLUGINDIR:-}'"
+live_needs ftconf select_fattree
 
 LONG_S=35   # long jobs outlive state save + crash + restart on a busy machine
 

@@ -12,12 +12,7 @@
 . "$(dirname "$0")/lib.sh"
 
 live_require
-TOPO_BUILDDIR=${TOPO_BUILDDIR:-}
-FTCONF=$TOPO_BUILDDIR/contrib/fattree/ftconf
-[ -n "$TOPO_BUILDDIR" ] && [ -x "$FTCONF" ] ||
-	skip_all "TOPO_BUILDDIR (with contrib/fattree/ftconf) not set; run via make check-live"
-[ -e "${TOPO_PLUGINDIR:-}/select_fattree.so" ] ||
-	skip_all "no select_fattree.so in TOPO_PLUGINDIR='${TOPO_PLUGINDIR:-}'"
+live_needs ftconf select_fattree
 
 tmp_topo=$(mktemp "${TMPDIR:-/tmp}/t-fattree-down.XXXXXX")
 "$FTCONF" generate --levels 3 --width 4 -o "$tmp_topo" || { rm -f "$tmp_topo"; bail_out "ftconf generate failed"; }

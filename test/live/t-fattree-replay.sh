@@ -28,14 +28,8 @@
 . "$(dirname "$0")/lib.sh"
 
 live_require
-TOPO_BUILDDIR=${TOPO_BUILDDIR:-}
-TOPOSIM=$TOPO_BUILDDIR/src/sim/toposim
-FTCONF=$TOPO_BUILDDIR/contrib/fattree/ftconf
-[ -n "$TOPO_BUILDDIR" ] && [ -x "$TOPOSIM" ] && [ -x "$FTCONF" ] ||
-	skip_all "TOPO_BUILDDIR (with src/sim/toposim, contrib/fattree/ftconf) not set; run via make check-live"
 PLUGIN=$(placement_plugin fattree)
-[ -e "${TOPO_PLUGINDIR:-}/${PLUGIN/\//_}.so" ] ||
-	skip_all "no ${PLUGIN/\//_}.so in TOPO_PLUGINDIR='${TOPO_PLUGINDIR:-}'"
+live_needs toposim ftconf "${PLUGIN/\//_}"
 
 # The event sequence, one event a line:
 #   sub JOB NODES [short]  submit; "short" jobs sleep a few seconds and end

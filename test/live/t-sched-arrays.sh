@@ -11,8 +11,7 @@
 . "$LIVE_SRCDIR/live-lib.sh"
 
 live_require
-[ -e "${TOPO_PLUGINDIR:-}/sched_topo.so" ] ||
-	skip_all "no sched_topo.so in TOPO_PLUGINDIR='${TOPO_PLUGINDIR:-}'"
+live_needs sched_topo
 
 extra=$(mktemp "${TMPDIR:-/tmp}/t-sched-arrays.XXXXXX")
 st_extra_conf "topo_policy=easy" >"$extra"

@@ -19,16 +19,8 @@
 . "$LIVE_SRCDIR/live-lib.sh"
 
 live_require
-TOPO_BUILDDIR=${TOPO_BUILDDIR:-}
-TOPOSIM=$TOPO_BUILDDIR/src/sim/toposim
-FTCONF=$TOPO_BUILDDIR/contrib/fattree/ftconf
-if [ -z "$TOPO_BUILDDIR" ] || [ ! -x "$TOPOSIM" ] || [ ! -x "$FTCONF" ]; then
-	skip_all "TOPO_BUILDDIR (with src/sim/toposim, contrib/fattree/ftconf) not set; run via make check-live"
-fi
 PLUGIN=$(placement_plugin fattree)
-for so in sched_topo "${PLUGIN/\//_}"; do
-	[ -e "${TOPO_PLUGINDIR:-}/$so.so" ] || skip_all "no $so.so in TOPO_PLUGINDIR='${TOPO_PLUGINDIR:-}'"
-done
+live_needs toposim ftconf sched_topo "${PLUGIN/\//_}"
 
 extra=$(mktemp "${TMPDIR:-/tmp}/t-sched-fattree.XXXXXX")
 topo=$(mktemp "${TMPDIR:-/tmp}/t-sched-fattree-topo.XXXXXX")

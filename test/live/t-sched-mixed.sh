@@ -21,14 +21,7 @@
 . "$LIVE_SRCDIR/live-lib.sh"
 
 live_require
-TOPO_BUILDDIR=${TOPO_BUILDDIR:-}
-TOPOSIM=$TOPO_BUILDDIR/src/sim/toposim
-FTCONF=$TOPO_BUILDDIR/contrib/fattree/ftconf
-[ -n "$TOPO_BUILDDIR" ] && [ -x "$TOPOSIM" ] && [ -x "$FTCONF" ] ||
-	skip_all "TOPO_BUILDDIR (with src/sim/toposim, contrib/fattree/ftconf) not set; run via make check-live"
-for p in sched_topo select_fattree; do
-	[ -e "${TOPO_PLUGINDIR:-}/$p.so" ] || skip_all "no $p.so in TOPO_PLUGINDIR='${TOPO_PLUGINDIR:-}'"
-done
+live_needs toposim ftconf sched_topo select_fattree
 
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/t-sched-mixed.XXXXXX")
 "$FTCONF" generate --levels 2 --width 4 -o "$TMP/topology.conf" || bail_out "ftconf generate failed"

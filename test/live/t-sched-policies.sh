@@ -27,12 +27,7 @@
 . "$LIVE_SRCDIR/live-lib.sh"
 
 live_require
-TOPO_BUILDDIR=${TOPO_BUILDDIR:-}
-TOPOSIM=$TOPO_BUILDDIR/src/sim/toposim
-[ -n "$TOPO_BUILDDIR" ] && [ -x "$TOPOSIM" ] ||
-	skip_all "TOPO_BUILDDIR (with src/sim/toposim) not set; run via make check-live"
-[ -e "${TOPO_PLUGINDIR:-}/sched_topo.so" ] ||
-	skip_all "no sched_topo.so in TOPO_PLUGINDIR='${TOPO_PLUGINDIR:-}'"
+live_needs toposim sched_topo
 
 extra=$(mktemp "${TMPDIR:-/tmp}/t-sched-policies.XXXXXX")
 st_extra_conf "topo_policy=fcfs" >"$extra"

@@ -26,13 +26,8 @@
 . "$LIVE_SRCDIR/live-lib.sh"
 
 live_require
-TOPO_BUILDDIR=${TOPO_BUILDDIR:-}
-TOPOSIM=$TOPO_BUILDDIR/src/sim/toposim
+live_needs toposim sched_topo
 STATS=$LIVE_SRCDIR/../../contrib/topo-sched-stats
-[ -n "$TOPO_BUILDDIR" ] && [ -x "$TOPOSIM" ] ||
-	skip_all "TOPO_BUILDDIR (with src/sim/toposim) not set; run via make check-live"
-[ -e "${TOPO_PLUGINDIR:-}/sched_topo.so" ] ||
-	skip_all "no sched_topo.so in TOPO_PLUGINDIR='${TOPO_PLUGINDIR:-}'"
 
 PARAMS="topo_policy=rb-har,topo_rbhar_max_ext=1,topo_rbhar_max_time=120,topo_rbhar_requeue=no"
 SIMARGS=(--rbhar-max-ext 1 --rbhar-max-time 120 --rbhar-requeue no)

@@ -13,13 +13,7 @@
 . "$LIVE_SRCDIR/live-lib.sh"
 
 live_require
-TOPO_BUILDDIR=${TOPO_BUILDDIR:-}
-TOPOSIM=$TOPO_BUILDDIR/src/sim/toposim
-if [ -z "$TOPO_BUILDDIR" ] || [ ! -x "$TOPOSIM" ]; then
-	skip_all "TOPO_BUILDDIR (with src/sim/toposim) not set; run via make check-live"
-fi
-[ -e "${TOPO_PLUGINDIR:-}/sched_topo.so" ] ||
-	skip_all "no sched_topo.so in TOPO_PLUGINDIR='${TOPO_PLUGINDIR:-}'"
+live_needs toposim sched_topo
 
 PARAMS="topo_policy=rb-har,topo_rbhar_max_ext=1,topo_rbhar_max_time=120,topo_rbhar_factor=2,topo_rbhar_requeue=yes"
 extra=$(mktemp "${TMPDIR:-/tmp}/t-sched-requeue.XXXXXX")

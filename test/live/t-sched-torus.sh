@@ -16,14 +16,7 @@
 . "$LIVE_SRCDIR/live-lib.sh"
 
 live_require
-TOPO_BUILDDIR=${TOPO_BUILDDIR:-}
-TOPOSIM=$TOPO_BUILDDIR/src/sim/toposim
-if [ -z "$TOPO_BUILDDIR" ] || [ ! -x "$TOPOSIM" ]; then
-	skip_all "TOPO_BUILDDIR (with src/sim/toposim) not set; run via make check-live"
-fi
-for so in sched_topo select_torus; do
-	[ -e "${TOPO_PLUGINDIR:-}/$so.so" ] || skip_all "no $so.so in TOPO_PLUGINDIR='${TOPO_PLUGINDIR:-}'"
-done
+live_needs toposim sched_topo select_torus
 
 tmpd=$(mktemp -d "${TMPDIR:-/tmp}/t-sched-torus.XXXXXX")
 st_extra_conf "topo_policy=easy" >"$tmpd/extra.conf"
