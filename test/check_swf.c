@@ -402,6 +402,7 @@ START_TEST(test_gzip_input)
 	ck_assert_int_eq(truncate(path, size / 2), 0);
 	ck_assert_int_eq(tp_swf_read(path, NULL, &w, &err), -1);
 	ck_assert_ptr_nonnull(strstr(err.msg, path));
+	ck_assert_msg(strstr(err.msg, ": truncated: "), "%s", err.msg);
 	unlink(path);
 	free(path);
 }

@@ -51,6 +51,21 @@ expect_fail "bad.swf:6" --workload "$tmp/bad.swf" --policy easy --jobs-csv - --s
 if "$toposim" --workload "$tmp/bad.swf" --lenient --policy easy --quiet --jobs-csv /dev/null \
 	--summary-json - | grep -q '"malformed": 1'; then ok; else bad "--lenient count"; fi
 
+# The summary line says what was skipped and why; a .gz cut short says
+# "truncated", not that its last line is malformed.
+cp "$tmp/bad.swf" "$tmp/skips.swf"
+echo "5 4 -1 0 1 -1 -1 1 3 -1 1 -1 -1 -1 -1 -1 -1 -1" >> "$tmp/skips.swf"
+err=$("$toposim" --workload "$tmp/skips.swf" --lenient --policy easy --jobs-csv /dev/null \
+	--summary-json /dev/null 2>&1 >/dev/null)
+case $err in
+*"; 2 record(s) skipped (1 run time <= 0, 1 malformed)") ok ;;
+*) bad "summary line skips: $err" ;;
+esac
+for i in $(seq 1 400); do sed -n 3p "$tmp/t.swf"; done | gzip -c > "$tmp/long.swf.gz"
+head -c "$(($(stat -c %s "$tmp/long.swf.gz") / 2))" "$tmp/long.swf.gz" > "$tmp/cut.swf.gz"
+expect_fail "cut.swf.gz:[0-9]*: truncated" --workload "$tmp/cut.swf.gz" --policy easy \
+	--nodes 4 --jobs-csv - --summary-json -
+
 # Both outputs on stdout; the CSV has the hand-worked EASY schedule.
 out=$("$toposim" --workload "$tmp/t.swf" --policy easy --quiet --jobs-csv - --summary-json /dev/null)
 if echo "$out" | grep -q '^3,2,2,5,1,1,3,3,completed,0,"3",1,1,$'; then ok; else bad "csv: $out"; fi

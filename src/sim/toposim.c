@@ -32,6 +32,31 @@ static const char *node_name(const void *topo, int i)
 	return tp_topo_node_name(topo, i);
 }
 
+
+/* The trace records not replayed, and why, ending the summary line: a
+ * result over 54,034 of 59,715 records must say so where it is read. */
+static void put_skips(const tp_workload_skips *k)
+{
+	static const char *const why[] = { "run time <= 0", "no size",
+					   "larger than the machine",
+					   "malformed" };
+	size_t n[] = { k->runtime, k->size, k->too_big, k->malformed };
+	size_t total = n[0] + n[1] + n[2] + n[3];
+	const char *sep = "";
+	if (!total) {
+		fputs("; no record skipped\n", stderr);
+		return;
+	}
+	fprintf(stderr, "; %zu record(s) skipped (", total);
+	for (size_t i = 0; i < sizeof(n) / sizeof(n[0]); i++) {
+		if (!n[i])
+			continue;
+		fprintf(stderr, "%s%zu %s", sep, n[i], why[i]);
+		sep = ", ";
+	}
+	fputs(")\n", stderr);
+}
+
 static int write_outputs(const sim_config *c, const tp_sim_result *r,
 			 const sim_run_info *info, const tp_topo *topo,
 			 tp_error *err)
@@ -50,11 +75,13 @@ static int write_outputs(const sim_config *c, const tp_sim_result *r,
 	sim_write_json(fp, &s, info);
 	if (sim_close_out(fp, c->summary_json, err))
 		return -1;
-	if (!c->quiet)
+	if (!c->quiet) {
 		fprintf(stderr, "toposim: %s/%s: %zu jobs on %d nodes, utilisation %.4f, "
-			"mean wait %.0f s, mean bounded slowdown %.2f, %.2f s\n",
+			"mean wait %.0f s, mean bounded slowdown %.2f, %.2f s",
 			info->policy, info->alloc, s.jobs, s.nodes, s.utilisation,
 			s.mean_wait, s.mean_bsld, info->wall_seconds);
+		put_skips(&info->w->skipped);
+	}
 	if (c->plot)
 		return sim_plot(r, c->plot, info->policy, err);
 	return 0;

@@ -116,6 +116,23 @@ static const char *zlib_message(const char *msg, const char *path)
 	return p ? p + 3 : msg;
 }
 
+/* zlib's state after gzgets() stopped short of a newline: 0 when the file
+ * simply ended, else an error naming file and line.  Z_BUF_ERROR is
+ * compressed data that ends before its stream does: a truncated .gz, which
+ * must not pass for a shorter trace or a malformed last line. */
+static int check_stream(swf_reader *r, tp_error *err)
+{
+	int zerr;
+	const char *msg = gzerror(r->gz, &zerr);
+	if (zerr == Z_OK)
+		return 0;
+	if (zerr == Z_BUF_ERROR)
+		return tp_errorf(err, "%s:%zu: truncated: the compressed data ends in the middle (%s)",
+				 r->name, r->lineno + 1, zlib_message(msg, r->path));
+	return tp_errorf(err, "%s:%zu: read error: %s", r->name, r->lineno + 1,
+			 zerr == Z_ERRNO ? strerror(errno) : zlib_message(msg, r->path));
+}
+
 /* Reads the next line, whatever its length; 0 at end of file, -1 on a
  * read error. */
 static int read_line(swf_reader *r, tp_error *err)
@@ -131,13 +148,8 @@ static int read_line(swf_reader *r, tp_error *err)
 			r->cap = cap;
 		}
 		if (!gzgets(r->gz, r->line + len, (int)(r->cap - len))) {
-			int zerr;
-			const char *msg = gzerror(r->gz, &zerr);
-			if (zerr != Z_OK)
-				return tp_errorf(err, "%s:%zu: read error: %s", r->name,
-						 r->lineno + 1,
-						 zerr == Z_ERRNO ? strerror(errno)
-								 : zlib_message(msg, r->path));
+			if (check_stream(r, err))
+				return -1;
 			if (len == 0)
 				return 0;
 			break; /* last line without '\n' */
@@ -145,8 +157,11 @@ static int read_line(swf_reader *r, tp_error *err)
 		len += strlen(r->line + len);
 		if (len > 0 && r->line[len - 1] == '\n')
 			break;
-		if (gzeof(r->gz))
+		if (gzeof(r->gz)) {
+			if (check_stream(r, err))
+				return -1;
 			break;
+		}
 	}
 	r->lineno++;
 	return 1;
