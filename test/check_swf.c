@@ -92,6 +92,30 @@ START_TEST(test_workload_sort_is_stable)
 }
 END_TEST
 
+START_TEST(test_workload_slice)
+{
+	tp_workload w = {0};
+	for (int i = 0; i < 10; i++) {
+		tp_wjob j = {.id = i, .submit = i, .runtime = 1, .estimate = 1,
+			     .nodes = 1};
+		ck_assert_int_eq(tp_workload_add(&w, &j), 0);
+	}
+	ck_assert_int_eq(tp_workload_slice(&w, 3, 4), 0);
+	ck_assert_uint_eq(w.njobs, 4);
+	for (size_t i = 0; i < w.njobs; i++)
+		ck_assert_int_eq(w.jobs[i].id, 3 + (int)i);
+	/* a count past the end keeps what there is */
+	ck_assert_int_eq(tp_workload_slice(&w, 2, 100), 0);
+	ck_assert_uint_eq(w.njobs, 2);
+	ck_assert_int_eq(w.jobs[0].id, 5);
+	ck_assert_int_eq(w.jobs[1].id, 6);
+	/* a first position past the end is refused, the jobs kept */
+	ck_assert_int_eq(tp_workload_slice(&w, 2, 1), -1);
+	ck_assert_uint_eq(w.njobs, 2);
+	tp_workload_fini(&w);
+}
+END_TEST
+
 /* ---- header, sizes, skips -------------------------------------------- */
 
 START_TEST(test_ppn_from_header_and_rounding)
@@ -734,6 +758,7 @@ int main(void)
 	Suite *s = suite_create("swf");
 	TCase *tc = tcase_create("reader");
 	tcase_add_test(tc, test_workload_sort_is_stable);
+	tcase_add_test(tc, test_workload_slice);
 	tcase_add_test(tc, test_ppn_from_header_and_rounding);
 	tcase_add_test(tc, test_requested_procs_take_precedence);
 	tcase_add_test(tc, test_skips_are_counted);

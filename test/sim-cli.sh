@@ -61,10 +61,19 @@ case $err in
 *"; 2 record(s) skipped (1 run time <= 0, 1 malformed)") ok ;;
 *) bad "summary line skips: $err" ;;
 esac
-for i in $(seq 1 400); do sed -n 3p "$tmp/t.swf"; done | gzip -c > "$tmp/long.swf.gz"
+for _ in $(seq 1 400); do sed -n 3p "$tmp/t.swf"; done | gzip -c > "$tmp/long.swf.gz"
 head -c "$(($(stat -c %s "$tmp/long.swf.gz") / 2))" "$tmp/long.swf.gz" > "$tmp/cut.swf.gz"
 expect_fail "cut.swf.gz:[0-9]*: truncated" --workload "$tmp/cut.swf.gz" --policy easy \
 	--nodes 4 --jobs-csv - --summary-json -
+
+# --jobs FIRST:COUNT replays a slice by position; out of range is an error.
+out=$("$toposim" --workload "$tmp/t.swf" --policy easy --jobs 1:1 --quiet --jobs-csv - \
+	--summary-json /dev/null | tail -n +2 | cut -d, -f1 | paste -sd,)
+if [ "$out" = 2 ]; then ok; else bad "--jobs 1:1 replayed jobs '$out', not 2"; fi
+expect_fail "--jobs 3:1: .* has 3 jobs after the skips" --workload "$tmp/t.swf" --policy easy \
+	--jobs 3:1 --jobs-csv - --summary-json -
+expect_fail "--jobs: expected FIRST:COUNT" --workload "$tmp/t.swf" --policy easy \
+	--jobs 1: --jobs-csv - --summary-json -
 
 # Both outputs on stdout; the CSV has the hand-worked EASY schedule.
 out=$("$toposim" --workload "$tmp/t.swf" --policy easy --quiet --jobs-csv - --summary-json /dev/null)

@@ -12,6 +12,7 @@ enum {
 	OPT_NODES = 256, OPT_PPN, OPT_ALLOC, OPT_TOPOLOGY, OPT_FATTREE_CONF,
 	OPT_TORUS, OPT_LENIENT, OPT_ESTERR, OPT_SEED, OPT_JOBS_CSV,
 	OPT_SUMMARY, OPT_PLOT, OPT_CHECK, OPT_QUIET, OPT_HELP, OPT_JOB_REQS,
+	OPT_SLICE,
 	OPT_SETTING = 1024, /* + index in tp_settings_table */
 };
 
@@ -24,6 +25,7 @@ static const struct option fixed_opts[] = {
 	{ "fattree-conf", required_argument, NULL, OPT_FATTREE_CONF },
 	{ "torus", required_argument, NULL, OPT_TORUS },
 	{ "job-requests", required_argument, NULL, OPT_JOB_REQS },
+	{ "jobs", required_argument, NULL, OPT_SLICE },
 	{ "lenient", no_argument, NULL, OPT_LENIENT },
 	{ "estimate-error", required_argument, NULL, OPT_ESTERR },
 	{ "seed", required_argument, NULL, OPT_SEED },
@@ -69,7 +71,7 @@ static void usage(FILE *fp)
 	fprintf(fp, "usage: toposim --workload FILE --policy NAME [settings]\n"
 		"               [--nodes N] [--ppn P] [--alloc NAME]\n"
 		"               [--topology FILE [--fattree-conf FILE] | --torus FILE]\n"
-		"               [--job-requests FILE] [--lenient] [--estimate-error SPEC] [--seed S] [--check] [--quiet]\n"
+		"               [--jobs FIRST:COUNT] [--job-requests FILE] [--lenient] [--estimate-error SPEC] [--seed S] [--check] [--quiet]\n"
 		"               [--plot PREFIX] --jobs-csv OUT --summary-json OUT\n"
 		"               (OUT may be - or /dev/null)\nsettings:\n");
 	for (const tp_setting *e = tp_settings_table; e->name; e++) {
@@ -102,6 +104,22 @@ static long long int_arg(const char *opt, const char *v, long long lo,
 	return x;
 }
 
+/* --jobs FIRST:COUNT: FIRST >= 0, COUNT >= 1, or exit naming the value. */
+static void slice_arg(sim_config *c, const char *v)
+{
+	char *end;
+	long long first = strtoll(v, &end, 10), count = -1;
+	if (end != v && *end == ':' && end[1])
+		count = strtoll(end + 1, &end, 10);
+	if (*v == '-' || *end || first < 0 || count < 1) {
+		fprintf(stderr, "toposim: --jobs: expected FIRST:COUNT (FIRST >= 0, "
+			"COUNT >= 1), got '%s'\n", v);
+		exit(2);
+	}
+	c->slice_first = (size_t)first;
+	c->slice_count = (size_t)count;
+}
+
 static void set_setting(sim_config *c, size_t i, const char *arg)
 {
 	const tp_setting *e = &tp_settings_table[i];
@@ -127,6 +145,7 @@ static void parse_one(sim_config *c, int o, const char *arg)
 	case OPT_FATTREE_CONF: c->fattree_conf = arg; break;
 	case OPT_TORUS: c->torus = arg; break;
 	case OPT_JOB_REQS: c->job_reqs = arg; break;
+	case OPT_SLICE: slice_arg(c, arg); break;
 	case OPT_LENIENT: c->swf.lenient = true; break;
 	case OPT_ESTERR: c->esterr = arg; break;
 	case OPT_SEED: c->seed = (uint64_t)int_arg("seed", arg, 0, INT64_MAX); break;

@@ -17,6 +17,7 @@ typedef struct sim_config {
 	const char *workload, *alloc, *jobs_csv, *summary_json;
 	const char *plot, *topology, *fattree_conf, *torus, *esterr;
 	const char *job_reqs;   /* --job-requests (io/jobreqs.h) */
+	size_t slice_first, slice_count; /* --jobs FIRST:COUNT; count 0: all */
 	tp_swf_opts swf;
 	tp_settings set;        /* policy and its options */
 	bool policy_given;

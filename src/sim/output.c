@@ -98,6 +98,9 @@ void sim_write_json(FILE *fp, const tp_summary *s, const sim_run_info *in)
 	fprintf(fp, "  \"rejected\": %" PRIu64 ",\n", in->rejected);
 	if (s->mean_cost >= 0)
 		fprintf(fp, "  \"mean_hop_sum_multi\": %.3f,\n", s->mean_cost);
+	if (in->slice_count)
+		fprintf(fp, "  \"slice\": {\"first\": %zu, \"count\": %zu},\n",
+			in->slice_first, in->slice_count);
 	fprintf(fp, "  \"skipped\": {\"runtime\": %zu, \"size\": %zu, "
 		"\"too_big\": %zu, \"malformed\": %zu},\n", k->runtime, k->size,
 		k->too_big, k->malformed);

@@ -25,6 +25,7 @@ typedef struct sim_run_info {
 	const tp_workload *w;
 	const tp_policy_stats *stats;
 	uint64_t rejected;      /* jobs no placement could ever hold */
+	size_t slice_first, slice_count; /* --jobs; count 0: the whole trace */
 	double wall_seconds;
 } sim_run_info;
 

@@ -156,6 +156,20 @@ static int load_job_reqs(const sim_config *c, const tp_topo *topo,
 	return tp_jobreqs_apply(q, w, err);
 }
 
+/* --jobs FIRST:COUNT: the slice of the trace, by position after the
+ * skips in submit order. */
+static int slice(const sim_config *c, tp_workload *w, tp_error *err)
+{
+	if (!c->slice_count)
+		return 0;
+	size_t n = w->njobs;
+	if (tp_workload_slice(w, c->slice_first, c->slice_count))
+		return tp_errorf(err, "--jobs %zu:%zu: %s has %zu jobs after the skips (positions 0 to %zu)",
+				 c->slice_first, c->slice_count, c->workload, n,
+				 n ? n - 1 : 0);
+	return 0;
+}
+
 static int run(const sim_config *c, tp_error *err)
 {
 	tp_topo topo = { 0 };
@@ -173,6 +187,8 @@ static int run(const sim_config *c, tp_error *err)
 		goto out;
 	if (c->esterr)
 		tp_esterr_apply(&est, c->seed, &w);
+	if (slice(c, &w, err)) /* after the errors: a job keeps its estimate */
+		goto out;
 	if (!topo.alloc) {
 		tp_topo_spec spec;
 		machine_spec(c, w.nodes, &spec);
@@ -196,6 +212,8 @@ static int run(const sim_config *c, tp_error *err)
 			      .window = c->set.popts.window,
 			      .njob = c->set.popts.njob, .w = &w,
 			      .stats = &p->stats, .rejected = r.rejected,
+			      .slice_first = c->slice_first,
+			      .slice_count = c->slice_count,
 			      .wall_seconds = now_seconds() - t0 };
 	rc = write_outputs(c, &r, &info, &topo, err);
 out:

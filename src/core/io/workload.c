@@ -66,6 +66,17 @@ void tp_workload_sort(tp_workload *w)
 	}
 }
 
+int tp_workload_slice(tp_workload *w, size_t first, size_t count)
+{
+	if (first >= w->njobs)
+		return -1;
+	if (count > w->njobs - first)
+		count = w->njobs - first;
+	memmove(w->jobs, w->jobs + first, count * sizeof(*w->jobs));
+	w->njobs = count;
+	return 0;
+}
+
 void tp_workload_fini(tp_workload *w)
 {
 	free(w->jobs);

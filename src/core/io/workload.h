@@ -46,6 +46,10 @@ typedef struct tp_workload {
 int  tp_workload_add(tp_workload *w, const tp_wjob *j); /* -1 on ENOMEM */
 /* Stable sort by submit time (file order kept for ties). */
 void tp_workload_sort(tp_workload *w);
+/* Keep the jobs at positions [first, first + count) of the sorted trace
+ * (fewer when it ends sooner): a slice replayed on its own.  -1 when
+ * first is past the last job. */
+int  tp_workload_slice(tp_workload *w, size_t first, size_t count);
 void tp_workload_fini(tp_workload *w);
 
 #endif
