@@ -226,6 +226,36 @@ START_TEST(test_estimate_fallback_and_decimals)
 }
 END_TEST
 
+/* --estimate-field: the requested time from another field; jobs left
+ * with their run time are counted. */
+START_TEST(test_estimate_field)
+{
+	const char *text =
+		"; MaxNodes: 8\n"
+		/* id sub wait rt p5 cpu mem p8 f9 f10 f11 f12 ... f18 */
+		"1 0 0 100 1 -1 -1 1 -1 -1 -1 600 -1 -1 -1 -1 -1 -1\n"
+		"2 0 0 100 1 -1 -1 1 300 -1 -1 -1 -1 -1 -1 -1 -1 -1\n";
+	tp_swf_opts o = { .estimate_field = 12 };
+	tp_workload w;
+	tp_error err;
+	ck_assert_int_eq(read_text(text, &o, &w, &err, NULL), 0);
+	ck_assert_int_eq(find_job(&w, 1)->estimate, 600);
+	ck_assert_int_eq(find_job(&w, 2)->estimate, 100); /* field 12 empty */
+	ck_assert_uint_eq(w.estimate_missing, 1);
+	tp_workload_fini(&w);
+	/* the default, field 9 */
+	ck_assert_int_eq(read_text(text, NULL, &w, &err, NULL), 0);
+	ck_assert_int_eq(find_job(&w, 1)->estimate, 100);
+	ck_assert_int_eq(find_job(&w, 2)->estimate, 300);
+	ck_assert_uint_eq(w.estimate_missing, 1);
+	tp_workload_fini(&w);
+	o.estimate_field = 19;
+	ck_assert_int_eq(read_text(text, &o, &w, &err, NULL), -1);
+	ck_assert_msg(strstr(err.msg, "estimate field 19"), "%s", err.msg);
+	tp_workload_fini(&w);
+}
+END_TEST
+
 START_TEST(test_sorted_by_submit_ties_in_file_order)
 {
 	const char *text =
@@ -763,6 +793,7 @@ int main(void)
 	tcase_add_test(tc, test_requested_procs_take_precedence);
 	tcase_add_test(tc, test_skips_are_counted);
 	tcase_add_test(tc, test_estimate_fallback_and_decimals);
+	tcase_add_test(tc, test_estimate_field);
 	tcase_add_test(tc, test_sorted_by_submit_ties_in_file_order);
 	tcase_add_test(tc, test_machine_size_sources);
 	tcase_add_test(tc, test_machine_size_errors);

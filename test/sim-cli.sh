@@ -66,6 +66,15 @@ head -c "$(($(stat -c %s "$tmp/long.swf.gz") / 2))" "$tmp/long.swf.gz" > "$tmp/c
 expect_fail "cut.swf.gz:[0-9]*: truncated" --workload "$tmp/cut.swf.gz" --policy easy \
 	--nodes 4 --jobs-csv - --summary-json -
 
+# No requested time at all: a warning that the estimates are exact.
+sed 's/^\([0-9]* [0-9]* -1 [0-9]* [0-9]* -1 -1 [0-9]*\) [0-9]*/\1 -1/' "$tmp/t.swf" > "$tmp/noest.swf"
+err=$("$toposim" --workload "$tmp/noest.swf" --policy easy --jobs-csv /dev/null \
+	--summary-json /dev/null 2>&1 >/dev/null)
+case $err in
+*"warning: $tmp/noest.swf: no job has a requested time in SWF field 9"*) ok ;;
+*) bad "no warning without requested times: $err" ;;
+esac
+
 # --jobs FIRST:COUNT replays a slice by position; out of range is an error.
 out=$("$toposim" --workload "$tmp/t.swf" --policy easy --jobs 1:1 --quiet --jobs-csv - \
 	--summary-json /dev/null | tail -n +2 | cut -d, -f1 | paste -sd,)

@@ -12,7 +12,7 @@ enum {
 	OPT_NODES = 256, OPT_PPN, OPT_ALLOC, OPT_TOPOLOGY, OPT_FATTREE_CONF,
 	OPT_TORUS, OPT_LENIENT, OPT_ESTERR, OPT_SEED, OPT_JOBS_CSV,
 	OPT_SUMMARY, OPT_PLOT, OPT_CHECK, OPT_QUIET, OPT_HELP, OPT_JOB_REQS,
-	OPT_SLICE,
+	OPT_SLICE, OPT_EST_FIELD,
 	OPT_SETTING = 1024, /* + index in tp_settings_table */
 };
 
@@ -26,6 +26,7 @@ static const struct option fixed_opts[] = {
 	{ "torus", required_argument, NULL, OPT_TORUS },
 	{ "job-requests", required_argument, NULL, OPT_JOB_REQS },
 	{ "jobs", required_argument, NULL, OPT_SLICE },
+	{ "estimate-field", required_argument, NULL, OPT_EST_FIELD },
 	{ "lenient", no_argument, NULL, OPT_LENIENT },
 	{ "estimate-error", required_argument, NULL, OPT_ESTERR },
 	{ "seed", required_argument, NULL, OPT_SEED },
@@ -71,7 +72,7 @@ static void usage(FILE *fp)
 	fprintf(fp, "usage: toposim --workload FILE --policy NAME [settings]\n"
 		"               [--nodes N] [--ppn P] [--alloc NAME]\n"
 		"               [--topology FILE [--fattree-conf FILE] | --torus FILE]\n"
-		"               [--jobs FIRST:COUNT] [--job-requests FILE] [--lenient] [--estimate-error SPEC] [--seed S] [--check] [--quiet]\n"
+		"               [--jobs FIRST:COUNT] [--estimate-field N] [--job-requests FILE] [--lenient] [--estimate-error SPEC] [--seed S] [--check] [--quiet]\n"
 		"               [--plot PREFIX] --jobs-csv OUT --summary-json OUT\n"
 		"               (OUT may be - or /dev/null)\nsettings:\n");
 	for (const tp_setting *e = tp_settings_table; e->name; e++) {
@@ -146,6 +147,7 @@ static void parse_one(sim_config *c, int o, const char *arg)
 	case OPT_TORUS: c->torus = arg; break;
 	case OPT_JOB_REQS: c->job_reqs = arg; break;
 	case OPT_SLICE: slice_arg(c, arg); break;
+	case OPT_EST_FIELD: c->swf.estimate_field = (int)int_arg("estimate-field", arg, 1, 18); break;
 	case OPT_LENIENT: c->swf.lenient = true; break;
 	case OPT_ESTERR: c->esterr = arg; break;
 	case OPT_SEED: c->seed = (uint64_t)int_arg("seed", arg, 0, INT64_MAX); break;

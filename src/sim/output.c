@@ -98,6 +98,8 @@ void sim_write_json(FILE *fp, const tp_summary *s, const sim_run_info *in)
 	fprintf(fp, "  \"rejected\": %" PRIu64 ",\n", in->rejected);
 	if (s->mean_cost >= 0)
 		fprintf(fp, "  \"mean_hop_sum_multi\": %.3f,\n", s->mean_cost);
+	fprintf(fp, "  \"estimates_from_runtime\": %zu,\n",
+		in->w->estimate_missing);
 	if (in->slice_count)
 		fprintf(fp, "  \"slice\": {\"first\": %zu, \"count\": %zu},\n",
 			in->slice_first, in->slice_count);

@@ -156,6 +156,16 @@ static int load_job_reqs(const sim_config *c, const tp_topo *topo,
 	return tp_jobreqs_apply(q, w, err);
 }
 
+/* A trace with no requested time at all replays with exact estimates,
+ * which flatters every backfilling policy: say so. */
+static void warn_no_estimates(const sim_config *c, const tp_workload *w)
+{
+	int field = c->swf.estimate_field ? c->swf.estimate_field : 9;
+	if (w->njobs && w->estimate_missing == w->njobs)
+		fprintf(stderr, "toposim: warning: %s: no job has a requested time in SWF field %d: every estimate is the job's run time (exact); --estimate-field N reads it from field N\n",
+			c->workload, field);
+}
+
 /* --jobs FIRST:COUNT: the slice of the trace, by position after the
  * skips in submit order. */
 static int slice(const sim_config *c, tp_workload *w, tp_error *err)
@@ -185,6 +195,7 @@ static int run(const sim_config *c, tp_error *err)
 	if ((c->esterr && tp_esterr_parse(c->esterr, &est, err)) ||
 	    tp_swf_read(c->workload, &swf, &w, err))
 		goto out;
+	warn_no_estimates(c, &w);
 	if (c->esterr)
 		tp_esterr_apply(&est, c->seed, &w);
 	if (slice(c, &w, err)) /* after the errors: a job keeps its estimate */

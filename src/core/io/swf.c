@@ -30,6 +30,7 @@ static const char *const field_name[SWF_FIELDS + 1] = {
 /* A job line as read, before the header fixes ppn and the machine size. */
 typedef struct swf_rec {
 	int64_t id, submit, runtime, estimate, procs;
+	bool estimate_missing; /* no requested time: estimate = run time */
 } swf_rec;
 
 typedef struct swf_reader {
@@ -41,6 +42,7 @@ typedef struct swf_reader {
 	size_t lineno;
 	int64_t max_nodes;    /* -1 = unknown */
 	int64_t max_procs;
+	int est_field;        /* the field of the requested time */
 	swf_rec *recs;
 	size_t nrecs, rcap;
 	tp_workload_skips skipped;
@@ -283,11 +285,13 @@ static int parse_job(swf_reader *r, const char *p, bool lenient, tp_error *err)
 		r->skipped.runtime++;
 		return 0;
 	}
+	int64_t req = f[r->est_field];
 	swf_rec rec = {
 		.id = f[F_ID],
 		.submit = f[F_SUBMIT],
 		.runtime = f[F_RUNTIME],
-		.estimate = f[F_REQ_TIME] > 0 ? f[F_REQ_TIME] : f[F_RUNTIME],
+		.estimate = req > 0 ? req : f[F_RUNTIME],
+		.estimate_missing = req <= 0,
 		.procs = f[F_REQ_PROCS] > 0 ? f[F_REQ_PROCS] : f[F_ALLOC_PROCS],
 	};
 	return add_rec(r, &rec, err);
@@ -370,6 +374,7 @@ static int fill_workload(swf_reader *r, tp_workload *w, tp_error *err)
 		};
 		if (tp_workload_add(w, &j) < 0)
 			return tp_errorf(err, "%s: out of memory", r->name);
+		w->estimate_missing += rec->estimate_missing;
 	}
 	tp_workload_sort(w);
 	return 0;
@@ -407,7 +412,11 @@ int tp_swf_read(const char *path, const tp_swf_opts *o, tp_workload *w,
 		.name = strcmp(path, "-") == 0 ? "<stdin>" : path,
 		.path = path,
 		.max_nodes = -1, .max_procs = -1,
+		.est_field = o->estimate_field > 0 ? o->estimate_field : F_REQ_TIME,
 	};
+	if (r.est_field > SWF_FIELDS)
+		return tp_errorf(err, "%s: estimate field %d: SWF has fields 1 to %d",
+				 r.name, r.est_field, SWF_FIELDS);
 	errno = 0;
 	r.gz = open_input(path, err);
 	if (!r.gz)

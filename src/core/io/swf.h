@@ -13,7 +13,8 @@
  *    ceil(MaxProcs/ppn); none of these is an error;
  *  - procs = field 8 (requested) if > 0 else field 5 (allocated);
  *    nodes = ceil(procs/ppn);
- *  - estimate = field 9 (requested time) if > 0 else the run time;
+ *  - estimate = field 9 (requested time; opts->estimate_field names
+ *    another) if > 0 else the run time, counted in w->estimate_missing;
  *  - submit = field 2; negative is malformed;
  *  - a job is skipped, counted once in w->skipped, for the first of:
  *    malformed (only with lenient; otherwise an error), run time (field 4)
@@ -33,6 +34,7 @@ typedef struct tp_swf_opts {
 	int nodes;    /* machine size in nodes; 0 = from the header */
 	int ppn;      /* processors per node; 0 = from the header */
 	bool lenient; /* skip and count malformed job lines instead of failing */
+	int estimate_field; /* field (1-18) holding the requested time; 0 = 9 */
 } tp_swf_opts;
 
 /* Reads path (plain or gzip-compressed; "-" = standard input) into w,

@@ -41,6 +41,7 @@ typedef struct tp_workload {
 	int nodes;        /* machine size in nodes */
 	int ppn;          /* processors per node used for nodes = ceil(procs/ppn) */
 	tp_workload_skips skipped;
+	size_t estimate_missing; /* jobs with no requested time: estimate = run time */
 } tp_workload;
 
 int  tp_workload_add(tp_workload *w, const tp_wjob *j); /* -1 on ENOMEM */
