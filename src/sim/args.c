@@ -12,7 +12,7 @@ enum {
 	OPT_NODES = 256, OPT_PPN, OPT_ALLOC, OPT_TOPOLOGY, OPT_FATTREE_CONF,
 	OPT_TORUS, OPT_LENIENT, OPT_ESTERR, OPT_SEED, OPT_JOBS_CSV,
 	OPT_SUMMARY, OPT_PLOT, OPT_CHECK, OPT_QUIET, OPT_HELP, OPT_JOB_REQS,
-	OPT_SLICE, OPT_EST_FIELD,
+	OPT_SLICE, OPT_EST_FIELD, OPT_WINDOWS,
 	OPT_SETTING = 1024, /* + index in tp_settings_table */
 };
 
@@ -27,6 +27,7 @@ static const struct option fixed_opts[] = {
 	{ "job-requests", required_argument, NULL, OPT_JOB_REQS },
 	{ "jobs", required_argument, NULL, OPT_SLICE },
 	{ "estimate-field", required_argument, NULL, OPT_EST_FIELD },
+	{ "windows", required_argument, NULL, OPT_WINDOWS },
 	{ "lenient", no_argument, NULL, OPT_LENIENT },
 	{ "estimate-error", required_argument, NULL, OPT_ESTERR },
 	{ "seed", required_argument, NULL, OPT_SEED },
@@ -72,7 +73,8 @@ static void usage(FILE *fp)
 	fprintf(fp, "usage: toposim --workload FILE --policy NAME [settings]\n"
 		"               [--nodes N] [--ppn P] [--alloc NAME]\n"
 		"               [--topology FILE [--fattree-conf FILE] | --torus FILE]\n"
-		"               [--jobs FIRST:COUNT] [--estimate-field N] [--job-requests FILE] [--lenient] [--estimate-error SPEC] [--seed S] [--check] [--quiet]\n"
+		"               [--jobs FIRST:COUNT | --windows K:LEN:SEED | --windows LEN@I1,I2,...]\n"
+		"               [--estimate-field N] [--job-requests FILE] [--lenient] [--estimate-error SPEC] [--seed S] [--check] [--quiet]\n"
 		"               [--plot PREFIX] --jobs-csv OUT --summary-json OUT\n"
 		"               (OUT may be - or /dev/null)\nsettings:\n");
 	for (const tp_setting *e = tp_settings_table; e->name; e++) {
@@ -121,6 +123,16 @@ static void slice_arg(sim_config *c, const char *v)
 	c->slice_count = (size_t)count;
 }
 
+static void windows_arg(sim_config *c, const char *v)
+{
+	char why[128];
+	sim_windows_fini(&c->windows);
+	if (sim_windows_parse(v, &c->windows, why, sizeof(why))) {
+		fprintf(stderr, "toposim: --windows: '%s': %s\n", v, why);
+		exit(2);
+	}
+}
+
 static void set_setting(sim_config *c, size_t i, const char *arg)
 {
 	const tp_setting *e = &tp_settings_table[i];
@@ -147,6 +159,7 @@ static void parse_one(sim_config *c, int o, const char *arg)
 	case OPT_TORUS: c->torus = arg; break;
 	case OPT_JOB_REQS: c->job_reqs = arg; break;
 	case OPT_SLICE: slice_arg(c, arg); break;
+	case OPT_WINDOWS: windows_arg(c, arg); break;
 	case OPT_EST_FIELD: c->swf.estimate_field = (int)int_arg("estimate-field", arg, 1, 18); break;
 	case OPT_LENIENT: c->swf.lenient = true; break;
 	case OPT_ESTERR: c->esterr = arg; break;
@@ -176,6 +189,14 @@ static void check_required(const sim_config *c)
 	if (missing) {
 		fprintf(stderr, "toposim: %s is required\n", missing);
 		usage(stderr);
+		exit(2);
+	}
+	if (c->windows.k && c->slice_count) {
+		fprintf(stderr, "toposim: --jobs and --windows exclude each other\n");
+		exit(2);
+	}
+	if (c->windows.k && c->plot) {
+		fprintf(stderr, "toposim: --plot draws one schedule: not with --windows\n");
 		exit(2);
 	}
 	if ((c->topology || c->fattree_conf) && c->torus) {

@@ -12,12 +12,14 @@
 
 #include "io/settings.h"
 #include "io/swf.h"
+#include "windows.h"
 
 typedef struct sim_config {
 	const char *workload, *alloc, *jobs_csv, *summary_json;
 	const char *plot, *topology, *fattree_conf, *torus, *esterr;
 	const char *job_reqs;   /* --job-requests (io/jobreqs.h) */
 	size_t slice_first, slice_count; /* --jobs FIRST:COUNT; count 0: all */
+	sim_windows windows;    /* --windows; k 0: none */
 	tp_swf_opts swf;
 	tp_settings set;        /* policy and its options */
 	bool policy_given;

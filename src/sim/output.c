@@ -47,10 +47,12 @@ static void put_names(FILE *fp, const char *list, sim_name_fn name,
 }
 
 void sim_write_csv(FILE *fp, const tp_sim_result *r, sim_name_fn name,
-		   const void *arg)
+		   const void *arg, int window)
 {
-	fputs("id,submit,start,end,nodes_req,nodes_alloc,estimate,runtime,"
-	      "status,extensions,nodelist,attempt,fill,hop_sum\n", fp);
+	if (window <= 0)
+		fprintf(fp, "id,submit,start,end,nodes_req,nodes_alloc,estimate,runtime,"
+			"status,extensions,nodelist,attempt,fill,hop_sum%s\n",
+			window < 0 ? "" : ",window");
 	for (size_t i = 0; i < r->nrec; i++) {
 		const tp_record *x = &r->rec[i];
 		fprintf(fp, "%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64
@@ -64,9 +66,10 @@ void sim_write_csv(FILE *fp, const tp_sim_result *r, sim_name_fn name,
 			fputs(x->nodelist ? x->nodelist : "", fp);
 		fprintf(fp, "\",%d,%d,", x->attempt, x->fill);
 		if (x->cost >= 0)
-			fprintf(fp, "%.0f\n", x->cost);
-		else
-			fputs("\n", fp);
+			fprintf(fp, "%.0f", x->cost);
+		if (window >= 0)
+			fprintf(fp, ",%d", window);
+		fputs("\n", fp);
 	}
 }
 
@@ -107,4 +110,39 @@ void sim_write_json(FILE *fp, const tp_summary *s, const sim_run_info *in)
 		"\"too_big\": %zu, \"malformed\": %zu},\n", k->runtime, k->size,
 		k->too_big, k->malformed);
 	fprintf(fp, "  \"wall_seconds\": %.3f\n}\n", in->wall_seconds);
+}
+
+/* The metrics every window reports, as one JSON object's members. */
+static void put_metrics(FILE *fp, const tp_summary *s)
+{
+	fprintf(fp, "\"jobs\": %zu, \"utilisation\": %.6f, \"mean_wait\": %.3f, "
+		"\"mean_bounded_slowdown\": %.4f, \"mean_response_ratio\": %.4f, "
+		"\"mean_wait_over_estimate\": %.4f, \"makespan\": %" PRId64 ", "
+		"\"killed\": %zu", s->jobs, s->utilisation, s->mean_wait,
+		s->mean_bsld, s->mean_response_ratio, s->mean_wait_over_estimate,
+		s->makespan, s->killed);
+	if (s->mean_cost >= 0)
+		fprintf(fp, ", \"mean_hop_sum_multi\": %.3f", s->mean_cost);
+}
+
+void sim_write_windows_json(FILE *fp, const sim_run_info *in,
+			    const size_t *starts, size_t len,
+			    const tp_summary *s, size_t k,
+			    const tp_summary *mean)
+{
+	const tp_workload_skips *sk = &in->w->skipped;
+	fprintf(fp, "{\n  \"workload\": \"%s\",\n  \"policy\": \"%s\",\n"
+		"  \"alloc\": \"%s\",\n  \"nodes\": %d,\n  \"window_jobs\": %zu,\n"
+		"  \"windows\": [\n", in->workload, in->policy, in->alloc,
+		in->w->nodes, len);
+	for (size_t i = 0; i < k; i++) {
+		fprintf(fp, "    {\"first\": %zu, ", starts[i]);
+		put_metrics(fp, &s[i]);
+		fprintf(fp, "}%s\n", i + 1 < k ? "," : "");
+	}
+	fprintf(fp, "  ],\n  \"mean\": {");
+	put_metrics(fp, mean);
+	fprintf(fp, "},\n  \"skipped\": {\"runtime\": %zu, \"size\": %zu, "
+		"\"too_big\": %zu, \"malformed\": %zu}\n}\n", sk->runtime, sk->size,
+		sk->too_big, sk->malformed);
 }

@@ -16,8 +16,10 @@ int sim_close_out(FILE *fp, const char *path, tp_error *err);
 /* Node names for the nodelist column: name(arg, i), NULL for indices. */
 typedef const char *(*sim_name_fn)(const void *arg, int i);
 
+/* window: -1 for a whole run; with --windows 0, 1, ... in a last column
+ * (the header with window 0). */
 void sim_write_csv(FILE *fp, const tp_sim_result *r, sim_name_fn name,
-		   const void *arg);
+		   const void *arg, int window);
 
 typedef struct sim_run_info {
 	const char *workload, *policy, *alloc;
@@ -30,5 +32,10 @@ typedef struct sim_run_info {
 } sim_run_info;
 
 void sim_write_json(FILE *fp, const tp_summary *s, const sim_run_info *info);
+/* --windows: each window's first job, metrics, and their mean. */
+void sim_write_windows_json(FILE *fp, const sim_run_info *info,
+			    const size_t *starts, size_t len,
+			    const tp_summary *s, size_t k,
+			    const tp_summary *mean);
 
 #endif

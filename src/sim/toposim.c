@@ -19,6 +19,7 @@
 #include "plot.h"
 #include "progress.h"
 #include "topology/topo.h"
+#include "windows.h"
 
 static double now_seconds(void)
 {
@@ -67,7 +68,7 @@ static int write_outputs(const sim_config *c, const tp_sim_result *r,
 	if (!fp)
 		return -1;
 	sim_write_csv(fp, r, topo->kind != TP_TOPO_FLAT ? node_name : NULL,
-		      topo);
+		      topo, -1);
 	if (sim_close_out(fp, c->jobs_csv, err))
 		return -1;
 	if (!(fp = sim_open_out(c->summary_json, err)))
@@ -180,56 +181,176 @@ static int slice(const sim_config *c, tp_workload *w, tp_error *err)
 	return 0;
 }
 
-static int run(const sim_config *c, tp_error *err)
+/* The trace (skips, estimate errors, slice), the machine and the job
+ * requests, as every replay of this run uses them. */
+static int load(const sim_config *c, tp_topo *topo, tp_workload *w,
+		tp_jobreqs *reqs, tp_error *err)
 {
-	tp_topo topo = { 0 };
-	tp_workload w = { 0 };
-	tp_sim_result r = { 0 };
-	tp_jobreqs reqs = { 0 };
-	tp_policy *p = NULL;
-	int rc = -1;
 	tp_swf_opts swf = c->swf;
-	if (load_machine(c, &topo, &swf.nodes, err))
+	if (load_machine(c, topo, &swf.nodes, err))
 		return -1;
 	tp_esterr est;
 	if ((c->esterr && tp_esterr_parse(c->esterr, &est, err)) ||
-	    tp_swf_read(c->workload, &swf, &w, err))
-		goto out;
-	warn_no_estimates(c, &w);
+	    tp_swf_read(c->workload, &swf, w, err))
+		return -1;
+	warn_no_estimates(c, w);
 	if (c->esterr)
-		tp_esterr_apply(&est, c->seed, &w);
-	if (slice(c, &w, err)) /* after the errors: a job keeps its estimate */
-		goto out;
-	if (!topo.alloc) {
+		tp_esterr_apply(&est, c->seed, w);
+	if (slice(c, w, err)) /* after the errors: a job keeps its estimate */
+		return -1;
+	if (!topo->alloc) {
 		tp_topo_spec spec;
-		machine_spec(c, w.nodes, &spec);
-		if (tp_topo_load(&topo, &spec, err))
-			goto out;
+		machine_spec(c, w->nodes, &spec);
+		if (tp_topo_load(topo, &spec, err))
+			return -1;
 	}
-	if (load_job_reqs(c, &topo, &w, &reqs, err))
-		goto out;
-	if (!(p = tp_policy_create(c->set.policy, &c->set.popts, err)))
-		goto out;
+	return load_job_reqs(c, topo, w, reqs, err);
+}
+
+/* One replay of w with a fresh policy (*p, for its statistics). */
+static int replay(const sim_config *c, const tp_workload *w,
+		  const tp_topo *topo, tp_policy **p, tp_sim_result *r,
+		  double *seconds, tp_error *err)
+{
+	if (!(*p = tp_policy_create(c->set.policy, &c->set.popts, err)))
+		return -1;
 	tp_engine_opts eo = { .check = c->check, .keep_nodelists = true };
 	if (!c->quiet && sim_progress_wanted()) {
 		eo.progress = sim_progress;
 		eo.progress_arg = (void *)c->set.policy;
 	}
 	double t0 = now_seconds();
-	if (tp_simulate(&w, p, topo.alloc, &eo, &r, err))
-		goto out;
-	sim_run_info info = { .workload = c->workload, .policy = c->set.policy,
-			      .alloc = topo.alloc_name,
-			      .window = c->set.popts.window,
-			      .njob = c->set.popts.njob, .w = &w,
-			      .stats = &p->stats, .rejected = r.rejected,
-			      .slice_first = c->slice_first,
-			      .slice_count = c->slice_count,
-			      .wall_seconds = now_seconds() - t0 };
-	rc = write_outputs(c, &r, &info, &topo, err);
-out:
+	int rc = tp_simulate(w, *p, topo->alloc, &eo, r, err);
+	*seconds = now_seconds() - t0;
+	return rc;
+}
+
+static sim_run_info run_info(const sim_config *c, const tp_topo *topo,
+			     const tp_workload *w, const tp_policy *p,
+			     uint64_t rejected, double seconds)
+{
+	return (sim_run_info){ .workload = c->workload, .policy = c->set.policy,
+			       .alloc = topo->alloc_name,
+			       .window = c->set.popts.window,
+			       .njob = c->set.popts.njob, .w = w,
+			       .stats = &p->stats, .rejected = rejected,
+			       .slice_first = c->slice_first,
+			       .slice_count = c->slice_count,
+			       .wall_seconds = seconds };
+}
+
+static int run_one(const sim_config *c, const tp_workload *w,
+		   const tp_topo *topo, tp_error *err)
+{
+	tp_sim_result r = { 0 };
+	tp_policy *p = NULL;
+	double secs;
+	int rc = replay(c, w, topo, &p, &r, &secs, err);
+	if (!rc) {
+		sim_run_info info = run_info(c, topo, w, p, r.rejected, secs);
+		rc = write_outputs(c, &r, &info, topo, err);
+	}
 	tp_sim_result_fini(&r);
 	tp_policy_destroy(p);
+	return rc;
+}
+
+static void put_window(const sim_config *c, const char *what,
+		       const tp_summary *s)
+{
+	if (!c->quiet)
+		fprintf(stderr, "toposim: %s: %zu jobs, utilisation %.4f, mean wait %.0f s, mean bounded slowdown %.2f\n",
+			what, s->jobs, s->utilisation, s->mean_wait, s->mean_bsld);
+}
+
+/* Window i of win: its slice replayed alone, its rows in the CSV. */
+static int run_window(const sim_config *c, const sim_windows *win,
+		      const tp_workload *all, const tp_topo *topo, size_t i,
+		      FILE *csv, tp_summary *s, tp_error *err)
+{
+	tp_workload w = *all;
+	w.jobs = all->jobs + win->starts[i];
+	w.njobs = win->len;
+	tp_sim_result r = { 0 };
+	tp_policy *p = NULL;
+	double secs;
+	int rc = replay(c, &w, topo, &p, &r, &secs, err);
+	if (!rc) {
+		tp_summarize(&r, s);
+		sim_write_csv(csv, &r, topo->kind != TP_TOPO_FLAT ? node_name : NULL,
+			      topo, (int)i);
+		char what[80];
+		snprintf(what, sizeof(what), "window %zu (jobs %zu-%zu)", i,
+			 win->starts[i], win->starts[i] + win->len - 1);
+		put_window(c, what, s);
+	}
+	tp_sim_result_fini(&r);
+	tp_policy_destroy(p);
+	return rc;
+}
+
+/* Every window in turn, the rows of all in one CSV. */
+static int replay_windows(const sim_config *c, const sim_windows *win,
+			  const tp_workload *w, const tp_topo *topo,
+			  tp_summary *s, tp_error *err)
+{
+	FILE *csv = sim_open_out(c->jobs_csv, err);
+	if (!csv)
+		return -1;
+	int rc = 0;
+	for (size_t i = 0; i < win->k && !rc; i++)
+		rc = run_window(c, win, w, topo, i, csv, &s[i], err);
+	tp_error later;
+	if (sim_close_out(csv, c->jobs_csv, rc ? &later : err))
+		rc = -1;
+	return rc;
+}
+
+static int write_windows_json(const sim_config *c, const sim_windows *win,
+			      const tp_workload *w, const tp_topo *topo,
+			      const tp_summary *s, tp_error *err)
+{
+	tp_summary mean;
+	sim_summary_mean(s, win->k, &mean);
+	put_window(c, "mean of the windows", &mean);
+	FILE *fp = sim_open_out(c->summary_json, err);
+	if (!fp)
+		return -1;
+	sim_run_info info = { .workload = c->workload, .policy = c->set.policy,
+			      .alloc = topo->alloc_name, .w = w };
+	sim_write_windows_json(fp, &info, win->starts, win->len, s, win->k,
+			       &mean);
+	return sim_close_out(fp, c->summary_json, err);
+}
+
+/* --windows: the starts drawn (or checked) for this trace, each window
+ * replayed alone, each one's metrics and their mean. */
+static int run_windows(const sim_config *c, const tp_workload *w,
+		       const tp_topo *topo, tp_error *err)
+{
+	sim_windows win = c->windows; /* drawn starts are this run's */
+	if (sim_windows_resolve(&win, w->njobs, err))
+		return -1;
+	tp_summary *s = calloc(win.k, sizeof(*s));
+	int rc = s ? replay_windows(c, &win, w, topo, s, err)
+		   : tp_errorf(err, "--windows: out of memory");
+	if (!rc)
+		rc = write_windows_json(c, &win, w, topo, s, err);
+	free(s);
+	if (win.drawn)
+		free(win.starts);
+	return rc;
+}
+
+static int run(const sim_config *c, tp_error *err)
+{
+	tp_topo topo = { 0 };
+	tp_workload w = { 0 };
+	tp_jobreqs reqs = { 0 };
+	int rc = load(c, &topo, &w, &reqs, err);
+	if (!rc)
+		rc = c->windows.k ? run_windows(c, &w, &topo, err)
+				  : run_one(c, &w, &topo, err);
 	tp_workload_fini(&w);
 	tp_jobreqs_fini(&reqs);
 	tp_topo_fini(&topo);
@@ -241,9 +362,9 @@ int main(int argc, char **argv)
 	sim_config c;
 	tp_error err = { "" };
 	sim_parse_args(&c, argc, argv);
-	if (run(&c, &err)) {
+	int rc = run(&c, &err);
+	if (rc)
 		fprintf(stderr, "toposim: %s\n", err.msg);
-		return 1;
-	}
-	return 0;
+	sim_windows_fini(&c.windows);
+	return rc ? 1 : 0;
 }
