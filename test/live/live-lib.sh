@@ -22,6 +22,24 @@ st_log() { echo "$LIVE_DIR/log/slurmctld.log"; }
 # keep slurmctld's FIFO scheduler starting jobs).
 st_extra_conf() { echo "SchedulerParameters=$ST_BASE,$1"; }
 
+# The plugin's last "sched/topo: allocator ..." line, once it logged one:
+# the allocator is built at the first cycle (topo_period after start-up).
+st_allocator() {
+	local log
+	log=$(st_log)
+	for _ in $(seq 1 50); do grep -q "sched/topo: allocator" "$log" && break; sleep 0.2; done
+	grep "sched/topo: allocator" "$log" | tail -n1
+}
+
+# st_wait_completed TIMEOUT_S [NAME]: every job of the scenario reaches a
+# final state within TIMEOUT_S, and that state is COMPLETED.
+st_wait_completed() {
+	local p=${2:+$2: }
+	wait_jobs_final "$1" "${ST_IDS[@]}" || fail "${p}every job finished"
+	assert_eq "$(printf 'COMPLETED\n%.0s' "${ST_IDS[@]}")" \
+		"$(for id in "${ST_IDS[@]}"; do job_state "$id"; done)" "${p}every job COMPLETED"
+}
+
 # The settings line the plugin logged last.
 st_settings() { grep "sched/topo: topo_policy=" "$(st_log)" | tail -n1 | sed 's/.*sched\/topo: //'; }
 

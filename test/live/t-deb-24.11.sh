@@ -138,19 +138,15 @@ for so in topology_fattree sched_topo; do
 done
 assert_eq "" "$(grep -F "$TOPO_BUILDDIR" <<<"$maps")" "slurmctld mapped nothing from the build tree"
 
-LOG=$(st_log)
-for _ in $(seq 1 50); do grep -q "sched/topo: allocator" "$LOG" && break; sleep 0.2; done
 assert_match ".*sched/topo: allocator fattree on the tree of .*topology.conf \(16 nodes\).*" \
-	"$(grep "sched/topo: allocator" "$LOG" | tail -n1)" "sched/topo uses topology/fattree's allocator and tree"
+	"$(st_allocator)" "sched/topo uses topology/fattree's allocator and tree"
 
 st_submit deb "
 A 4 5 1
 B 2 5 1
 C 8 5 1
 D 1 5 1"
-wait_jobs_final 120 "${ST_IDS[@]}" || fail "every job finished"
-assert_eq "$(printf 'COMPLETED\n%.0s' "${ST_IDS[@]}")" \
-	"$(for id in "${ST_IDS[@]}"; do job_state "$id"; done)" "every job COMPLETED"
+st_wait_completed 120
 live=$(st_live_starts)
 sim=$(st_sim_starts 16 easy --topology "$LIVE_DIR/topology.conf" --alloc fattree) ||
 	bail_out "toposim failed"

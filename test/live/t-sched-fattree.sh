@@ -31,10 +31,8 @@ live_start --nodes 16 $(placement_args fattree) --sched sched/topo \
 	--plugindir "$TOPO_PLUGINDIR" --topology-conf "$topo" --extra-conf "$extra"
 rm -f "$extra" "$topo"
 LOG=$(st_log)
-# The allocator is built at the first cycle (topo_period after start-up).
-for _ in $(seq 1 50); do grep -q "sched/topo: allocator" "$LOG" && break; sleep 0.2; done
 assert_match ".*sched/topo: allocator fattree on the tree of .*topology.conf \(16 nodes\).*" \
-	"$(grep "sched/topo: allocator" "$LOG" | tail -n1)" "sched/topo uses select/fattree's allocator and tree"
+	"$(st_allocator)" "sched/topo uses select/fattree's allocator and tree"
 
 st_submit fattree "
 A 2 30 2
@@ -43,9 +41,7 @@ C 3 25 1
 D 12 5 1
 E 1 10 1
 F 4 12 3"
-wait_jobs_final 240 "${ST_IDS[@]}" || fail "every job finished"
-assert_eq "$(printf 'COMPLETED\n%.0s' "${ST_IDS[@]}")" \
-	"$(for id in "${ST_IDS[@]}"; do job_state "$id"; done)" "every job COMPLETED"
+st_wait_completed 240
 live=$(st_live_starts)
 sim=$(st_sim_starts 16 easy --topology "$LIVE_DIR/topology.conf" --alloc fattree) ||
 	bail_out "toposim failed"

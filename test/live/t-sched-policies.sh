@@ -31,6 +31,7 @@ live_needs toposim sched_topo
 
 extra=$(mktemp "${TMPDIR:-/tmp}/t-sched-policies.XXXXXX")
 st_extra_conf "topo_policy=fcfs" >"$extra"
+# shellcheck disable=SC2046 # topo-cluster options, split on purpose
 live_start --nodes 4 $(flat_args) --sched sched/topo \
 	--plugindir "$TOPO_PLUGINDIR" --extra-conf "$extra"
 rm -f "$extra"
@@ -49,9 +50,7 @@ scenario() {
 	st_set_params "$params" || { fail "$name: reconfigured"; return; }
 	assert_match "topo_policy=$policy,.*" "$(st_settings)" "$name: scontrol reconfigure applied $params"
 	st_submit "$name" "$5"
-	wait_jobs_final 300 "${ST_IDS[@]}" || fail "$name: every job finished"
-	assert_eq "$(printf 'COMPLETED\n%.0s' "${ST_IDS[@]}")" \
-		"$(for id in "${ST_IDS[@]}"; do job_state "$id"; done)" "$name: every job COMPLETED"
+	st_wait_completed 300 "$name"
 	live=$(st_live_starts)
 	# shellcheck disable=SC2086
 	sim=$(st_sim_starts 4 "$policy" $simargs) || { fail "$name: toposim ran"; return; }

@@ -33,6 +33,7 @@ PARAMS="topo_policy=rb-har,topo_rbhar_max_ext=1,topo_rbhar_max_time=120,topo_rbh
 SIMARGS=(--rbhar-max-ext 1 --rbhar-max-time 120 --rbhar-requeue no)
 extra=$(mktemp "${TMPDIR:-/tmp}/t-sched-rbhar.XXXXXX")
 st_extra_conf "$PARAMS" >"$extra"
+# shellcheck disable=SC2046 # topo-cluster options, split on purpose
 live_start --nodes 4 $(flat_args) --sched sched/topo \
 	--plugindir "$TOPO_PLUGINDIR" --extra-conf "$extra"
 rm -f "$extra"

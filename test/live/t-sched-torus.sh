@@ -25,10 +25,8 @@ live_start --nodes 16 --select select/torus --sched sched/topo \
 	--plugindir "$TOPO_PLUGINDIR" --conf-file "$tmpd/torus.conf" --extra-conf "$tmpd/extra.conf"
 rm -rf "$tmpd"
 LOG=$(st_log)
-# The allocator is built at the first cycle (topo_period after start-up).
-for _ in $(seq 1 50); do grep -q "sched/topo: allocator" "$LOG" && break; sleep 0.2; done
 assert_match ".*sched/topo: allocator torus-mss on the torus of .*torus.conf \(16 nodes.*" \
-	"$(grep "sched/topo: allocator" "$LOG" | tail -n1)" "sched/topo uses select/torus's torus and allocator"
+	"$(st_allocator)" "sched/topo uses select/torus's torus and allocator"
 
 st_submit torus "
 A 4 30 2
@@ -36,9 +34,7 @@ B 4 20 2
 C 2 25 1
 D 12 5 1
 E 2 10 1"
-wait_jobs_final 240 "${ST_IDS[@]}" || fail "every job finished"
-assert_eq "$(printf 'COMPLETED\n%.0s' "${ST_IDS[@]}")" \
-	"$(for id in "${ST_IDS[@]}"; do job_state "$id"; done)" "every job COMPLETED"
+st_wait_completed 240
 live=$(st_live_starts)
 sim=$(st_sim_starts 16 easy --torus "$LIVE_DIR/torus.conf" --alloc torus-mss) ||
 	bail_out "toposim failed"
