@@ -106,7 +106,7 @@ run_backfill() {
 }
 
 run_topo() { # POLICY
-	start sched/topo "SchedulerParameters=sched_interval=-1,defer,topo_policy=$1,topo_period=1,topo_stats_every=0"
+	start sched/topo "SchedulerParameters=sched_interval=-1,topo_policy=$1,topo_period=1,topo_stats_every=0"
 	submit_all
 	sleep 2
 	local c0 s0 c1 s1 last
@@ -114,7 +114,7 @@ run_topo() { # POLICY
 	sleep "$WINDOW"
 	c1=$(stat_of cycles) s1=$(stat_of sum_cycle_us) last=$(stat_of last_cycle_us)
 	local pend
-	pend=$(stat_of last_pending)
+	pend=$(stat_of last_queued)
 	TOPO_MEAN=$(((s1 - s0) / (c1 - c0)))
 	printf 'sched/topo %-12s nodes=%d pending=%d cycles=%d mean_cycle_us=%d last_cycle_us=%s queue_seen=%s\n' \
 		"$1" "$NODES" "$JOBS" $((c1 - c0)) "$TOPO_MEAN" "$last" "$pend"

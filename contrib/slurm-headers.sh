@@ -7,7 +7,8 @@
 # package, downloaded (about 10 MB, no build dependencies) through a private
 # apt configuration (contrib/slurm-source-apt.sh: the system's apt sources
 # and lists stay untouched); this script applies Debian's patches, keeps
-# only the *.h files (4 MB) and writes the small config.h they expect.  A full ./configure is not
+# only the *.h files (4 MB) and Slurm's testsuite/python (1 MB) and writes
+# the small config.h they expect.  A full ./configure is not
 # needed: this config.h gives object code identical to a configured tree.
 #
 # DIR defaults to $SLURM_TOPO_CACHE/slurm-22.05.8, where SLURM_TOPO_CACHE
@@ -86,7 +87,8 @@ MARK=src/common/select.h
 [ "$SERIES" = 24.11 ] && MARK=src/interfaces/topology.h
 prepared() {
 	[ -f "$dir/.complete" ] && version_ok "$dir" &&
-		[ -f "$dir/$MARK" ] && [ -f "$dir/config.h" ]
+		[ -f "$dir/$MARK" ] && [ -f "$dir/config.h" ] &&
+		[ -f "$dir/testsuite/python/lib/atf.py" ]
 }
 if prepared; then
 	echo "$dir"
@@ -153,6 +155,10 @@ tmpdir="$work/tree"
 mkdir -p "$tmpdir"
 (cd "$src_tree" && find . -name '*.h' -print0 |
 	xargs -0 cp --parents -t "$tmpdir") || die "copying headers failed"
+# Slurm's own pytest suite (1 MB), for make check-slurm-suite.
+mkdir -p "$tmpdir/testsuite"
+cp -r "$src_tree/testsuite/python" "$tmpdir/testsuite/" ||
+	die "$orig: no testsuite/python"
 
 cp /usr/include/slurm/slurm_version.h "$tmpdir/slurm/slurm_version.h"
 version_ok "$tmpdir" || die "$orig: slurm/slurm_version.h is not $VERSION"

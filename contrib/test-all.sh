@@ -207,4 +207,18 @@ sleep 1 # the last lines through tail
 live_verdict build/test
 live_verdict build/test-2411
 
+# Slurm's own testsuite/python with and without our plugins, compared
+# test by test (make check-slurm-suite).  Slurm 22.05 here; the 24.11
+# tree has the same target (make -C build/test-2411 check-slurm-suite),
+# not yet part of this run: its suite runs about 9 minutes.
+step "Slurm's testsuite/python: stock vs our plugins, Slurm 22.05"
+make -C build/test check-slurm-suite >build/test/check-slurm-suite.out 2>&1
+st=$?
+grep -v '^make' build/test/check-slurm-suite.out
+if [ "$st" -eq 0 ] && grep -q '^gate: pass' build/test/check-slurm-suite.out; then
+	echo "# PASS: 1 (Slurm 22.05 testsuite/python gate)" >>"$log"
+else
+	problem "Slurm 22.05 testsuite/python gate: a test that passes on stock fails with our plugins, or the suite did not run (build/test/check-slurm-suite.out)"
+fi
+
 finish

@@ -198,6 +198,7 @@ START_TEST(test_range_max_nodes_on_torus)
 	tp_torus *t = tp_torus_generate(2, dims, NULL, &err);
 	ck_assert_msg(t, "%s", err.msg);
 	tp_torus_opts o = *tp_torus_options(t);
+	o.shapeless = TP_TORUS_SHAPELESS_REFUSE; /* boxes only, then pack */
 	o.ntransit = 1;
 	ck_assert_msg(tp_torus_set_options(t, &o, &err) == 0, "%s", err.msg);
 	tp_alloc_cfg cfg = { .nnodes = 16, .torus = t };
@@ -235,6 +236,16 @@ START_TEST(test_range_max_nodes_on_torus)
 	/* without a cap, 7 is asked and gets 8 */
 	ck_assert_int_eq(tp_place_range(a, &usable, 5, 7, 0, &out), 7);
 	ck_assert_int_eq(tp_nodeset_count(&out), 8);
+	/* Shapeless=pack: a range still takes a box of a size in it first;
+	 * a size without one gets its own count, packed in a box. */
+	o.shapeless = TP_TORUS_SHAPELESS_PACK;
+	ck_assert_msg(tp_torus_set_options(t, &o, &err) == 0, "%s", err.msg);
+	ck_assert_int_eq(tp_place_range(a, &usable, 5, 7, &(tp_alloc_req){ .max_nodes = 7 }, &out), 6);
+	ck_assert_int_eq(tp_nodeset_count(&out), 6);
+	ck_assert_int_eq(tp_place_range(a, &usable, 5, 5, &(tp_alloc_req){ .max_nodes = 5 }, &out), 5);
+	ck_assert_int_eq(tp_nodeset_count(&out), 5);
+	ck_assert_int_eq(tp_place_range(a, &usable, 10, 10, 0, &out), 10);
+	ck_assert_int_eq(tp_nodeset_count(&out), 10);
 	tp_nodeset_fini(&usable);
 	tp_nodeset_fini(&out);
 	tp_alloc_destroy(a);
@@ -616,6 +627,9 @@ START_TEST(test_placeable_torus_sizes)
 	int dims[] = { 4, 4 };
 	tp_torus *t = tp_torus_generate(2, dims, NULL, &err);
 	ck_assert_msg(t, "%s", err.msg);
+	tp_torus_opts so = *tp_torus_options(t);
+	so.shapeless = TP_TORUS_SHAPELESS_REFUSE;
+	tp_torus_set_options(t, &so, NULL);
 	tp_alloc_cfg cfg = { .nnodes = 16, .torus = t };
 	tp_alloc *a = tp_alloc_create("torus-fs", &cfg, &err);
 	ck_assert_msg(a, "%s", err.msg);
@@ -636,6 +650,12 @@ START_TEST(test_placeable_torus_sizes)
 	tp_placeable_forget(&p);
 	ck_assert(tp_placeable_test(&p, a, &all, 7));
 	ck_assert(!tp_placeable_test(&p, a, &all, 13)); /* 13, 14: no box */
+	/* Shapeless=pack (the default): every size up to 16 runs */
+	o.shapeless = TP_TORUS_SHAPELESS_PACK;
+	ck_assert_msg(tp_torus_set_options(t, &o, &err) == 0, "%s", err.msg);
+	tp_placeable_forget(&p);
+	for (int n = 1; n <= 16; n++)
+		ck_assert_msg(tp_placeable_test(&p, a, &all, n), "size %d", n);
 	tp_nodeset_fini(&all);
 	tp_placeable_fini(&p);
 	tp_alloc_destroy(a);

@@ -671,7 +671,8 @@ START_TEST(test_torus_request_limits_transit)
 	ck_assert_int_eq(tmpdir_make("check_topo"), 0);
 	char p[PATH_MAX];
 	snprintf(p, sizeof(p), "%s", tmpdir_write("torus.conf",
-		"Dimensions=4x4x2x2 Nodes=n[1-64] Method=mss Ntransit=2\n"));
+		"Dimensions=4x4x2x2 Nodes=n[1-64] Method=mss Ntransit=2\n"
+		"Shapeless=refuse\n" /* boxes only: what this test checks */));
 	tp_topo_spec s;
 	tp_topo t;
 	tp_error err = { { 0 } };

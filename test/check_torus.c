@@ -212,6 +212,8 @@ static const struct {
 	  "%s:3: unknown Distance=euclid (manhattan or torus)" },
 	{ "Dimensions=2x2\nNodes=n[1-4]\nFsOrder=random\n",
 	  "%s:3: unknown FsOrder=random (offset or diameter)" },
+	{ "Dimensions=2x2\nNodes=n[1-4]\nShapeless=wait\n",
+	  "%s:3: unknown Shapeless=wait (pack or refuse)" },
 	{ "Dimensions=2x2\nNodes=n[1-4]\nDimensions=4\n",
 	  "%s:3: Dimensions= given again (first at line 1)" },
 	{ "Dimensions=2x2\n# three of four\nNodeName=a Coord=0,0\n"
@@ -583,7 +585,16 @@ START_TEST(test_base_hand_worked)
 	tp_nodeset_fill(&avail);
 	ck_assert_int_eq(tp_alloc_place(a, &avail, 3, &out), 0);
 	ck_assert_int_eq(tp_nodeset_count(&out), 4);
+	/* Without transit nodes 3 has no shape on 2x2: Shapeless=pack (the
+	 * default) gives the lowest 3 nodes of the free 2x2 box;
+	 * Shapeless=refuse, nothing. */
 	o.ntransit = 0;
+	tp_torus_set_options(t, &o, NULL);
+	ck_assert_int_eq(tp_alloc_place(a, &avail, 3, &out), 0);
+	s = tp_nodeset_format(&out);
+	ck_assert_str_eq(s, "0-2");
+	free(s);
+	o.shapeless = TP_TORUS_SHAPELESS_REFUSE;
 	tp_torus_set_options(t, &o, NULL);
 	ck_assert_int_eq(tp_alloc_place(a, &avail, 3, &out), -1);
 	tp_alloc_destroy(a);
@@ -636,6 +647,83 @@ END_TEST
  * base is the first free candidate shape-major (checked against a scan of
  * all candidates); fs with FsOrder=diameter equals base; the node-by-node
  * (direct) free test gives the same boxes as the prefix sums. */
+/* Shapeless=pack on random states, against a brute force: a size no box
+ * shape has gets the lowest-numbered w available nodes of the first box
+ * (sizes w+1 .. 2w, shape order, then placement order) with w available;
+ * the allocator stays monotone (its own placement places again); a size
+ * with a shape is placed as a box or not at all, as with Shapeless=refuse. */
+START_TEST(test_shapeless_pack)
+{
+	static const char *const names[] = { "torus-base", "torus-fs", "torus-mss" };
+	rnd_state = 777;
+	int packed = 0;
+	for (int round = 0; round < 40; round++) {
+		tp_torus *t = random_torus();
+		tp_torus_opts o = *tp_torus_options(t);
+		o.ntransit = 0;
+		tp_torus_set_options(t, &o, NULL);
+		int N = tp_torus_nnodes(t);
+		tp_nodeset avail, out, bn, again;
+		tp_nodeset_init(&avail, N);
+		tp_nodeset_init(&out, N);
+		tp_nodeset_init(&bn, N);
+		tp_nodeset_init(&again, N);
+		random_state(t, &avail, 0.2 + 0.5 * rnd(100) / 100.0);
+		tp_alloc_cfg cfg = { .nnodes = N, .torus = t };
+		for (int m = 0; m < 3; m++) {
+			tp_error err;
+			tp_alloc *a = tp_alloc_create(names[m], &cfg, &err);
+			ck_assert_msg(a != NULL, "%s", err.msg);
+			for (int w = 1; w <= 12 && w <= N; w++) {
+				tp_torus_shape *sh = NULL;
+				int nsh = tp_torus_shapes(t, w, 0, &sh);
+				free(sh);
+				int rc = tp_alloc_place(a, &avail, w, &out);
+				tp_box b;
+				if (nsh > 0) {
+					ck_assert_int_eq(rc, tp_torus_place(t, (tp_torus_method)m,
+									    &avail, w, 0, &b));
+					continue;
+				}
+				bool found = false;
+				for (int size = w + 1; size <= 2 * w && size <= N && !found; size++) {
+					int n2 = tp_torus_shapes(t, size, 0, &sh);
+					for (int r = 0; r < n2 && !found; r++)
+						for (long k = 0; k < tp_torus_placements(t, sh[r].len) && !found; k++) {
+							tp_torus_placement(t, sh[r].len, k, &b);
+							tp_nodeset_zero(&bn);
+							tp_torus_box_nodes(t, &b, &bn);
+							tp_nodeset_and(&bn, &avail);
+							found = tp_nodeset_count(&bn) >= w;
+						}
+					free(sh);
+				}
+				ck_assert_int_eq(rc, found ? 0 : -1);
+				if (rc)
+					continue;
+				packed++;
+				ck_assert_int_eq(tp_nodeset_count(&out), w);
+				ck_assert(tp_nodeset_subset(&out, &bn));
+				int i = -1;
+				for (int k = 0; k < w; k++) {
+					i = tp_nodeset_next(&bn, i + 1);
+					ck_assert(tp_nodeset_test(&out, i));
+				}
+				ck_assert_int_eq(tp_alloc_place(a, &out, w, &again), 0);
+				ck_assert(tp_nodeset_equal(&again, &out));
+			}
+			tp_alloc_destroy(a);
+		}
+		tp_nodeset_fini(&avail);
+		tp_nodeset_fini(&out);
+		tp_nodeset_fini(&bn);
+		tp_nodeset_fini(&again);
+		tp_torus_free(t);
+	}
+	ck_assert_int_gt(packed, 20); /* the case was exercised */
+}
+END_TEST
+
 START_TEST(test_allocations_are_free_boxes)
 {
 	static const char *const names[] = { "torus-base", "torus-fs", "torus-mss" };
@@ -649,6 +737,10 @@ START_TEST(test_allocations_are_free_boxes)
 		tp_nodeset_init(&bn, N);
 		random_state(t, &avail, 0.3 + 0.4 * rnd(100) / 100.0);
 		tp_alloc_cfg cfg = { .nnodes = N, .torus = t };
+		/* boxes only here (test_shapeless_pack has the rest) */
+		tp_torus_opts so = *tp_torus_options(t);
+		so.shapeless = TP_TORUS_SHAPELESS_REFUSE;
+		tp_torus_set_options(t, &so, NULL);
 		for (int m = 0; m < 3; m++) {
 			tp_error err;
 			tp_alloc *a = tp_alloc_create(names[m], &cfg, &err);
@@ -736,6 +828,7 @@ int main(void)
 	tcase_add_test(tc, test_base_hand_worked);
 	tcase_add_test(tc, test_fs_orders_hand_worked);
 	tcase_add_test(tc, test_allocations_are_free_boxes);
+	tcase_add_test(tc, test_shapeless_pack);
 	suite_add_tcase(s, tc);
 	int rc = tp_check_run(s);
 	char cmd[300];

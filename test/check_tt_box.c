@@ -231,6 +231,7 @@ START_TEST(test_box_of_allocator_placements)
 	tp_error err = { { 0 } };
 	tp_torus_opts o = *tp_torus_options(t);
 	o.ntransit = 1;
+	o.shapeless = TP_TORUS_SHAPELESS_REFUSE; /* boxes only */
 	ck_assert_msg(tp_torus_set_options(t, &o, &err) == 0, "%s", err.msg);
 	tp_alloc_cfg cfg = { .nnodes = 64, .torus = t };
 	static const char *const names[] = { "torus-base", "torus-fs",

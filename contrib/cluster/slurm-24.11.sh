@@ -86,18 +86,10 @@ ns_extra_addrs() {
 holder_pid() { pid_of sleep:holder; }
 
 # Inside the root, the directories DIR and the plugin directories are
-# mounted on; those we had to create are listed in DIR/root-dirs (removed
-# again by post_stop, deepest first).
+# mounted on (they stay: see post_stop).
 root_mountpoint() {
-	local d=$1 p=""
-	local IFS=/
-	for c in $d; do
-		[ -n "$c" ] || continue
-		p="$p/$c"
-		[ -e "$SLURM_ROOT$p" ] && continue
-		mkdir "$SLURM_ROOT$p" || die "cannot create $SLURM_ROOT$p"
-		echo "$p" >>"$DIR/root-dirs"
-	done
+	# mkdir -p: several clusters may create the same path at once.
+	mkdir -p "$SLURM_ROOT$1" || die "cannot create $SLURM_ROOT$1"
 }
 
 # Instead of munged: the holder of the mount namespace.  The root is
@@ -165,7 +157,8 @@ launch() {
 }
 
 post_stop() {
-	[ -f "$DIR/root-dirs" ] || return 0
-	tac "$DIR/root-dirs" | while read -r d; do rmdir "$SLURM_ROOT$d" 2>/dev/null || true; done
+	# The empty mount points stay in the root: removing one would detach
+	# the mounts of every other cluster's namespace on it (rmdir of a
+	# mount point in another mount namespace succeeds and unmounts there).
 	rm -f "$DIR/root-dirs"
 }

@@ -11,7 +11,9 @@
  * also: jobs the allocator cannot place even when every node they may use
  * is free (so they never starve); RUN_NOW/WILL_RUN without a placement
  * when preemption candidates exist; and placements linear refuses (e.g.
- * CPU or memory constraints).
+ * CPU or memory constraints).  A strict allocator answers RUN_NOW with
+ * preemption candidates itself: a placement on free and preemptable
+ * nodes, whose preemptees select/linear names.
  */
 #include "tpl_jobtest.h"
 
@@ -286,6 +288,53 @@ static int narrowed_test(tpl_ctx *c, const tp_nodeset *chosen, int k,
 	return rc;
 }
 
+/* A strict allocator's RUN_NOW answer when Slurm's preemption offers
+ * candidates (PreemptType): a placement on the candidate nodes that are
+ * free or held by preemptable jobs; its node count, or -1. */
+static int place_preempting(tpl_ctx *c, bitstr_t *bitmap, List preemptees,
+			    int lo, int hi, int cap, uint16_t mode,
+			    tp_nodeset *chosen)
+{
+	tp_nodeset cand, held, tmp;
+	int k = -1;
+
+	if ((mode & SELECT_MODE_BASE) != SELECT_MODE_RUN_NOW || !preemptees ||
+	    !list_count(preemptees))
+		return -1;
+	if (tp_nodeset_init(&cand, c->map->ntopo))
+		return -1;
+	if (tp_nodeset_init(&held, c->map->ntopo)) {
+		tp_nodeset_fini(&cand);
+		return -1;
+	}
+	if (tp_nodeset_init(&tmp, c->map->ntopo)) {
+		tp_nodeset_fini(&cand);
+		tp_nodeset_fini(&held);
+		return -1;
+	}
+	ListIterator it = list_iterator_create(preemptees);
+	job_record_t *p;
+	while ((p = list_next(it))) {
+		if (!p->node_bitmap)
+			continue;
+		tpl_bits_to_set(c->map, p->node_bitmap, &tmp);
+		tp_nodeset_or(&held, &tmp);
+	}
+	list_iterator_destroy(it);
+	tpl_bits_to_set(c->map, bitmap, &cand);
+	tp_nodeset_and(&held, &cand);
+	drop_busy(c, &cand);
+	tp_nodeset_or(&cand, &held);
+	k = tp_place_range(c->alloc, &cand, lo, hi,
+			   &(tp_alloc_req){ .max_nodes = cap }, chosen);
+	if (k > 0)
+		k = tp_nodeset_count(chosen);
+	tp_nodeset_fini(&cand);
+	tp_nodeset_fini(&held);
+	tp_nodeset_fini(&tmp);
+	return k;
+}
+
 /* The allocator's answer for `mode`: node count placed (into `chosen`),
  * or -1.  *when: 0, or the release time WILL_RUN needed.  Placements stay
  * within the job's max_nodes (0: none). */
@@ -376,6 +425,18 @@ int tpl_job_test(tpl_ctx *c, job_record_t *job_ptr, bitstr_t *bitmap,
 		snprintf(range, sizeof(range), "%d-%d, min/req/max %u/%u/%u",
 			 lo, hi, min_nodes, req_nodes, max_nodes);
 		rc = narrowed_test(c, &chosen, got, k, when, range, job_ptr,
+				   bitmap, min_nodes, max_nodes, req_nodes,
+				   mode, preemptees, preemptee_job_list,
+				   exc_core_bitmap);
+	} else if (c->strict &&
+		   (got = place_preempting(c, bitmap, preemptees, lo, hi, cap,
+					   mode, &chosen)) > 0) {
+		/* The placement on free and preemptable nodes: select/linear
+		 * names the preemptees on exactly those nodes, Slurm preempts
+		 * them (select_nodes) and the job starts once they are gone. */
+		char range[64];
+		snprintf(range, sizeof(range), "%d-%d, preempting", lo, hi);
+		rc = narrowed_test(c, &chosen, got, got, 0, range, job_ptr,
 				   bitmap, min_nodes, max_nodes, req_nodes,
 				   mode, preemptees, preemptee_job_list,
 				   exc_core_bitmap);

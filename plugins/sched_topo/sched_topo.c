@@ -12,8 +12,12 @@
  *
  * slurmctld's own FIFO scheduler (schedule()) keeps running beside any
  * scheduler plugin; SchedulerParameters=sched_interval=-1 turns its
- * starting of jobs off, and `defer` keeps srun/salloc jobs from being
- * started at submission.  The plugin warns when either is missing.
+ * starting of jobs off (the plugin logs an error without it).  srun and
+ * salloc jobs are still tried at submission, as on stock Slurm: only the
+ * partition's top-priority job, only when it fits now (what every policy
+ * does with its queue head), placed by the select plugin; each such start
+ * is counted and logged (st_seen.h).  `defer` would make every
+ * --immediate job fail.
  * Settings, files and logs: sched_topo(5).
  */
 #include "config.h"
@@ -81,9 +85,9 @@ static void warn_main_scheduler(void)
 	if (!slurm_key_is("sched_interval=", -1))
 		error("%s: slurmctld's main scheduler still starts jobs (SchedulerParameters has no sched_interval=-1): jobs may start out of %s's order",
 		      plugin_type, plugin_type);
-	if (!xstrcasestr(slurm_conf.sched_params, "defer"))
-		info("%s: SchedulerParameters has no 'defer': slurmctld may start srun/salloc jobs at submission, outside %s",
-		     plugin_type, plugin_type);
+	if (xstrcasestr(slurm_conf.sched_params, "defer"))
+		info("%s: SchedulerParameters has 'defer': srun/salloc jobs wait for a cycle, and every --immediate job fails at submission",
+		     plugin_type);
 }
 
 /* (Re)read SchedulerParameters; a bad value keeps that setting as it
@@ -283,6 +287,7 @@ extern int init(void)
 	tp_settings_default(&ctx.params, true);
 	st_stats_init(&ctx.stats, (int64_t)time(NULL));
 	st_fills_init(&ctx.fills);
+	st_seen_init(&ctx.seen, (int64_t)time(NULL));
 	load_params(NULL);
 	if (!ctx.policy) { /* cannot happen with the defaults */
 		slurm_mutex_unlock(&thread_lock);
@@ -318,6 +323,7 @@ extern void fini(void)
 		if (ctx.topo_ok)
 			st_topo_fini(&ctx.topo);
 		st_fills_fini(&ctx.fills);
+		st_seen_fini(&ctx.seen);
 		tp_policy_destroy(ctx.policy);
 		memset(&ctx, 0, sizeof(ctx));
 		xfree(fills_path);

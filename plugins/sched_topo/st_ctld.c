@@ -455,6 +455,19 @@ static int start_on(job_record_t *j, bitstr_t *want, bool fill)
 	return rc;
 }
 
+/* What follows every start this cycle makes: launch it as Slurm's
+ * schedulers do, and remember it as seen (not started at submission). */
+static void started(part_cycle *pc, job_record_t *j)
+{
+	st_ctx *x = pc->x;
+	last_job_update = pc->now;
+	if (st_seen_note(&x->seen, j->job_id) < 0)
+		st_seen_reset(&x->seen);
+	st_slurm_launch(j);
+	rebuild_job_part_list(j);
+	x->started_now++;
+}
+
 static void apply_start(part_cycle *pc, const tp_start *s)
 {
 	st_ctx *x = pc->x;
@@ -481,10 +494,7 @@ static void apply_start(part_cycle *pc, const tp_start *s)
 		xfree(want);
 		return;
 	}
-	last_job_update = pc->now;
-	st_slurm_launch(j);
-	rebuild_job_part_list(j);
-	x->started_now++;
+	started(pc, j);
 	st_stats_started(&x->stats, x->params.policy, fill);
 	if (fill && !st_fills_add(&x->fills, j->job_id, s->fill_for))
 		error("%s: out of memory recording fill job %pJ", ST_TYPE, j);
@@ -504,6 +514,35 @@ static void apply_start(part_cycle *pc, const tp_start *s)
 		error("%s: %pJ was decided on %s but started on %s",
 		      ST_TYPE, j, want, j->nodes);
 		xfree(want);
+	}
+}
+
+/* Slurm's preemption (PreemptType, PreemptMode): a job still waiting
+ * that may preempt running jobs goes to select_nodes() on every node it
+ * may use, as in Slurm's own schedulers: Slurm picks the preemptees and
+ * cancels, requeues or suspends them; the job starts at once (suspend) or
+ * at a later cycle, when their nodes are free.  Which jobs may preempt
+ * which is Slurm's configuration, not a topology decision. */
+static void preempt_for_waiting(part_cycle *pc)
+{
+	st_ctx *x = pc->x;
+	tp_cluster *c = &x->view.c;
+	for (size_t i = 0; i < c->nqueue; i++) {
+		job_record_t *j = st_view_ref(c->queue[i]);
+		if (!IS_JOB_PENDING(j) || !st_slurm_may_preempt(j))
+			continue;
+		j->part_ptr = pc->part;
+		int rc = st_slurm_select_nodes(j, false);
+		if (rc != SLURM_SUCCESS) {
+			debug("%s: %pJ may preempt: %s", ST_TYPE, j,
+			      slurm_strerror(rc));
+			continue;
+		}
+		started(pc, j);
+		x->stats.started_preempting++;
+		info("%s: cycle %" PRIu64 ": started JobId=%u on %s in partition %s (preempting, PreemptType=%s)",
+		     ST_TYPE, x->stats.cycles + 1, j->job_id, j->nodes,
+		     pc->part->name, slurm_conf.preempt_type);
 	}
 }
 
@@ -579,11 +618,60 @@ static void cycle_partition(part_cycle *pc, job_queue_rec_t **recs,
 	decide_limits(pc);
 	if (!v->c.nqueue)
 		return;
-	x->stats.last_pending += (uint32_t)v->c.nqueue;
+	x->stats.last_queued += (uint32_t)v->c.nqueue;
 	tp_driver_pass(x->policy, &v->c);
 	for (size_t k = 0; k < v->c.nstarts; k++)
 		apply_start(pc, &v->c.starts[k]);
+	preempt_for_waiting(pc);
 	mark_waiting(pc);
+}
+
+/* ---- what happened since the last cycle ----------------------------- */
+
+static uint32_t pending_count(job_record_t *j)
+{
+	if (j->array_recs && j->array_recs->task_cnt)
+		return j->array_recs->task_cnt;
+	return 1;
+}
+
+/* A job that started since the last cycle (it may have ended already):
+ * its start time is not older than that cycle and it got nodes (a job
+ * cancelled while pending gets a start time but no nodes). */
+static bool started_since(job_record_t *j, int64_t since)
+{
+	return j->start_time && (int64_t)j->start_time >= since &&
+	       j->nodes && j->nodes[0];
+}
+
+/* Count the pending jobs, and the jobs sched/topo neither saw running
+ * last cycle nor started: slurmctld started them at submission. */
+static void survey_jobs(st_ctx *x)
+{
+	int64_t since = x->seen.since;
+	tpl_list_iter_t it = list_iterator_create(job_list);
+	job_record_t *j;
+	while ((j = list_next(it))) {
+		if (IS_JOB_PENDING(j)) {
+			x->stats.last_pending += pending_count(j);
+			continue;
+		}
+		bool runs = IS_JOB_RUNNING(j) || IS_JOB_SUSPENDED(j);
+		if (!runs && !started_since(j, since))
+			continue;
+		int fresh = st_seen_note(&x->seen, j->job_id);
+		if (fresh < 0) {
+			st_seen_reset(&x->seen);
+			break;
+		}
+		if (fresh && started_since(j, since)) {
+			x->stats.started_at_submit++;
+			info("%s: %pJ was started by slurmctld at submission on %s (top priority in partition %s, fitted)",
+			     ST_TYPE, j, j->nodes,
+			     j->part_ptr ? j->part_ptr->name : "?");
+		}
+	}
+	list_iterator_destroy(it);
 }
 
 uint32_t st_ctld_cycle(st_ctx *x, time_t now)
@@ -615,7 +703,9 @@ uint32_t st_ctld_cycle(st_ctx *x, time_t now)
 	pc.bits = bit_alloc(node_record_count);
 	pc.usable = bit_alloc(node_record_count);
 	x->started_now = 0;
-	x->stats.last_pending = x->stats.last_running = 0;
+	x->stats.last_pending = x->stats.last_queued = 0;
+	x->stats.last_running = 0;
+	survey_jobs(x);
 	st_fills_unsee(&x->fills);
 
 	tpl_list_iter_t pit = list_iterator_create(part_list);
@@ -626,6 +716,7 @@ uint32_t st_ctld_cycle(st_ctx *x, time_t now)
 	}
 	list_iterator_destroy(pit);
 
+	st_seen_end(&x->seen, (int64_t)now);
 	size_t gone = st_fills_drop_unseen(&x->fills);
 	if (gone)
 		debug("%s: %zu fill job(s) ended", ST_TYPE, gone);

@@ -3,6 +3,8 @@
  *
  * Under slurmctld's locks (config read, job write, node write, partition
  * read, federation read: the set sched/backfill takes) the cycle
+ *   0. counts the pending jobs and the jobs slurmctld started since the
+ *      last cycle (srun/salloc at submission; st_seen.h);
  *   1. asks Slurm for the runnable pending jobs (build_job_queue(), the
  *      same eligibility tests Slurm's own schedulers use: not held,
  *      dependencies satisfied, begin time passed, partition and QOS
@@ -26,6 +28,7 @@
 
 #include "policy/policy.h"
 #include "st_fills.h"
+#include "st_seen.h"
 #include "io/settings.h"
 #include "st_stats.h"
 #include "st_topo.h"
@@ -37,6 +40,7 @@ typedef struct st_ctx {
 	st_topo topo;
 	bool topo_ok;
 	st_fills fills;
+	st_seen seen;        /* running jobs of the last cycle */
 	st_stats stats;
 	st_view view;
 	uint32_t started_now; /* starts of the current cycle */

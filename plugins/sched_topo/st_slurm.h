@@ -35,6 +35,10 @@ int st_slurm_test_resv(job_record_t *j, time_t *when, bitstr_t **avail);
  * nodes already narrowed to its placement). */
 int st_slurm_select_nodes(job_record_t *j, bool fill);
 
+/* Slurm's preemption (PreemptType) is on and `j` has running jobs it may
+ * preempt. */
+bool st_slurm_may_preempt(job_record_t *j);
+
 /* What slurmctld does after select_nodes() started a job: power up its
  * nodes where needed, answer srun/salloc or launch the batch script. */
 void st_slurm_launch(job_record_t *j);

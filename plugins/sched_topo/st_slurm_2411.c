@@ -6,6 +6,7 @@
 #include "src/common/read_config.h"
 #include "src/slurmctld/job_scheduler.h"
 #include "src/slurmctld/node_scheduler.h"
+#include "src/interfaces/preempt.h"
 #include "src/slurmctld/proc_req.h"
 #include "src/slurmctld/reservation.h"
 
@@ -44,4 +45,14 @@ void st_slurm_launch(job_record_t *j)
 		srun_allocate(j);
 	else if (!IS_JOB_CONFIGURING(j))
 		launch_job(j);
+}
+
+bool st_slurm_may_preempt(job_record_t *j)
+{
+	if (!slurm_preemption_enabled())
+		return false;
+	list_t *c = slurm_find_preemptable_jobs(j);
+	bool any = c && list_count(c) > 0;
+	FREE_NULL_LIST(c);
+	return any;
 }

@@ -45,13 +45,15 @@ void st_stats_line(const st_stats *s, char *buf, size_t len)
 {
 	snprintf(buf, len,
 		 "cycles=%" PRIu64 " last_us=%" PRIu64 " mean_us=%" PRIu64
-		 " max_us=%" PRIu64 " pending=%" PRIu32 " running=%" PRIu32
-		 " started=%" PRIu64 " (fill %" PRIu64 ", %s) start_failed=%" PRIu64
+		 " max_us=%" PRIu64 " pending=%" PRIu32 " queued=%" PRIu32
+		 " running=%" PRIu32 " started=%" PRIu64 " (fill %" PRIu64
+		 ", %s) at_submit=%" PRIu64 " preempting=%" PRIu64 " start_failed=%" PRIu64
 		 " mismatches=%" PRIu64 " ext_granted=%" PRIu64
 		 " ext_denied=%" PRIu64 " requeued=%" PRIu64,
 		 s->cycles, s->last_us, st_stats_mean_us(s), s->max_us,
-		 s->last_pending, s->last_running, s->started, s->started_fill,
-		 s->policy, s->start_failed, s->mismatches, s->ext_granted,
+		 s->last_pending, s->last_queued, s->last_running, s->started,
+		 s->started_fill, s->policy, s->started_at_submit, s->started_preempting,
+		 s->start_failed, s->mismatches, s->ext_granted,
 		 s->ext_denied, s->requeued);
 }
 
@@ -67,10 +69,13 @@ void st_stats_format(const st_stats *s, char *buf, size_t len)
 		"max_cycle_us=%" PRIu64 "\n"
 		"sum_cycle_us=%" PRIu64 "\n"
 		"last_pending=%" PRIu32 "\n"
+		"last_queued=%" PRIu32 "\n"
 		"last_running=%" PRIu32 "\n"
 		"last_started=%" PRIu32 "\n"
 		"started=%" PRIu64 "\n"
 		"started_fill=%" PRIu64 "\n"
+		"started_at_submit=%" PRIu64 "\n"
+		"started_preempting=%" PRIu64 "\n"
 		"start_failed=%" PRIu64 "\n"
 		"mismatches=%" PRIu64 "\n"
 		"ext_granted=%" PRIu64 "\n"
@@ -78,7 +83,8 @@ void st_stats_format(const st_stats *s, char *buf, size_t len)
 		"requeued=%" PRIu64 "\n",
 		s->since, s->last_cycle_at, s->policy, s->cycles, s->last_us,
 		st_stats_mean_us(s), s->max_us, s->sum_us, s->last_pending,
-		s->last_running, s->last_started, s->started, s->started_fill,
+		s->last_queued, s->last_running, s->last_started, s->started,
+		s->started_fill, s->started_at_submit, s->started_preempting,
 		s->start_failed, s->mismatches, s->ext_granted, s->ext_denied,
 		s->requeued);
 	const char *const *names = tp_policy_names();

@@ -30,7 +30,12 @@ typedef struct st_stats {
 	uint64_t start_failed;    /* slurmctld refused a decided start */
 	uint64_t mismatches;      /* started on other nodes than decided */
 	uint64_t ext_granted, ext_denied, requeued;
-	uint32_t last_pending, last_running, last_started;
+	uint64_t started_at_submit; /* by slurmctld at submission (srun/salloc) */
+	uint64_t started_preempting; /* through Slurm's preemption */
+	/* The last cycle: every pending job (array tasks each, held and
+	 * blocked ones too: what squeue lists as PENDING), of which in a
+	 * policy's queue; running jobs; starts. */
+	uint32_t last_pending, last_queued, last_running, last_started;
 } st_stats;
 
 void st_stats_init(st_stats *s, int64_t now);

@@ -13,7 +13,7 @@
 # fill jobs starred).
 
 # Everything before the scenario's own topo_* settings.
-ST_BASE=${ST_BASE:-sched_interval=-1,defer,topo_period=1,topo_stats_every=0}
+ST_BASE=${ST_BASE:-sched_interval=-1,topo_period=1,topo_stats_every=0}
 
 st_log() { echo "$LIVE_DIR/log/slurmctld.log"; }
 

@@ -54,7 +54,7 @@ assert_match ".*fatal: topology/torus: cannot load the torus.*" "$(grep -m1 "fat
 	"and slurmctld stops with a fatal message"
 
 # ---- sched/topo: an unknown topo_ key
-printf 'SchedulerParameters=sched_interval=-1,defer,topo_policy=easy,topo_bogus=1\n' >"$work/extra.conf"
+printf 'SchedulerParameters=sched_interval=-1,topo_policy=easy,topo_bogus=1\n' >"$work/extra.conf"
 live_start --nodes 4 --select select/cons_tres --sched sched/topo \
 	--plugindir "$TOPO_PLUGINDIR" --extra-conf "$work/extra.conf"
 LOG=$LIVE_DIR/log/slurmctld.log

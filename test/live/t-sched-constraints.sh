@@ -87,4 +87,29 @@ for id in "$q1" "$q2"; do
 	assert_eq COMPLETED "$(job_state "$id")" "job $id COMPLETED after waiting"
 done
 
+# ------------------------------------------- srun at submission, counts
+# The idle cluster starts an srun --immediate job at once, as stock Slurm
+# does (slurmctld's submission attempt, the queue head that fits); the
+# plugin logs and counts it.  A held job is counted pending, not queued.
+diag "---- srun --immediate, statistics"
+stat_of() { sed -n "s/^$1=//p" "$LIVE_DIR/state/sched_topo.stats"; }
+before=$(stat_of started_at_submit)
+out=$(sx srun --immediate -N 2 hostname 2>&1) && rc=0 || rc=$?
+assert_eq 0 "$rc" "srun --immediate -N 2 on the idle cluster runs at once ($out)"
+assert_eq "" "$(printf '%s\n' "$out" | grep 'queued and waiting')" \
+	"... without 'queued and waiting' on stderr"
+held=$(submit 1 2 2 held -H) || bail_out "sbatch -H"
+for _ in $(seq 50); do
+	[ "$(stat_of started_at_submit)" -gt "$before" ] &&
+		[ "$(stat_of last_pending)" -ge 1 ] && break
+	sleep 0.2
+done
+assert_eq $((before + 1)) "$(stat_of started_at_submit)" "the srun job is counted as started at submission"
+assert_match ".*sched/topo: JobId=[0-9]+ was started by slurmctld at submission on n.*" \
+	"$(grep 'started by slurmctld at submission' "$LIVE_DIR/log/slurmctld.log" | tail -n 1)" \
+	"... and logged"
+assert_eq 1 "$(stat_of last_pending)" "the held job counts as pending"
+assert_eq 0 "$(stat_of last_queued)" "... but is in no policy's queue"
+sx scancel "$held"
+
 done_testing

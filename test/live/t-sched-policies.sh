@@ -6,8 +6,8 @@
 # whole nodes, t-sched-policies-24.11.sh).
 #
 # One 4-node cluster with SchedulerType=sched/topo; slurmctld's own FIFO
-# scheduler is switched off (sched_interval=-1, defer), so only the
-# plugin starts jobs.  Each scenario:
+# scheduler is switched off (sched_interval=-1), so only the plugin starts
+# the (batch) jobs.  Each scenario:
 #   - sets the policy in SchedulerParameters and runs `scontrol reconfigure`
 #     (sched_p_reconfig applies it; the log must show the new settings),
 #   - submits its jobs while the partition is DOWN and sets it UP, so the

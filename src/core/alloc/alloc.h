@@ -33,6 +33,9 @@ struct tp_torus;   /* torus.h */
  * can fail once a unit has more free nodes, and "fattree" places a job
  * of 5 nodes on 4-node units on a unit and a part of another. */
 #define TP_ALLOC_MONOTONE 0x2u
+/* Places some requests other than by its own shapes (a torus's
+ * Shapeless=pack): tp_alloc_req.boxes_only changes its answers. */
+#define TP_ALLOC_PACKS 0x4u
 
 /* What a placement must satisfy.  An allocator's place() sees only
  * `nodes` and `max_nodes`: the node constraints are applied around it by
@@ -57,6 +60,9 @@ typedef struct tp_alloc_req {
 	 * Slurm's --switches), 0: any.  Ignored by allocators whose machine
 	 * has no groups (tp_alloc.groups NULL: flat, torus). */
 	int max_groups;
+	/* Only the allocator's own shapes: a torus box, not Shapeless=pack
+	 * (tp_place_range asks every size of a range this way first). */
+	bool boxes_only;
 } tp_alloc_req;
 
 /* Node groups of a machine (a fat tree's leaf switches), for max_groups. */

@@ -24,15 +24,15 @@ static void memo_forget(memo *m, int nnodes)
 	}
 }
 
-/* Marks are per size: a request with a node cap of its own is passed
- * through unremembered. */
+/* Marks are per size: a request with a node cap of its own, or for the
+ * allocator's own shapes only, is passed through unremembered. */
 static int memo_place(tp_alloc *a, const tp_nodeset *free,
 		      const tp_alloc_req *req, tp_nodeset *out)
 {
 	int nodes = req->nodes;
 	memo *m = a->state;
 	m->asked++;
-	if (nodes < 1 || nodes > a->nnodes || req->max_nodes)
+	if (nodes < 1 || nodes > a->nnodes || req->max_nodes || req->boxes_only)
 		return tp_alloc_place_req(m->inner, free, req, out);
 	if (!tp_nodeset_equal(free, &m->free)) {
 		tp_nodeset_copy(&m->free, free);

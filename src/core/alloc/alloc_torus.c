@@ -13,7 +13,9 @@
  * fs takes the first free candidate in the FsOrder= order (with
  * FsOrder=diameter that is shape-major, hence the same box as base);
  * mss evaluates phi after every free candidate and keeps the first one
- * with the largest phi in the FsOrder= order.
+ * with the largest phi in the FsOrder= order.  A size no box shape has
+ * is packed into a box (Shapeless=pack, place_packed) unless the request
+ * is for boxes only.
  */
 #include <stdlib.h>
 
@@ -169,6 +171,57 @@ typedef struct torus_alloc {
 	tp_torus_method method;
 } torus_alloc;
 
+/* Shapeless=pack: `nodes` has no box shape on this torus at all (3 on
+ * 2x2x2, 5 on 4x4x2x2), so no box of it ever frees.  The job gets the
+ * lowest-numbered `nodes` available nodes of the smallest box (sizes up to
+ * twice the job's, shape order, then low-corner index, for every method)
+ * that has that many available: compact, and it runs as on stock Slurm.
+ * A box qualifies on every superset of `avail` and on the job's own nodes,
+ * so the allocator stays monotone.  -1 when the size has a shape (the job
+ * waits for a box), no box qualifies, or Shapeless=refuse. */
+static int place_packed(const torus_alloc *ta, const tp_nodeset *avail,
+			int nodes, tp_nodeset *out)
+{
+	const tp_torus *t = ta->t;
+	tp_torus_shape *sh = NULL;
+	if (tp_torus_options(t)->shapeless != TP_TORUS_SHAPELESS_PACK ||
+	    tp_nodeset_count(avail) < nodes)
+		return -1;
+	int nsh = tp_torus_shapes(t, nodes, 0, &sh);
+	free(sh);
+	if (nsh != 0)
+		return -1;
+	tp_torus_counts *cnt = tp_torus_counts_new(t, avail);
+	if (!cnt)
+		return -1;
+	int most = tp_torus_nnodes(t) < 2 * nodes ? tp_torus_nnodes(t) : 2 * nodes;
+	bool found = false;
+	tp_box box;
+	for (int m = nodes + 1; m <= most && !found; m++) {
+		nsh = tp_torus_shapes(t, m, 0, &sh);
+		for (int r = 0; r < nsh && !found; r++) {
+			long np = tp_torus_placements(t, sh[r].len);
+			for (long k = 0; k < np && !found; k++) {
+				tp_torus_placement(t, sh[r].len, k, &box);
+				found = m - tp_torus_counts_locked(cnt, &box) >= nodes;
+			}
+		}
+		free(sh);
+	}
+	tp_torus_counts_free(cnt);
+	if (!found)
+		return -1;
+	tp_nodeset_zero(out);
+	tp_torus_box_nodes(t, &box, out);
+	tp_nodeset_and(out, avail);
+	int i = -1;
+	for (int k = 0; k < nodes; k++)
+		i = tp_nodeset_next(out, i + 1);
+	while ((i = tp_nodeset_next(out, i + 1)) >= 0)
+		tp_nodeset_clear(out, i);
+	return 0;
+}
+
 static int torus_place(tp_alloc *a, const tp_nodeset *avail,
 		const tp_alloc_req *req, tp_nodeset *out)
 {
@@ -186,7 +239,8 @@ static int torus_place(tp_alloc *a, const tp_nodeset *avail,
 	}
 	if (place_transit(ta->t, ta->method, avail, req->nodes, ntransit, 0,
 			  &box))
-		return -1;
+		return req->boxes_only ? -1
+				       : place_packed(ta, avail, req->nodes, out);
 	tp_torus_box_nodes(ta->t, &box, out);
 	return 0;
 }
@@ -203,16 +257,19 @@ static void torus_destroy(tp_alloc *a)
 	free(a->state);
 }
 
+#define TP_TORUS_FLAGS (TP_ALLOC_MONOTONE | TP_ALLOC_PACKS)
+
 /* Monotone: each method places a job exactly when some candidate box is
- * all free, and a box free in a set is free in every superset. */
+ * all free, and a box free in a set is free in every superset (a packed
+ * placement's box too: place_packed). */
 static const tp_alloc_ops torus_ops[] = {
-	[TP_TORUS_BASE] = { .name = "torus-base", .flags = TP_ALLOC_MONOTONE,
+	[TP_TORUS_BASE] = { .name = "torus-base", .flags = TP_TORUS_FLAGS,
 			    .place = torus_place, .cost = torus_cost,
 			    .destroy = torus_destroy },
-	[TP_TORUS_FS] = { .name = "torus-fs", .flags = TP_ALLOC_MONOTONE,
+	[TP_TORUS_FS] = { .name = "torus-fs", .flags = TP_TORUS_FLAGS,
 			  .place = torus_place, .cost = torus_cost,
 			  .destroy = torus_destroy },
-	[TP_TORUS_MSS] = { .name = "torus-mss", .flags = TP_ALLOC_MONOTONE,
+	[TP_TORUS_MSS] = { .name = "torus-mss", .flags = TP_TORUS_FLAGS,
 			   .place = torus_place, .cost = torus_cost,
 			   .destroy = torus_destroy },
 };

@@ -12,11 +12,17 @@ int tp_place_range(tp_alloc *a, const tp_nodeset *usable, int lo, int hi,
 		lo = 1;
 	if (hi > have)
 		hi = have;
-	for (int k = hi; k >= lo; k--) {
-		tp_alloc_req req = proto ? *proto : (tp_alloc_req){ 0 };
-		req.nodes = k;
-		if (tp_alloc_place_req(a, usable, &req, out) == 0)
-			return k;
+	/* A range: a torus box of any size in it before a packed placement
+	 * (Shapeless=pack) of the largest. */
+	bool two = lo < hi && (a->flags & TP_ALLOC_PACKS);
+	for (int pass = two ? 0 : 1; pass < 2; pass++) {
+		for (int k = hi; k >= lo; k--) {
+			tp_alloc_req req = proto ? *proto : (tp_alloc_req){ 0 };
+			req.nodes = k;
+			req.boxes_only = req.boxes_only || pass == 0;
+			if (tp_alloc_place_req(a, usable, &req, out) == 0)
+				return k;
+		}
 	}
 	tp_nodeset_zero(out);
 	return -1;

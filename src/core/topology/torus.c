@@ -32,6 +32,7 @@ static const tp_torus_opts default_opts = {
 	.method = TP_TORUS_MSS,
 	.distance = TP_TORUS_DIST_MANHATTAN,
 	.fs_order = TP_TORUS_FS_OFFSET,
+	.shapeless = TP_TORUS_SHAPELESS_PACK,
 };
 
 /* ---- enum names ------------------------------------------------------ */
@@ -39,6 +40,7 @@ static const tp_torus_opts default_opts = {
 static const char *const method_names[] = { "base", "fs", "mss" };
 static const char *const distance_names[] = { "manhattan", "torus" };
 static const char *const fs_order_names[] = { "offset", "diameter" };
+static const char *const shapeless_names[] = { "pack", "refuse" };
 
 static int lookup(const char *const *names, int n, const char *s)
 {
@@ -65,6 +67,11 @@ int tp_torus_method_parse(const char *s, tp_torus_method *m)
 const char *tp_torus_distance_name(tp_torus_distance d)
 {
 	return (unsigned)d < 2 ? distance_names[d] : "?";
+}
+
+const char *tp_torus_shapeless_name(tp_torus_shapeless sl)
+{
+	return (unsigned)sl < 2 ? shapeless_names[sl] : "?";
 }
 
 const char *tp_torus_fs_order_name(tp_torus_fs_order o)
@@ -274,6 +281,9 @@ int tp_torus_write_conf(const tp_torus *t, FILE *fp)
 		t->opts.ntransit, tp_torus_method_name(t->opts.method),
 		tp_torus_distance_name(t->opts.distance),
 		tp_torus_fs_order_name(t->opts.fs_order));
+	if (t->opts.shapeless != default_opts.shapeless)
+		fprintf(fp, "Shapeless=%s\n",
+			tp_torus_shapeless_name(t->opts.shapeless));
 	int c[TP_TORUS_MAX_DIMS];
 	for (int idx = 0; idx < t->nnodes; idx++) {
 		tp_torus_coord(t, idx, c);
@@ -288,10 +298,10 @@ int tp_torus_write_conf(const tp_torus *t, FILE *fp)
 /* ---- parsing --------------------------------------------------------- */
 
 enum { K_DIMENSIONS, K_WRAP, K_NTRANSIT, K_METHOD, K_DISTANCE, K_FSORDER,
-       K_NODES, K_COUNT };
+       K_SHAPELESS, K_NODES, K_COUNT };
 static const char *const key_names[K_COUNT] = {
 	"Dimensions", "Wrap", "Ntransit", "Method", "Distance", "FsOrder",
-	"Nodes",
+	"Shapeless", "Nodes",
 };
 
 typedef struct conf_val {
@@ -516,6 +526,13 @@ static int parse_options(parse *p, tp_torus_opts *o, tp_error *err)
 			return tp_errorf(err, "%s:%d: unknown FsOrder=%s (offset or diameter)",
 					 p->path, v->line, v->value);
 		o->fs_order = (tp_torus_fs_order)i;
+	}
+	v = &p->keys[K_SHAPELESS];
+	if (v->value) {
+		if ((i = lookup(shapeless_names, 2, v->value)) < 0)
+			return tp_errorf(err, "%s:%d: unknown Shapeless=%s (pack or refuse)",
+					 p->path, v->line, v->value);
+		o->shapeless = (tp_torus_shapeless)i;
 	}
 	return 0;
 }

@@ -60,11 +60,23 @@ typedef enum tp_torus_fs_order {
 	TP_TORUS_FS_DIAMETER,
 } tp_torus_fs_order;
 
+/* A job size no box shape of the torus has (3 nodes on 2x2x2, 5 on
+ * 4x4x2x2; Shapeless=). */
+typedef enum tp_torus_shapeless {
+	/* the job's nodes are the lowest-numbered ones of the smallest free
+	 * box that holds them: compact, and it runs as on stock Slurm */
+	TP_TORUS_SHAPELESS_PACK,
+	/* no placement: the simulator rejects such a job at arrival, Slurm
+	 * at submission (the published methods' reading) */
+	TP_TORUS_SHAPELESS_REFUSE,
+} tp_torus_shapeless;
+
 typedef struct tp_torus_opts {
 	int ntransit;                 /* Ntransit=, default 0 */
 	tp_torus_method method;       /* Method=, default mss */
 	tp_torus_distance distance;   /* Distance=, default manhattan */
 	tp_torus_fs_order fs_order;   /* FsOrder=, default offset */
+	tp_torus_shapeless shapeless; /* Shapeless=, default pack */
 } tp_torus_opts;
 
 /* A box (see above).  Entries past the torus's ndims are zero. */
@@ -113,6 +125,7 @@ const char *tp_torus_method_name(tp_torus_method m);
 int tp_torus_method_parse(const char *s, tp_torus_method *m);
 const char *tp_torus_distance_name(tp_torus_distance d);
 const char *tp_torus_fs_order_name(tp_torus_fs_order o);
+const char *tp_torus_shapeless_name(tp_torus_shapeless s);
 
 /* ---- boxes and shapes (torus_box.c) ---------------------------------- */
 
