@@ -144,8 +144,10 @@ live_filter='^(== |ok|not ok|Bail out!|PASS|FAIL|ERROR|SKIP|check-live:)'
 # live_lane BUILDDIR TAG: make check-live there in the background, its
 # whole output in BUILDDIR/check-live.out, its lines worth seeing printed
 # as they come, prefixed with [TAG].  Sets lane_pid.
+# live_lane BUILDDIR TAG [suite]: check-live in the background; with
+# "suite", Slurm's testsuite/python gate right after it in the same lane.
 live_lane() {
-	local dir=$1 tag=$2
+	local dir=$1 tag=$2 then=${3:-}
 	if ! grep -q '^check-live:' "$dir/Makefile"; then
 		problem "$dir/Makefile has no check-live target: the live-cluster tests cannot run"
 		lane_pid=""
@@ -153,7 +155,8 @@ live_lane() {
 	fi
 	# Skips must fail here, whatever the caller's environment says.
 	( env -u TOPO_LIVE_ALLOW_SKIP make -C "$dir" check-live >"$dir/check-live.out" 2>&1
-	  echo $? >"$dir/check-live.rc" ) &
+	  echo $? >"$dir/check-live.rc"
+	  [ "$then" = suite ] && suite_run "$dir" ) &
 	lane_pid=$!
 	tail -n +1 --pid="$lane_pid" -F "$dir/check-live.out" 2>/dev/null |
 		grep --line-buffered -E "$live_filter" | sed -u "s/^/[$tag] /" &
@@ -196,29 +199,40 @@ live_verdict() {
 	fi
 }
 
+# Slurm's own testsuite/python with and without our plugins, compared
+# test by test (make check-slurm-suite): 24.11's right after its live
+# tests, in its lane (that lane ends first); 22.05's after both lanes.
+suite_run() { # BUILDDIR
+	rm -f "$1/check-slurm-suite.rc"
+	make -C "$1" check-slurm-suite >"$1/check-slurm-suite.out" 2>&1
+	echo $? >"$1/check-slurm-suite.rc"
+}
+suite_verdict() { # BUILDDIR TAG
+	local st
+	echo "--- Slurm $2"
+	grep -v '^make' "$1/check-slurm-suite.out" 2>/dev/null
+	st=$(cat "$1/check-slurm-suite.rc" 2>/dev/null || echo 1)
+	if [ "$st" -eq 0 ] && grep -q '^gate: pass' "$1/check-slurm-suite.out"; then
+		echo "# PASS: 1 (Slurm $2 testsuite/python gate)" >>"$log"
+	else
+		problem "Slurm $2 testsuite/python gate: a test that passes on stock fails with our plugins, or the suite did not run ($1/check-slurm-suite.out)"
+	fi
+}
+
 step "live-cluster tests, Slurm 22.05 [22.05] and 24.11 [24.11], side by side"
 rm -f build/test/check-live.rc build/test-2411/check-live.rc
 live_lane build/test 22.05
 p2205=$lane_pid
-live_lane build/test-2411 24.11
+live_lane build/test-2411 24.11 suite
 p2411=$lane_pid
 for p in $p2205 $p2411; do wait "$p"; done
 sleep 1 # the last lines through tail
 live_verdict build/test
 live_verdict build/test-2411
 
-# Slurm's own testsuite/python with and without our plugins, compared
-# test by test (make check-slurm-suite).  Slurm 22.05 here; the 24.11
-# tree has the same target (make -C build/test-2411 check-slurm-suite),
-# not yet part of this run: its suite runs about 9 minutes.
-step "Slurm's testsuite/python: stock vs our plugins, Slurm 22.05"
-make -C build/test check-slurm-suite >build/test/check-slurm-suite.out 2>&1
-st=$?
-grep -v '^make' build/test/check-slurm-suite.out
-if [ "$st" -eq 0 ] && grep -q '^gate: pass' build/test/check-slurm-suite.out; then
-	echo "# PASS: 1 (Slurm 22.05 testsuite/python gate)" >>"$log"
-else
-	problem "Slurm 22.05 testsuite/python gate: a test that passes on stock fails with our plugins, or the suite did not run (build/test/check-slurm-suite.out)"
-fi
+step "Slurm's testsuite/python: stock vs our plugins, Slurm 22.05 (24.11 ran in its lane)"
+suite_run build/test
+suite_verdict build/test 22.05
+suite_verdict build/test-2411 24.11
 
 finish

@@ -75,7 +75,7 @@ fi
 printf 'SwitchName=s1 Nodes=n[1-4]\nSwitchName=s2 Nodes=n[5-8]\nSwitchName=top Switches=s[1-2]\n' \
 	>"$OUT/topology.conf"
 printf 'Dimensions=2x2x2\nNodes=n[1-8]\n' >"$OUT/torus.conf"
-printf 'PreemptType=preempt/partition_prio\nPreemptMode=CANCEL,GANG\n' >"$OUT/extra.conf"
+printf 'PreemptType=preempt/partition_prio\nPreemptMode=CANCEL,GANG\nMinJobAge=86400\n' >"$OUT/extra.conf"
 
 # Deselected tests: "slow" lines of `known` (unless --full); the
 # preemption tests where a cluster does not run them.
