@@ -101,32 +101,45 @@ suite_exec() {
 		--junitxml="$0/result.xml" "$@"' "$dir" "$@"
 }
 
-# run_one NAME PREEMPT OPTIONS...: $OUT/NAME.xml (JUnit) and NAME.log.
-run_one() {
-	local name=$1 preempt=$2 dir=$OUT/$1 rc=0
-	shift 2
-	rm -rf "$dir"
-	local args=() a
-	for a in "$@"; do
-		a=${a//@TOPO@/$OUT/topology.conf}
+# on_cluster TAG OPTIONS... -- PYTEST-ARGS...: a fresh cluster $OUT/TAG
+# (topo-cluster OPTIONS, @TOPO@/@TORUS@ filled in), pytest on it
+# ($OUT/TAG.log, $OUT/TAG.xml), then stopped.  pytest's exit status, or 99
+# when the cluster did not start.
+on_cluster() {
+	local tag=$1 dir=$OUT/$1 rc=0 args=() a
+	shift
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do
+		a=${1//@TOPO@/$OUT/topology.conf}
 		args+=("${a//@TORUS@/$OUT/torus.conf}")
+		shift
 	done
+	shift
+	rm -rf "$dir"
 	if ! "$TOPO_CLUSTER" start --dir "$dir" --nodes 8 --cpus 2 --slurm "$SERIES" \
 		--plugindir "$PLUGINDIR" --extra-conf "$OUT/extra.conf" "${args[@]}" \
-		>"$OUT/$name.start" 2>&1; then
-		echo "slurm-suite: $name: cluster did not start:" >&2
-		tail -n 5 "$OUT/$name.start" >&2
+		>"$OUT/$tag.start" 2>&1; then
+		echo "slurm-suite: $tag: cluster did not start:" >&2
+		tail -n 5 "$OUT/$tag.start" >&2
 		"$TOPO_CLUSTER" stop --dir "$dir" >/dev/null 2>&1 || true
-		return 1
+		return 99
 	fi
 	# The suite and its output live in the cluster's directory, which the
 	# 24.11 clients' root sees at the same path.
 	cp -r "$src/testsuite/python" "$dir/suite"
 	printf 'SlurmInstallDir=/usr\nSlurmConfigDir=%s\n' "$dir" >"$dir/testsuite.conf"
-	mapfile -t sel < <(deselect "$preempt")
-	suite_exec "$dir" "${sel[@]}" tests >"$OUT/$name.log" 2>&1 || rc=$?
-	cp "$dir/result.xml" "$OUT/$name.xml" 2>/dev/null || true
+	suite_exec "$dir" "$@" >"$OUT/$tag.log" 2>&1 || rc=$?
+	cp "$dir/result.xml" "$OUT/$tag.xml" 2>/dev/null || true
 	"$TOPO_CLUSTER" stop --dir "$dir" >/dev/null 2>&1 || true
+	return "$rc"
+}
+
+# run_one NAME PREEMPT OPTIONS...: the suite on cluster NAME.
+run_one() {
+	local name=$1 preempt=$2 rc=0
+	shift 2
+	mapfile -t sel < <(deselect "$preempt")
+	on_cluster "$name" "$@" -- "${sel[@]}" tests || rc=$?
+	[ "$rc" = 99 ] && return 1
 	# pytest: 0 all passed, 1 some failed; anything else is a broken run.
 	[ "$rc" -le 1 ] && [ -f "$OUT/$name.xml" ] || {
 		echo "slurm-suite: $name: pytest exited $rc (log: $OUT/$name.log)" >&2
@@ -135,26 +148,13 @@ run_one() {
 	echo "slurm-suite: $name: $(tail -n 1 "$OUT/$name.log")"
 }
 
-# rerun NAME PREEMPT IDS-FILE OPTIONS...: the tests in IDS-FILE again on a
-# fresh cluster of that kind ($OUT/NAME.rerun.xml).
+# rerun NAME IDS-FILE OPTIONS...: the tests in IDS-FILE again on a fresh
+# cluster of that kind ($OUT/NAME.rerun.xml).
 rerun() {
-	local name=$1 preempt=$2 ids=$3
-	shift 3
+	local name=$1 ids=$2
+	shift 2
 	mapfile -t ids_a <"$ids"
-	local dir=$OUT/$name.rerun rc=0 args=() a
-	for a in "$@"; do
-		a=${a//@TOPO@/$OUT/topology.conf}
-		args+=("${a//@TORUS@/$OUT/torus.conf}")
-	done
-	rm -rf "$dir"
-	"$TOPO_CLUSTER" start --dir "$dir" --nodes 8 --cpus 2 --slurm "$SERIES" \
-		--plugindir "$PLUGINDIR" --extra-conf "$OUT/extra.conf" "${args[@]}" \
-		>"$OUT/$name.rerun.start" 2>&1 || { "$TOPO_CLUSTER" stop --dir "$dir" >/dev/null 2>&1; return 1; }
-	cp -r "$src/testsuite/python" "$dir/suite"
-	printf 'SlurmInstallDir=/usr\nSlurmConfigDir=%s\n' "$dir" >"$dir/testsuite.conf"
-	suite_exec "$dir" "${ids_a[@]}" >"$OUT/$name.rerun.log" 2>&1 || rc=$?
-	cp "$dir/result.xml" "$OUT/$name.rerun.xml" 2>/dev/null || true
-	"$TOPO_CLUSTER" stop --dir "$dir" >/dev/null 2>&1 || true
+	on_cluster "$name.rerun" "$@" -- "${ids_a[@]}"
 }
 
 # ---- all clusters of the series at once, then the comparison --------------
@@ -186,7 +186,7 @@ for l in "${lines[@]}"; do
 	if [ -s "$OUT/$name.again" ]; then
 		echo "slurm-suite: $name: again: $(tr '\n' ' ' <"$OUT/$name.again")"
 		# shellcheck disable=SC2086
-		rerun "$name" "$preempt" "$OUT/$name.again" $opts || true
+		rerun "$name" "$OUT/$name.again" $opts || true
 	fi
 done
 
