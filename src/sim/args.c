@@ -7,12 +7,13 @@
 #include <string.h>
 
 #include "alloc/alloc.h"
+#include "topology/torus.h"
 
 enum {
 	OPT_NODES = 256, OPT_PPN, OPT_ALLOC, OPT_TOPOLOGY, OPT_FATTREE_CONF,
 	OPT_TORUS, OPT_LENIENT, OPT_ESTERR, OPT_SEED, OPT_JOBS_CSV,
 	OPT_SUMMARY, OPT_PLOT, OPT_CHECK, OPT_QUIET, OPT_HELP, OPT_JOB_REQS,
-	OPT_SLICE, OPT_EST_FIELD, OPT_WINDOWS,
+	OPT_SLICE, OPT_EST_FIELD, OPT_WINDOWS, OPT_BASE_SHAPES,
 	OPT_SETTING = 1024, /* + index in tp_settings_table */
 };
 
@@ -24,6 +25,7 @@ static const struct option fixed_opts[] = {
 	{ "topology", required_argument, NULL, OPT_TOPOLOGY },
 	{ "fattree-conf", required_argument, NULL, OPT_FATTREE_CONF },
 	{ "torus", required_argument, NULL, OPT_TORUS },
+	{ "base-shapes", required_argument, NULL, OPT_BASE_SHAPES },
 	{ "job-requests", required_argument, NULL, OPT_JOB_REQS },
 	{ "jobs", required_argument, NULL, OPT_SLICE },
 	{ "estimate-field", required_argument, NULL, OPT_EST_FIELD },
@@ -72,7 +74,7 @@ static void usage(FILE *fp)
 {
 	fprintf(fp, "usage: toposim --workload FILE --policy NAME [settings]\n"
 		"               [--nodes N] [--ppn P] [--alloc NAME]\n"
-		"               [--topology FILE [--fattree-conf FILE] | --torus FILE]\n"
+		"               [--topology FILE [--fattree-conf FILE] | --torus FILE [--base-shapes canonical|all]]\n"
 		"               [--jobs FIRST:COUNT | --windows K:LEN:SEED | --windows LEN@I1,I2,...]\n"
 		"               [--estimate-field N] [--job-requests FILE] [--lenient] [--estimate-error SPEC] [--seed S] [--check] [--quiet]\n"
 		"               [--plot PREFIX] --jobs-csv OUT --summary-json OUT\n"
@@ -133,6 +135,18 @@ static void windows_arg(sim_config *c, const char *v)
 	}
 }
 
+/* --base-shapes: torus-base's reading, replacing torus.conf's BaseShapes=. */
+static void base_shapes_arg(sim_config *c, const char *v)
+{
+	tp_torus_base_shapes r;
+	if (tp_torus_base_shapes_parse(v, &r)) {
+		fprintf(stderr, "toposim: --base-shapes: expected canonical or all, got '%s'\n",
+			v);
+		exit(2);
+	}
+	c->base_shapes = (int)r;
+}
+
 static void set_setting(sim_config *c, size_t i, const char *arg)
 {
 	const tp_setting *e = &tp_settings_table[i];
@@ -157,6 +171,7 @@ static void parse_one(sim_config *c, int o, const char *arg)
 	case OPT_TOPOLOGY: c->topology = arg; break;
 	case OPT_FATTREE_CONF: c->fattree_conf = arg; break;
 	case OPT_TORUS: c->torus = arg; break;
+	case OPT_BASE_SHAPES: base_shapes_arg(c, arg); break;
 	case OPT_JOB_REQS: c->job_reqs = arg; break;
 	case OPT_SLICE: slice_arg(c, arg); break;
 	case OPT_WINDOWS: windows_arg(c, arg); break;
@@ -203,6 +218,10 @@ static void check_required(const sim_config *c)
 		fprintf(stderr, "toposim: --topology/--fattree-conf and --torus exclude each other\n");
 		exit(2);
 	}
+	if (c->base_shapes >= 0 && !c->torus) {
+		fprintf(stderr, "toposim: --base-shapes is a torus option: it needs --torus\n");
+		exit(2);
+	}
 	if (c->job_reqs && !c->topology && !c->fattree_conf && !c->torus) {
 		fprintf(stderr, "toposim: --job-requests names nodes: it needs --topology, --fattree-conf or --torus\n");
 		exit(2);
@@ -215,6 +234,7 @@ void sim_parse_args(sim_config *c, int argc, char **argv)
 	memset(c, 0, sizeof(*c));
 	tp_settings_default(&c->set, false);
 	c->seed = 1;
+	c->base_shapes = -1;
 	build_opts(opts);
 	int o;
 	while ((o = getopt_long(argc, argv, "w:p:", opts, NULL)) != -1)

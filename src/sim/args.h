@@ -23,6 +23,8 @@ typedef struct sim_config {
 	tp_swf_opts swf;
 	tp_settings set;        /* policy and its options */
 	bool policy_given;
+	int base_shapes;        /* --base-shapes (tp_torus_base_shapes), -1:
+				 * torus.conf's BaseShapes= */
 	uint64_t seed;
 	bool check, quiet;
 } sim_config;

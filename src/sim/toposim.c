@@ -116,6 +116,7 @@ static void machine_spec(const sim_config *c, int nodes, tp_topo_spec *s)
 	s->topology = c->topology;
 	s->alloc = c->alloc;
 	s->alloc_from = "toposim --alloc ";
+	s->base_shapes = c->base_shapes;
 	s->confdir = dir_of(s->conf, dir, sizeof(dir));
 }
 

@@ -9,13 +9,15 @@
  * order) in one of two orders:
  *   shape-major:  shape order, then low-corner index;
  *   offset-major: low-corner index, then shape order.
- * base takes the first free candidate shape-major (the Angara method);
+ * base takes the first free candidate shape-major (the Angara method),
+ * over the shapes of its BaseShapes= reading (every orientation, or one
+ * per multiset of factors);
  * fs takes the first free candidate in the FsOrder= order (with
  * FsOrder=diameter that is shape-major, hence the same box as base);
  * mss evaluates phi after every free candidate and keeps the first one
  * with the largest phi in the FsOrder= order.  A size no box shape has
- * is packed into a box (Shapeless=pack, place_packed) unless the request
- * is for boxes only.
+ * is packed into a box (Shapeless=pack, tp_torus_place_packed) unless
+ * the request is for boxes only.
  */
 #include <stdlib.h>
 
@@ -117,6 +119,15 @@ static bool keep_best_phi(cand_ctx *c, const tp_box *box)
 	return false;
 }
 
+/* The shapes a method tries: base has its BaseShapes= reading; fs and
+ * mss search every box, as Find_Systems is defined. */
+static tp_torus_base_shapes method_reading(const tp_torus *t,
+					   tp_torus_method method)
+{
+	return method == TP_TORUS_BASE ? tp_torus_options(t)->base_shapes
+				       : TP_TORUS_SHAPES_ALL;
+}
+
 /* tp_torus_place with `ntransit` in place of the torus's Ntransit. */
 static int place_transit(const tp_torus *t, tp_torus_method method,
 			 const tp_nodeset *avail, int nodes, int ntransit,
@@ -127,7 +138,8 @@ static int place_transit(const tp_torus *t, tp_torus_method method,
 	if (nodes < 1 || tp_nodeset_count(avail) < nodes)
 		return -1;
 	tp_torus_shape *sh;
-	int nsh = tp_torus_shapes(t, nodes, ntransit, &sh);
+	int nsh = tp_torus_shapes_read(t, nodes, ntransit,
+				       method_reading(t, method), &sh);
 	if (nsh <= 0)
 		return -1;
 	cand_ctx c = { .t = t, .avail = avail };
@@ -178,16 +190,18 @@ typedef struct torus_alloc {
  * that has that many available: compact, and it runs as on stock Slurm.
  * A box qualifies on every superset of `avail` and on the job's own nodes,
  * so the allocator stays monotone.  -1 when the size has a shape (the job
- * waits for a box), no box qualifies, or Shapeless=refuse. */
-static int place_packed(const torus_alloc *ta, const tp_nodeset *avail,
-			int nodes, tp_nodeset *out)
+ * waits for a box), no box qualifies, or Shapeless=refuse.  "A shape" is
+ * one of the method's reading: under BaseShapes=canonical a size whose
+ * boxes all lie against the listed order of the dimensions is packed. */
+int tp_torus_place_packed(const tp_torus *t, tp_torus_base_shapes reading,
+			  const tp_nodeset *avail, int nodes, tp_nodeset *out)
 {
-	const tp_torus *t = ta->t;
 	tp_torus_shape *sh = NULL;
+	tp_nodeset_zero(out);
 	if (tp_torus_options(t)->shapeless != TP_TORUS_SHAPELESS_PACK ||
-	    tp_nodeset_count(avail) < nodes)
+	    nodes < 1 || tp_nodeset_count(avail) < nodes)
 		return -1;
-	int nsh = tp_torus_shapes(t, nodes, 0, &sh);
+	int nsh = tp_torus_shapes_read(t, nodes, 0, reading, &sh);
 	free(sh);
 	if (nsh != 0)
 		return -1;
@@ -198,7 +212,7 @@ static int place_packed(const torus_alloc *ta, const tp_nodeset *avail,
 	bool found = false;
 	tp_box box;
 	for (int m = nodes + 1; m <= most && !found; m++) {
-		nsh = tp_torus_shapes(t, m, 0, &sh);
+		nsh = tp_torus_shapes_read(t, m, 0, reading, &sh);
 		for (int r = 0; r < nsh && !found; r++) {
 			long np = tp_torus_placements(t, sh[r].len);
 			for (long k = 0; k < np && !found; k++) {
@@ -211,7 +225,6 @@ static int place_packed(const torus_alloc *ta, const tp_nodeset *avail,
 	tp_torus_counts_free(cnt);
 	if (!found)
 		return -1;
-	tp_nodeset_zero(out);
 	tp_torus_box_nodes(t, &box, out);
 	tp_nodeset_and(out, avail);
 	int i = -1;
@@ -240,7 +253,9 @@ static int torus_place(tp_alloc *a, const tp_nodeset *avail,
 	if (place_transit(ta->t, ta->method, avail, req->nodes, ntransit, 0,
 			  &box))
 		return req->boxes_only ? -1
-				       : place_packed(ta, avail, req->nodes, out);
+				       : tp_torus_place_packed(ta->t,
+						method_reading(ta->t, ta->method),
+						avail, req->nodes, out);
 	tp_torus_box_nodes(ta->t, &box, out);
 	return 0;
 }
@@ -261,7 +276,7 @@ static void torus_destroy(tp_alloc *a)
 
 /* Monotone: each method places a job exactly when some candidate box is
  * all free, and a box free in a set is free in every superset (a packed
- * placement's box too: place_packed). */
+ * placement's box too: tp_torus_place_packed). */
 static const tp_alloc_ops torus_ops[] = {
 	[TP_TORUS_BASE] = { .name = "torus-base", .flags = TP_TORUS_FLAGS,
 			    .place = torus_place, .cost = torus_cost,

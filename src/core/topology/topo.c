@@ -14,6 +14,7 @@ void tp_topo_spec_init(tp_topo_spec *s, tp_topo_kind kind)
 	memset(s, 0, sizeof(*s));
 	s->kind = kind;
 	s->ntransit = -1;
+	s->base_shapes = -1;
 }
 
 const char *tp_topo_kind_name(tp_topo_kind k)
@@ -122,10 +123,15 @@ out:
 	return rc;
 }
 
-static int set_ntransit(tp_torus *torus, int ntransit, tp_error *err)
+/* The spec's replacements of torus.conf's Ntransit= and BaseShapes=. */
+static int override_options(tp_torus *torus, const tp_topo_spec *s,
+			    tp_error *err)
 {
 	tp_torus_opts o = *tp_torus_options(torus);
-	o.ntransit = ntransit;
+	if (s->ntransit >= 0)
+		o.ntransit = s->ntransit;
+	if (s->base_shapes >= 0)
+		o.base_shapes = (tp_torus_base_shapes)s->base_shapes;
 	return tp_torus_set_options(torus, &o, err);
 }
 
@@ -138,7 +144,7 @@ static int load_torus(tp_topo *t, const tp_topo_spec *s, tp_error *err)
 		return tp_errorf(err, "torus.conf: out of memory");
 	if (!(t->torus = tp_torus_load(t->conf, err)))
 		return -1;
-	if (s->ntransit >= 0 && set_ntransit(t->torus, s->ntransit, err))
+	if (override_options(t->torus, s, err))
 		return -1;
 	t->nnodes = tp_torus_nnodes(t->torus);
 	snprintf(name, sizeof(name), "torus-%s",
@@ -147,9 +153,10 @@ static int load_torus(tp_topo *t, const tp_topo_spec *s, tp_error *err)
 		     : make_alloc(t, name, "torus.conf Method=", err))
 		return -1;
 	snprintf(t->describe, sizeof(t->describe),
-		 "allocator %s on the torus of %s (%d nodes, method from %s), Ntransit=%d",
+		 "allocator %s on the torus of %s (%d nodes, method from %s), Ntransit=%d, BaseShapes=%s",
 		 t->alloc_name, t->conf, t->nnodes, t->alloc_from,
-		 tp_torus_ntransit(t->torus));
+		 tp_torus_ntransit(t->torus),
+		 tp_torus_base_shapes_name(tp_torus_options(t->torus)->base_shapes));
 	return 0;
 }
 

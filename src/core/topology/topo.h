@@ -46,6 +46,8 @@ typedef struct tp_topo_spec {
 	const char *alloc;      /* allocator name overriding conf; NULL: conf's */
 	const char *alloc_from; /* where `alloc` came from, for messages */
 	int ntransit;           /* torus: Ntransit to use, -1 for the file's */
+	int base_shapes;        /* torus: a tp_torus_base_shapes replacing
+				 * BaseShapes=, -1 for the file's */
 } tp_topo_spec;
 
 typedef struct tp_topo {
@@ -63,7 +65,7 @@ typedef struct tp_topo {
 	char describe[512];     /* one line for logs */
 } tp_topo;
 
-/* Defaults of a spec: flat, no files, ntransit -1. */
+/* Defaults of a spec: flat, no files, ntransit and base_shapes -1. */
 void tp_topo_spec_init(tp_topo_spec *s, tp_topo_kind kind);
 
 /* The torus spec of the Slurm plugins: torus_conf= (relative: from

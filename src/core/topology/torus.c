@@ -33,6 +33,7 @@ static const tp_torus_opts default_opts = {
 	.distance = TP_TORUS_DIST_MANHATTAN,
 	.fs_order = TP_TORUS_FS_OFFSET,
 	.shapeless = TP_TORUS_SHAPELESS_PACK,
+	.base_shapes = TP_TORUS_SHAPES_ALL,
 };
 
 /* ---- enum names ------------------------------------------------------ */
@@ -41,6 +42,7 @@ static const char *const method_names[] = { "base", "fs", "mss" };
 static const char *const distance_names[] = { "manhattan", "torus" };
 static const char *const fs_order_names[] = { "offset", "diameter" };
 static const char *const shapeless_names[] = { "pack", "refuse" };
+static const char *const base_shapes_names[] = { "all", "canonical" };
 
 static int lookup(const char *const *names, int n, const char *s)
 {
@@ -72,6 +74,20 @@ const char *tp_torus_distance_name(tp_torus_distance d)
 const char *tp_torus_shapeless_name(tp_torus_shapeless sl)
 {
 	return (unsigned)sl < 2 ? shapeless_names[sl] : "?";
+}
+
+const char *tp_torus_base_shapes_name(tp_torus_base_shapes r)
+{
+	return (unsigned)r < 2 ? base_shapes_names[r] : "?";
+}
+
+int tp_torus_base_shapes_parse(const char *s, tp_torus_base_shapes *r)
+{
+	int i = lookup(base_shapes_names, 2, s);
+	if (i < 0)
+		return -1;
+	*r = (tp_torus_base_shapes)i;
+	return 0;
 }
 
 const char *tp_torus_fs_order_name(tp_torus_fs_order o)
@@ -208,7 +224,9 @@ int tp_torus_set_options(tp_torus *t, const tp_torus_opts *o, tp_error *err)
 				 o->ntransit);
 	if ((unsigned)o->method > TP_TORUS_MSS ||
 	    (unsigned)o->distance > TP_TORUS_DIST_TORUS ||
-	    (unsigned)o->fs_order > TP_TORUS_FS_DIAMETER)
+	    (unsigned)o->fs_order > TP_TORUS_FS_DIAMETER ||
+	    (unsigned)o->shapeless > TP_TORUS_SHAPELESS_REFUSE ||
+	    (unsigned)o->base_shapes > TP_TORUS_SHAPES_CANONICAL)
 		return tp_errorf(err, "torus: unknown option value");
 	t->opts = *o;
 	return 0;
@@ -284,6 +302,9 @@ int tp_torus_write_conf(const tp_torus *t, FILE *fp)
 	if (t->opts.shapeless != default_opts.shapeless)
 		fprintf(fp, "Shapeless=%s\n",
 			tp_torus_shapeless_name(t->opts.shapeless));
+	if (t->opts.base_shapes != default_opts.base_shapes)
+		fprintf(fp, "BaseShapes=%s\n",
+			tp_torus_base_shapes_name(t->opts.base_shapes));
 	int c[TP_TORUS_MAX_DIMS];
 	for (int idx = 0; idx < t->nnodes; idx++) {
 		tp_torus_coord(t, idx, c);
@@ -298,10 +319,10 @@ int tp_torus_write_conf(const tp_torus *t, FILE *fp)
 /* ---- parsing --------------------------------------------------------- */
 
 enum { K_DIMENSIONS, K_WRAP, K_NTRANSIT, K_METHOD, K_DISTANCE, K_FSORDER,
-       K_SHAPELESS, K_NODES, K_COUNT };
+       K_SHAPELESS, K_BASESHAPES, K_NODES, K_COUNT };
 static const char *const key_names[K_COUNT] = {
 	"Dimensions", "Wrap", "Ntransit", "Method", "Distance", "FsOrder",
-	"Shapeless", "Nodes",
+	"Shapeless", "BaseShapes", "Nodes",
 };
 
 typedef struct conf_val {
@@ -534,6 +555,10 @@ static int parse_options(parse *p, tp_torus_opts *o, tp_error *err)
 					 p->path, v->line, v->value);
 		o->shapeless = (tp_torus_shapeless)i;
 	}
+	v = &p->keys[K_BASESHAPES];
+	if (v->value && tp_torus_base_shapes_parse(v->value, &o->base_shapes))
+		return tp_errorf(err, "%s:%d: unknown BaseShapes=%s (canonical or all)",
+				 p->path, v->line, v->value);
 	return 0;
 }
 

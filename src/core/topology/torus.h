@@ -15,8 +15,9 @@
  * (one canonical form per node set).  In a line dimension off_i + len_i <=
  * d_i.
  *
- * The three methods (allocators "torus-base", "torus-fs", "torus-mss") and
- * the configuration file are described in torus.conf(5).
+ * The three methods of spec B (allocators "torus-base", "torus-fs",
+ * "torus-mss"), Slurm's anchored placements ("torus-anchor") and the
+ * configuration file are described in torus.conf(5).
  */
 #ifndef TP_TORUS_H
 #define TP_TORUS_H
@@ -71,12 +72,25 @@ typedef enum tp_torus_shapeless {
 	TP_TORUS_SHAPELESS_REFUSE,
 } tp_torus_shapeless;
 
+/* Which box shapes torus-base tries (BaseShapes=).  The paper's
+ * "factorisation of a size into n factors" may be an ordered tuple or a
+ * multiset; spec B offers both readings. */
+typedef enum tp_torus_base_shapes {
+	/* every ordered factorisation: every orientation of every box */
+	TP_TORUS_SHAPES_ALL,
+	/* one orientation per multiset of factors: sorted non-increasing
+	 * and matched to the dimensions in their listed order (p_i <= d_i),
+	 * the reading that reproduces the paper's base */
+	TP_TORUS_SHAPES_CANONICAL,
+} tp_torus_base_shapes;
+
 typedef struct tp_torus_opts {
 	int ntransit;                 /* Ntransit=, default 0 */
 	tp_torus_method method;       /* Method=, default mss */
 	tp_torus_distance distance;   /* Distance=, default manhattan */
 	tp_torus_fs_order fs_order;   /* FsOrder=, default offset */
 	tp_torus_shapeless shapeless; /* Shapeless=, default pack */
+	tp_torus_base_shapes base_shapes; /* BaseShapes=, default all */
 } tp_torus_opts;
 
 /* A box (see above).  Entries past the torus's ndims are zero. */
@@ -126,6 +140,8 @@ int tp_torus_method_parse(const char *s, tp_torus_method *m);
 const char *tp_torus_distance_name(tp_torus_distance d);
 const char *tp_torus_fs_order_name(tp_torus_fs_order o);
 const char *tp_torus_shapeless_name(tp_torus_shapeless s);
+const char *tp_torus_base_shapes_name(tp_torus_base_shapes r);
+int tp_torus_base_shapes_parse(const char *s, tp_torus_base_shapes *r);
 
 /* ---- boxes and shapes (torus_box.c) ---------------------------------- */
 
@@ -149,6 +165,12 @@ typedef struct tp_torus_shape {
  * 0), *out malloc'd; -1 on ENOMEM. */
 int tp_torus_shapes(const tp_torus *t, int nodes, int ntransit,
 		    tp_torus_shape **out);
+/* The same under a reading: TP_TORUS_SHAPES_ALL is tp_torus_shapes;
+ * TP_TORUS_SHAPES_CANONICAL keeps the factorisations with p_0 >= p_1 >=
+ * ... (each multiset of factors once, matched to the dimensions in
+ * order), in the same shape order. */
+int tp_torus_shapes_read(const tp_torus *t, int nodes, int ntransit,
+			 tp_torus_base_shapes reading, tp_torus_shape **out);
 double tp_torus_mean_diameter(const tp_torus *t, const int *len);
 
 /* Number of distinct placements of a shape: per dimension d_i on a ring
@@ -231,10 +253,16 @@ void tp_mss_eval_free(tp_mss_eval *e);
 #define TP_TORUS_PLACE_DIRECT 0x1u /* mss: use the direct evaluation */
 
 /* Choose a box for a job of `nodes` nodes with `method`, using the torus's
- * options (Ntransit, FsOrder, Distance).  Returns 0 with *box set, or -1
- * if no box of free nodes fits (or on ENOMEM). */
+ * options (Ntransit, FsOrder, Distance, BaseShapes).  Returns 0 with *box
+ * set, or -1 if no box of free nodes fits (or on ENOMEM). */
 int tp_torus_place(const tp_torus *t, tp_torus_method method,
 		   const tp_nodeset *free, int nodes, unsigned flags,
 		   tp_box *box);
+/* Shapeless=pack for a size that has no shape under `reading`: the
+ * lowest-numbered `nodes` free nodes of the smallest box (of that
+ * reading's shapes) that has as many free, into out.  -1 when the size
+ * has a shape, nothing qualifies, or Shapeless=refuse. */
+int tp_torus_place_packed(const tp_torus *t, tp_torus_base_shapes reading,
+			  const tp_nodeset *free, int nodes, tp_nodeset *out);
 
 #endif

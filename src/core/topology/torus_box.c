@@ -85,6 +85,7 @@ typedef struct shape_list {
 	tp_torus_shape *v;
 	int n, cap;
 	int ndims;
+	bool canonical; /* factors non-increasing (BaseShapes=canonical) */
 } shape_list;
 
 static int shape_push(shape_list *l, const tp_torus_shape *s)
@@ -101,19 +102,32 @@ static int shape_push(shape_list *l, const tp_torus_shape *s)
 	return 0;
 }
 
-/* Every way to write `rest` as len[i] * ... * len[n-1], 1 <= len_j <= d_j. */
+/* The largest factor dimension i may take: its size, and under the
+ * canonical reading no more than the factor before it, so that each
+ * multiset of factors appears once, sorted non-increasing. */
+static int factor_cap(const tp_torus *t, const shape_list *l,
+		      const tp_torus_shape *s, int i)
+{
+	int cap = tp_torus_dims(t)[i];
+	if (l->canonical && i > 0 && s->len[i - 1] < cap)
+		cap = s->len[i - 1];
+	return cap;
+}
+
+/* Every way to write `rest` as len[i] * ... * len[n-1], 1 <= len_j <= d_j
+ * (and non-increasing under the canonical reading). */
 static int factorise(const tp_torus *t, shape_list *l, tp_torus_shape *s,
 		     int i, int rest)
 {
-	const int *dims = tp_torus_dims(t);
+	int cap = factor_cap(t, l, s, i);
 	if (i == l->ndims - 1) {
-		if (rest > dims[i])
+		if (rest > cap)
 			return 0;
 		s->len[i] = rest;
 		shape_fill(t, s);
 		return shape_push(l, s);
 	}
-	for (int p = 1; p <= dims[i] && p <= rest; p++) {
+	for (int p = 1; p <= cap && p <= rest; p++) {
 		if (rest % p)
 			continue;
 		s->len[i] = p;
@@ -142,10 +156,11 @@ static int shape_cmp(const void *pa, const void *pb)
 	return 0;
 }
 
-int tp_torus_shapes(const tp_torus *t, int nodes, int ntransit,
-		    tp_torus_shape **out)
+int tp_torus_shapes_read(const tp_torus *t, int nodes, int ntransit,
+			 tp_torus_base_shapes reading, tp_torus_shape **out)
 {
-	shape_list l = { .ndims = tp_torus_ndims(t) };
+	shape_list l = { .ndims = tp_torus_ndims(t),
+			 .canonical = reading == TP_TORUS_SHAPES_CANONICAL };
 	*out = NULL;
 	if (nodes <= 0 || ntransit < 0)
 		return 0;
@@ -161,6 +176,13 @@ int tp_torus_shapes(const tp_torus *t, int nodes, int ntransit,
 		qsort(l.v, (size_t)l.n, sizeof(*l.v), shape_cmp);
 	*out = l.v;
 	return l.n;
+}
+
+int tp_torus_shapes(const tp_torus *t, int nodes, int ntransit,
+		    tp_torus_shape **out)
+{
+	return tp_torus_shapes_read(t, nodes, ntransit, TP_TORUS_SHAPES_ALL,
+				    out);
 }
 
 /* ---- placements and box tests ---------------------------------------- */
