@@ -9,5 +9,6 @@ const tp_alloc_entry *const tp_alloc_registry[] = {
 	&tp_alloc_entry_torus_base,
 	&tp_alloc_entry_torus_fs,
 	&tp_alloc_entry_torus_mss,
+	&tp_alloc_entry_torus_anchor,
 	NULL,
 };

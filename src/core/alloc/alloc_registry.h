@@ -14,6 +14,7 @@ extern const tp_alloc_entry tp_alloc_entry_fattree, tp_alloc_entry_tree_greedy;
 extern const tp_alloc_entry tp_alloc_entry_torus_base;
 extern const tp_alloc_entry tp_alloc_entry_torus_fs;
 extern const tp_alloc_entry tp_alloc_entry_torus_mss;
+extern const tp_alloc_entry tp_alloc_entry_torus_anchor;
 
 extern const tp_alloc_entry *const tp_alloc_registry[];
 
