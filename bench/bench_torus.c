@@ -5,12 +5,13 @@
  * rings) it builds random fragmented states: jobs of power-of-two sizes in
  * random free boxes up to ~85 % load, then random jobs leave until the
  * load is a random target in 50..70 %.  It then times single placement
- * decisions of random power-of-two job sizes for torus-base, torus-fs and
- * torus-mss (median, p99, mean), and the direct (node-by-node) MSS
+ * decisions of random power-of-two job sizes for torus-base (under the
+ * --base-shapes reading, default all), torus-fs, torus-mss and
+ * torus-anchor (median, p99, mean), and the direct (node-by-node) MSS
  * evaluation on the same decisions where it is feasible, reporting the
  * direct/fast ratio and checking that both choose the same box.  Times
  * are CPU time of the deciding thread (wall-clock medians alongside).
- * Usage: bench_torus [SEED]
+ * Usage: bench_torus [--base-shapes canonical|all] [SEED]
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -158,14 +159,28 @@ static void print_by_size(const double *ms, const int *size, int nd,
 	free(v);
 }
 
-static void run_case(const bench_case *bc)
+static tp_torus_base_shapes base_shapes = TP_TORUS_SHAPES_ALL;
+
+static tp_torus *make_torus(const bench_case *bc)
 {
 	tp_error err;
 	tp_torus *t = tp_torus_generate(bc->ndims, bc->dims, NULL, &err);
-	if (!t) {
+	tp_torus_opts o;
+	if (t) {
+		o = *tp_torus_options(t);
+		o.base_shapes = base_shapes;
+	}
+	if (!t || tp_torus_set_options(t, &o, &err)) {
 		fprintf(stderr, "bench_torus: %s\n", err.msg);
 		exit(1);
 	}
+	return t;
+}
+
+static void run_case(const bench_case *bc)
+{
+	tp_error err;
+	tp_torus *t = make_torus(bc);
 	int N = tp_torus_nnodes(t);
 	tp_nodeset states[NSTATES], out;
 	double load = 0;
@@ -191,10 +206,15 @@ static void run_case(const bench_case *bc)
 	double *ms = malloc((size_t)nd * sizeof(double));
 	double *wall_ms = malloc((size_t)nd * sizeof(double));
 	double *fast_ms = malloc((size_t)nd * sizeof(double));
-	static const char *const names[] = { "torus-base", "torus-fs", "torus-mss" };
+	static const char *const names[] = { "torus-base", "torus-fs", "torus-mss",
+					     "torus-anchor" };
 	tp_alloc_cfg cfg = { .nnodes = N, .torus = t };
-	for (int m = 0; m < 3; m++) {
+	for (int m = 0; m < 4; m++) {
 		tp_alloc *a = tp_alloc_create(names[m], &cfg, &err);
+		if (!a) {
+			fprintf(stderr, "bench_torus: %s\n", err.msg);
+			exit(1);
+		}
 		int placed = 0;
 		for (int i = 0; i < nd; i++) {
 			double w0 = wall(), t0 = now();
@@ -258,12 +278,31 @@ static void run_case(const bench_case *bc)
 	tp_torus_free(t);
 }
 
+static void parse_args(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--base-shapes") && i + 1 < argc) {
+			if (tp_torus_base_shapes_parse(argv[++i], &base_shapes)) {
+				fprintf(stderr, "bench_torus: --base-shapes: expected canonical or all, got '%s'\n",
+					argv[i]);
+				exit(2);
+			}
+		} else if (argv[i][0] != '-') {
+			rng_state = strtoull(argv[i], NULL, 10) | 1;
+		} else {
+			fprintf(stderr, "usage: bench_torus [--base-shapes canonical|all] [SEED]\n");
+			exit(2);
+		}
+	}
+}
+
 int main(int argc, char **argv)
 {
-	if (argc > 1)
-		rng_state = strtoull(argv[1], NULL, 10) | 1;
+	parse_args(argc, argv);
 	printf("bench_torus: single placement decisions on fragmented states\n"
-	       "(goals: torus-mss <= 1 ms at 144 nodes, <= 50 ms at 4096)\n");
+	       "(goals: torus-mss <= 1 ms at 144 nodes, <= 50 ms at 4096);\n"
+	       "torus-base with BaseShapes=%s\n",
+	       tp_torus_base_shapes_name(base_shapes));
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 		run_case(&cases[i]);
 	return 0;

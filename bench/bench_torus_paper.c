@@ -5,14 +5,16 @@
  * Ten tori (32: 4x4x2, 4x2x2x2; 36: 4x3x3, 3x3x2x2; 64: 4x4x4, 4x4x2x2;
  * 96: 6x4x4, 4x4x3x2; 144: 8x6x3, 4x4x3x3, every dimension a ring),
  * windowed First-Fit with windows 1, 2, 4, ..., 128, and the three
- * placement methods base (torus-base), Find_Systems (torus-fs) and
- * Find_Systems+MSS (torus-mss), each on workloads written by
- * `topogen torus` with several seeds.  For every run it records the
- * utilisation U and the mean Q/Wtime, then prints the means over the
- * seeds per torus and window, per torus, per window (the paper's figures
- * 5 and 6) and overall, with the relative differences MSS vs base and
- * MSS vs Find_Systems next to the paper's numbers, and writes data files
- * for contrib/plot/torus-paper.gp.
+ * placement methods base (torus-base, by default with the paper's
+ * canonical shapes, --base-shapes), Find_Systems (torus-fs) and
+ * Find_Systems+MSS (torus-mss), plus Slurm 26.05's anchored placements
+ * (torus-anchor, topology/torus3d's method) for a head-to-head, each on
+ * workloads written by `topogen torus` with several seeds.  For every run
+ * it records the utilisation U and the mean Q/Wtime, then prints the
+ * means over the seeds per torus and window, per torus, per window (the
+ * paper's figures 5 and 6) and overall, with the relative differences of
+ * MSS against each other method next to the paper's numbers, and writes
+ * data files for contrib/plot/torus-paper.gp.
  *
  * The runs are spread over worker processes (fork) that take tasks from
  * a shared counter, longest first.  Each allocator is wrapped in a memo
@@ -71,9 +73,10 @@ static const torus_def tori[] = {
 };
 #define NTORI ((int)(sizeof(tori) / sizeof(*tori)))
 
-static const char *const methods[] = { "torus-base", "torus-fs", "torus-mss" };
-static const char *const method_label[] = { "base", "FS", "FS+MSS" };
-enum { M_BASE, M_FS, M_MSS, NMETH };
+static const char *const methods[] = { "torus-base", "torus-fs", "torus-mss",
+				       "torus-anchor" };
+static const char *const method_label[] = { "base", "FS", "FS+MSS", "anchor" };
+enum { M_BASE, M_FS, M_MSS, M_ANCHOR, NMETH };
 
 /* What the paper reports (averages over systems and windows). */
 #define PAPER_U_VS_BASE 7.0
@@ -107,6 +110,7 @@ typedef struct bench_opts {
 	int ntransit;
 	tp_torus_distance distance;
 	bool base_no_seam;  /* base skips boxes across a ring's seam */
+	tp_torus_base_shapes base_shapes; /* base's reading of the shapes */
 	window_rule rule;
 	const char *topogen;
 	const char *out;  /* data files directory, NULL = none */
@@ -183,13 +187,15 @@ static void usage(void)
 	printf("usage: bench_torus_paper [--quick | --smoke] [--seeds K] [--first-seed S]\n"
 	       "         [--days D] [--load L] [--windows W,W,...] [--tori LABEL,...]\n"
 	       "         [--workers N] [--ntransit K] [--window-rule queue|index]\n"
-	       "         [--distance manhattan|torus] [--base-no-seam] [--no-memo]\n"
-	       "         [--topogen PATH] [--out DIR | --no-out]\n"
+	       "         [--distance manhattan|torus] [--base-shapes canonical|all]\n"
+	       "         [--base-no-seam] [--no-memo] [--topogen PATH] [--out DIR | --no-out]\n"
 	       "defaults: all ten tori, windows 1,2,4,...,128, 3 seeds from 1, arrivals\n"
 	       "over 40 days at offered load 1.0, 2 workers, Ntransit 0, distance\n"
-	       "manhattan, window rule queue (the window-ff policy), failure memo on,\n"
-	       "data files in ./torus-paper.  --base-no-seam: base never places a box\n"
-	       "across a ring's seam (a sensitivity check, see the doc).\n"
+	       "manhattan, base shapes canonical (one orientation per factorisation,\n"
+	       "the paper's base; all: every orientation), window rule queue (the\n"
+	       "window-ff policy), failure memo on, data files in ./torus-paper.\n"
+	       "--base-no-seam: base never places a box across a ring's seam (a\n"
+	       "sensitivity check, see the doc).\n"
 	       "--quick: windows 1,4,16,128 over 8 days, no data files (< 1 min).\n"
 	       "--smoke: torus 4x4x2, windows 1,8, one seed, 8 days, every run twice\n"
 	       "(the rerun without the memo, in the other worker); exit 1 unless the\n"
@@ -260,6 +266,7 @@ static void set_defaults(bench_opts *o, int argc, char **argv)
 		o->use_torus[k] = true;
 	o->workers = 2;
 	o->distance = TP_TORUS_DIST_MANHATTAN;
+	o->base_shapes = TP_TORUS_SHAPES_CANONICAL;
 	o->memo = true;
 	o->out = "torus-paper";
 #ifdef TP_PAPER_SMOKE
@@ -351,6 +358,9 @@ static void parse_args(int argc, char **argv, bench_opts *o)
 				o->distance = TP_TORUS_DIST_TORUS;
 			else
 				die("--distance: expected manhattan or torus, got '%s'", v);
+		} else if (!strcmp(a, "--base-shapes")) {
+			if (tp_torus_base_shapes_parse(v, &o->base_shapes))
+				die("--base-shapes: expected canonical or all, got '%s'", v);
 		} else if (!strcmp(a, "--window-rule")) {
 			if (!strcmp(v, "queue"))
 				o->rule = RULE_QUEUE;
@@ -365,7 +375,8 @@ static void parse_args(int argc, char **argv, bench_opts *o)
 
 /* ---- workloads --------------------------------------------------------- */
 
-static tp_torus *make_torus(int k, int ntransit, tp_torus_distance distance)
+static tp_torus *make_torus(int k, int ntransit, tp_torus_distance distance,
+			    tp_torus_base_shapes base_shapes)
 {
 	tp_error err;
 	tp_torus *t = tp_torus_generate(tori[k].ndims, tori[k].dims, NULL, &err);
@@ -374,6 +385,7 @@ static tp_torus *make_torus(int k, int ntransit, tp_torus_distance distance)
 	tp_torus_opts to = *tp_torus_options(t);
 	to.ntransit = ntransit;
 	to.distance = distance;
+	to.base_shapes = base_shapes;
 	if (tp_torus_set_options(t, &to, &err))
 		die("torus options: %s", err.msg);
 	return t;
@@ -383,7 +395,9 @@ static tp_torus *make_torus(int k, int ntransit, tp_torus_distance distance)
  * paper torus of that node count can hold (with Ntransit), weight
  * 1/size.  The paper's histograms are lost; it says sizes are mostly
  * powers of two.  A size no box can hold (32 on 36 nodes, 128 on 144)
- * would wait forever, so it is left out. */
+ * would wait forever, so it is left out.  The paper lists every torus's
+ * dimensions non-increasing, so a size has a canonical shape exactly
+ * when it has any: the sizes are the same under both base readings. */
 static void size_weights(int nodes, int ntransit, char *buf, size_t len)
 {
 	size_t used = 0;
@@ -393,7 +407,8 @@ static void size_weights(int nodes, int ntransit, char *buf, size_t len)
 		for (int k = 0; k < NTORI && fits; k++) {
 			if (tori[k].nodes != nodes)
 				continue;
-			tp_torus *t = make_torus(k, ntransit, TP_TORUS_DIST_MANHATTAN);
+			tp_torus *t = make_torus(k, ntransit, TP_TORUS_DIST_MANHATTAN,
+						 TP_TORUS_SHAPES_ALL);
 			tp_torus_shape *sh = NULL;
 			fits = tp_torus_shapes(t, s, ntransit, &sh) > 0;
 			free(sh);
@@ -494,7 +509,8 @@ static int no_seam_place(tp_alloc *a, const tp_nodeset *avail,
 	const tp_torus *t = a->state;
 	tp_torus_shape *sh;
 	tp_nodeset_zero(out);
-	int nsh = tp_torus_shapes(t, nodes, tp_torus_ntransit(t), &sh);
+	int nsh = tp_torus_shapes_read(t, nodes, tp_torus_ntransit(t),
+				       tp_torus_options(t)->base_shapes, &sh);
 	for (int r = 0; r < nsh; r++) {
 		long np = tp_torus_placements(t, sh[r].len);
 		for (long k = 0; k < np; k++) {
@@ -538,7 +554,8 @@ static void run_task(const bench_opts *o, const workload_set *ws,
 {
 	tp_error err = { "" };
 	const tp_workload *w = &ws->w[ws->owner[tk->torus]][tk->seed];
-	tp_torus *t = make_torus(tk->torus, o->ntransit, o->distance);
+	tp_torus *t = make_torus(tk->torus, o->ntransit, o->distance,
+				 o->base_shapes);
 	tp_alloc_cfg cfg = { .nnodes = tp_torus_nnodes(t), .torus = t };
 	tp_policy_opts po;
 	tp_policy_opts_default(&po);
@@ -784,6 +801,11 @@ static void print_setup(const bench_opts *o, const workload_set *ws)
 	       tp_torus_distance_name(o->distance),
 	       o->base_no_seam ? " base without seam crossings," : "",
 	       o->rule == RULE_QUEUE ? "queue (window-ff)" : "index (paper)");
+	printf("  base shapes %s (%s); anchor = Slurm 26.05 topology/torus3d's "
+	       "placements (torus-anchor)\n", tp_torus_base_shapes_name(o->base_shapes),
+	       o->base_shapes == TP_TORUS_SHAPES_CANONICAL
+		       ? "one orientation per factorisation, the paper's base"
+		       : "every orientation, a stronger base than the paper's");
 	for (int k = 0; k < NTORI; k++) {
 		if (ws->owner[k] != k || !ws->weights[k][0])
 			continue;
@@ -798,8 +820,9 @@ static void print_setup(const bench_opts *o, const workload_set *ws)
 static void print_by_torus_window(const bench_opts *o, const table *tb)
 {
 	printf("\nPer torus and window (means over seeds): U in %%, Q = mean Q/Wtime\n");
-	printf("%-8s %4s %7s %7s %7s  %10s %10s %10s\n", "torus", "w", "U base",
-	       "U FS", "U MSS", "Q base", "Q FS", "Q MSS");
+	printf("%-8s %4s %7s %7s %7s %7s  %10s %10s %10s %10s\n", "torus", "w",
+	       "U base", "U FS", "U MSS", "U anch", "Q base", "Q FS", "Q MSS",
+	       "Q anch");
 	for (int k = 0; k < NTORI; k++)
 		for (int j = 0; o->use_torus[k] && j < o->nwindows; j++) {
 			printf("%-8s %4d", tori[k].label, o->windows[j]);
@@ -812,21 +835,32 @@ static void print_by_torus_window(const bench_opts *o, const table *tb)
 		}
 }
 
-static void print_summary_row(const char *label, double ub, double uf,
-			      double um, double qb, double qf, double qm)
+/* One row: U and Q of each method, dU = U(MSS) - U(base) in points, and
+ * the relative differences of MSS against base, FS and anchor. */
+static void print_summary_row(const char *label, const double *u,
+			      const double *q)
 {
-	printf("%-9s %6.2f %6.2f %6.2f %+6.2f %+6.2f %+6.2f  %9.2f %9.2f %9.2f %+7.1f %+6.1f\n",
-	       label, 100 * ub, 100 * uf, 100 * um, 100 * (um - ub),
-	       pct(um, ub), pct(um, uf), qb, qf, qm, pct(qm, qb), pct(qm, qf));
+	printf("%-9s %6.2f %6.2f %6.2f %6.2f %+6.2f %+6.2f %+6.2f %+6.2f  "
+	       "%9.2f %9.2f %9.2f %9.2f %+7.1f %+6.1f %+6.1f\n", label,
+	       100 * u[M_BASE], 100 * u[M_FS], 100 * u[M_MSS], 100 * u[M_ANCHOR],
+	       100 * (u[M_MSS] - u[M_BASE]), pct(u[M_MSS], u[M_BASE]),
+	       pct(u[M_MSS], u[M_FS]), pct(u[M_MSS], u[M_ANCHOR]),
+	       q[M_BASE], q[M_FS], q[M_MSS], q[M_ANCHOR], pct(q[M_MSS], q[M_BASE]),
+	       pct(q[M_MSS], q[M_FS]), pct(q[M_MSS], q[M_ANCHOR]));
+}
+
+static void print_summary_header(const char *first)
+{
+	printf("%-9s %6s %6s %6s %6s %6s %6s %6s %6s  %9s %9s %9s %9s %7s %6s %6s\n",
+	       first, "Ubase", "UFS", "UMSS", "Uanch", "dU", "rUb", "rUfs", "rUa",
+	       "Qbase", "QFS", "QMSS", "Qanch", "rQb", "rQfs", "rQa");
 }
 
 static void print_by_torus(const bench_opts *o, table *tb)
 {
 	printf("\nPer torus (means over windows and seeds); dU = U(MSS) - U(base) in "
-	       "points, r = relative difference in %%\n");
-	printf("%-9s %6s %6s %6s %6s %6s %6s  %9s %9s %9s %7s %6s\n", "torus",
-	       "Ubase", "UFS", "UMSS", "dU", "rUb", "rUfs", "Qbase", "QFS",
-	       "QMSS", "rQb", "rQfs");
+	       "points, r = relative difference of MSS in %%\n");
+	print_summary_header("torus");
 	for (int k = 0; k < NTORI; k++) {
 		if (!o->use_torus[k])
 			continue;
@@ -835,22 +869,20 @@ static void print_by_torus(const bench_opts *o, table *tb)
 			u[m] = mean_of(o, tb->u, k, m, -1);
 			q[m] = mean_of(o, tb->q, k, m, -1);
 		}
-		print_summary_row(tori[k].label, u[0], u[1], u[2], q[0], q[1], q[2]);
+		print_summary_row(tori[k].label, u, q);
 	}
 	double u[NMETH], q[NMETH];
 	for (int m = 0; m < NMETH; m++) {
 		u[m] = mean_of(o, tb->u, -1, m, -1);
 		q[m] = mean_of(o, tb->q, -1, m, -1);
 	}
-	print_summary_row("all", u[0], u[1], u[2], q[0], q[1], q[2]);
+	print_summary_row("all", u, q);
 }
 
 static void print_by_window(const bench_opts *o, table *tb)
 {
 	printf("\nPer window, means over tori and seeds (the paper's figures 5 and 6)\n");
-	printf("%-9s %6s %6s %6s %6s %6s %6s  %9s %9s %9s %7s %6s\n", "window",
-	       "Ubase", "UFS", "UMSS", "dU", "rUb", "rUfs", "Qbase", "QFS",
-	       "QMSS", "rQb", "rQfs");
+	print_summary_header("window");
 	for (int j = 0; j < o->nwindows; j++) {
 		double u[NMETH], q[NMETH];
 		char label[16];
@@ -859,8 +891,25 @@ static void print_by_window(const bench_opts *o, table *tb)
 			q[m] = mean_of(o, tb->q, -1, m, j);
 		}
 		snprintf(label, sizeof(label), "%d", o->windows[j]);
-		print_summary_row(label, u[0], u[1], u[2], q[0], q[1], q[2]);
+		print_summary_row(label, u, q);
 	}
+}
+
+static void print_headline_pair(const bench_opts *o, table *tb,
+				const double *u, const double *q, int other,
+				const char *name, double paper_u, double paper_q)
+{
+	char pu[16] = "     -", pq[16] = "     -";
+	if (!isnan(paper_u)) {
+		snprintf(pu, sizeof(pu), "%+5.1f %%", paper_u);
+		snprintf(pq, sizeof(pq), "%+5.1f %%", paper_q);
+	}
+	printf("  utilisation vs %-11s %+7.2f %% (%+6.2f points) (%+7.2f %%)   %s\n",
+	       name, pct(u[M_MSS], u[other]), 100 * (u[M_MSS] - u[other]),
+	       mean_ratio(o, tb->u, M_MSS, other, -1), pu);
+	printf("  mean Q/Wtime vs %-10s %+7.2f %%                  (%+7.2f %%)   %s\n",
+	       name, pct(q[M_MSS], q[other]), mean_ratio(o, tb->q, M_MSS, other, -1),
+	       pq);
 }
 
 static void print_headline(const bench_opts *o, table *tb)
@@ -871,19 +920,12 @@ static void print_headline(const bench_opts *o, table *tb)
 		q[m] = mean_of(o, tb->q, -1, m, -1);
 	}
 	printf("\nFS+MSS against the others, over all tori and windows   measured"
-	       "   (mean of per-torus-window ratios)   paper\n");
-	printf("  utilisation vs base        %+7.2f %% (%+6.2f points) (%+7.2f %%)   %+5.1f %%\n",
-	       pct(u[M_MSS], u[M_BASE]), 100 * (u[M_MSS] - u[M_BASE]),
-	       mean_ratio(o, tb->u, M_MSS, M_BASE, -1), PAPER_U_VS_BASE);
-	printf("  utilisation vs FS          %+7.2f %% (%+6.2f points) (%+7.2f %%)   %+5.1f %%\n",
-	       pct(u[M_MSS], u[M_FS]), 100 * (u[M_MSS] - u[M_FS]),
-	       mean_ratio(o, tb->u, M_MSS, M_FS, -1), PAPER_U_VS_FS);
-	printf("  mean Q/Wtime vs base       %+7.2f %%                  (%+7.2f %%)   %+5.1f %%\n",
-	       pct(q[M_MSS], q[M_BASE]), mean_ratio(o, tb->q, M_MSS, M_BASE, -1),
-	       PAPER_Q_VS_BASE);
-	printf("  mean Q/Wtime vs FS         %+7.2f %%                  (%+7.2f %%)   %+5.1f %%\n",
-	       pct(q[M_MSS], q[M_FS]), mean_ratio(o, tb->q, M_MSS, M_FS, -1),
-	       PAPER_Q_VS_FS);
+	       "   (mean of per-torus-window ratios)   paper\n"
+	       "(base shapes %s)\n", tp_torus_base_shapes_name(o->base_shapes));
+	print_headline_pair(o, tb, u, q, M_BASE, "base", PAPER_U_VS_BASE,
+			    PAPER_Q_VS_BASE);
+	print_headline_pair(o, tb, u, q, M_FS, "FS", PAPER_U_VS_FS, PAPER_Q_VS_FS);
+	print_headline_pair(o, tb, u, q, M_ANCHOR, "anchor", NAN, NAN);
 }
 
 /* The headline differences seed by seed (each seed's own means over the
@@ -891,16 +933,17 @@ static void print_headline(const bench_opts *o, table *tb)
  * difference the workload draw alone makes. */
 static void print_seed_spread(const bench_opts *o, table *tb)
 {
-	double sum[4] = { 0 }, sq[4] = { 0 };
-	printf("\nPer seed (relative differences of means over tori and windows, %%)\n");
-	printf("%-9s %9s %9s %9s %9s\n", "seed", "rU base", "rU FS", "rQ base", "rQ FS");
+	static const int other[] = { M_BASE, M_FS, M_ANCHOR };
+	double sum[6] = { 0 }, sq[6] = { 0 };
+	printf("\nPer seed (relative differences of MSS, means over tori and windows, %%)\n");
+	printf("%-9s %9s %9s %9s %9s %9s %9s\n", "seed", "rU base", "rU FS",
+	       "rU anch", "rQ base", "rQ FS", "rQ anch");
 	for (int sd = 0; sd < o->nseeds; sd++) {
 		printf("%-9d", o->first_seed + sd);
-		for (int i = 0; i < 4; i++) {
-			double (*v)[NMETH][MAX_WINDOWS] = i < 2 ? tb->us[sd] : tb->qs[sd];
-			int other = i % 2 ? M_FS : M_BASE;
+		for (int i = 0; i < 6; i++) {
+			double (*v)[NMETH][MAX_WINDOWS] = i < 3 ? tb->us[sd] : tb->qs[sd];
 			double r = pct(mean_of(o, v, -1, M_MSS, -1),
-				       mean_of(o, v, -1, other, -1));
+				       mean_of(o, v, -1, other[i % 3], -1));
 			sum[i] += r;
 			sq[i] += r * r;
 			printf(" %+9.2f", r);
@@ -908,7 +951,7 @@ static void print_seed_spread(const bench_opts *o, table *tb)
 		printf("\n");
 	}
 	printf("%-9s", "mean+-se");
-	for (int i = 0; i < 4; i++) {
+	for (int i = 0; i < 6; i++) {
 		double n = o->nseeds, m = sum[i] / n;
 		double var = n > 1 ? (sq[i] - n * m * m) / (n - 1) : 0;
 		printf("  %+.2f+-%.2f", m, sqrt(var > 0 ? var / n : 0));
@@ -998,16 +1041,19 @@ static void write_runs(const bench_opts *o, const task *ts, long ntasks,
 
 /* by-window.dat: the means over tori; by-torus.dat: one gnuplot data
  * block (index) per torus.  Columns: window, U base/FS/MSS (%),
- * Q base/FS/MSS. */
+ * Q base/FS/MSS, then U and Q of anchor (appended, so that the first
+ * seven columns keep their places). */
+#define DATA_COLUMNS "# window Ubase UFS UMSS Qbase QFS QMSS Uanchor Qanchor"
 static void write_curve(FILE *fp, const bench_opts *o, table *tb, int torus)
 {
 	for (int j = 0; j < o->nwindows; j++) {
 		fprintf(fp, "%d", o->windows[j]);
-		for (int m = 0; m < NMETH; m++)
+		for (int m = 0; m < M_ANCHOR; m++)
 			fprintf(fp, " %.4f", 100 * mean_of(o, tb->u, torus, m, j));
-		for (int m = 0; m < NMETH; m++)
+		for (int m = 0; m < M_ANCHOR; m++)
 			fprintf(fp, " %.4f", mean_of(o, tb->q, torus, m, j));
-		fprintf(fp, "\n");
+		fprintf(fp, " %.4f %.4f\n", 100 * mean_of(o, tb->u, torus, M_ANCHOR, j),
+			mean_of(o, tb->q, torus, M_ANCHOR, j));
 	}
 }
 
@@ -1018,7 +1064,8 @@ static void write_data(const bench_opts *o, const task *ts, long ntasks,
 		die("cannot create %s: %s", o->out, strerror(errno));
 	write_runs(o, ts, ntasks, sh);
 	FILE *fp = open_out(o, "by-window.dat");
-	fprintf(fp, "# window Ubase UFS UMSS Qbase QFS QMSS (means over tori and seeds)\n");
+	fprintf(fp, DATA_COLUMNS " (means over tori and seeds; base shapes %s)\n",
+		tp_torus_base_shapes_name(o->base_shapes));
 	write_curve(fp, o, tb, -1);
 	fclose(fp);
 	fp = open_out(o, "by-torus.dat");
@@ -1030,8 +1077,7 @@ static void write_data(const bench_opts *o, const task *ts, long ntasks,
 	for (int k = 0; k < NTORI; k++) {
 		if (!o->use_torus[k])
 			continue;
-		fprintf(fp, "# %s\n# window Ubase UFS UMSS Qbase QFS QMSS\n",
-			tori[k].label);
+		fprintf(fp, "# %s\n" DATA_COLUMNS "\n", tori[k].label);
 		write_curve(fp, o, tb, k);
 		fprintf(fp, "\n\n");
 	}
