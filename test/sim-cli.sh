@@ -127,6 +127,21 @@ printf 'Allocator=fattree\nMsuSiz=2\n' > "$tmp/etc/bad.conf"
 expect_fail "bad.conf:2: unknown key 'MsuSiz'" --workload "$tmp/t.swf" --policy easy \
 	--fattree-conf "$tmp/etc/bad.conf" --jobs-csv - --summary-json -
 
+# --base-shapes: a torus option with two values; torus.conf's BaseShapes=
+# names its file and line when wrong.
+printf 'Dimensions=2x2\nNodes=n[1-4]\nBaseShapes=sorted\n' > "$tmp/etc/torus.conf"
+expect_fail "torus.conf:3: unknown BaseShapes=sorted (canonical or all)" --workload "$tmp/t.swf" \
+	--policy easy --torus "$tmp/etc/torus.conf" --jobs-csv - --summary-json -
+printf 'Dimensions=2x2\nNodes=n[1-4]\n' > "$tmp/etc/torus.conf"
+expect_fail "--base-shapes: expected canonical or all, got 'some'" --workload "$tmp/t.swf" \
+	--policy easy --torus "$tmp/etc/torus.conf" --base-shapes some --jobs-csv - --summary-json -
+expect_fail "--base-shapes is a torus option: it needs --torus" --workload "$tmp/t.swf" \
+	--policy easy --base-shapes all --jobs-csv - --summary-json -
+if "$toposim" --workload "$tmp/t.swf" --policy easy --torus "$tmp/etc/torus.conf" \
+	--alloc torus-anchor --base-shapes canonical --quiet --jobs-csv /dev/null \
+	--summary-json - | grep -q '"alloc": "torus-anchor"'; then
+	ok; else bad "--alloc torus-anchor"; fi
+
 if command -v gnuplot > /dev/null; then
 	"$toposim" --workload "$tmp/t.swf" --policy fcfs --quiet --jobs-csv /dev/null \
 		--summary-json /dev/null --plot "$tmp/p"
