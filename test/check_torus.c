@@ -604,6 +604,53 @@ START_TEST(test_base_hand_worked)
 }
 END_TEST
 
+/* Positions slurm.conf lacks (tp_torus_set_present).  4x2x3, the last
+ * dimension fastest: the first 9 positions are the x=0 plane (6) and
+ * x=1, y=0 (3).  No 9-node box (3x1x3, ...) lies in them: with them
+ * present only, 9 is shapeless here and runs packed on all 9; with every
+ * position present it takes a box.  6 has a present box (the x=0 plane):
+ * while that is busy the job waits (-1), as any job with a shape does. */
+START_TEST(test_present_positions)
+{
+	int dims[] = { 4, 2, 3 };
+	tp_torus *t = gen(3, dims, NULL);
+	tp_alloc_cfg cfg = { .nnodes = 24, .torus = t };
+	tp_error err = { { 0 } };
+	tp_alloc *a = tp_alloc_create("torus-base", &cfg, &err);
+	ck_assert_ptr_nonnull(a);
+	tp_nodeset present, avail, out;
+	tp_nodeset_init(&present, 24);
+	tp_nodeset_init(&avail, 24);
+	tp_nodeset_init(&out, 24);
+	tp_nodeset_set_range(&present, 0, 9);
+	ck_assert(tp_torus_size_has_box(t, TP_TORUS_SHAPES_ALL, 9));
+	ck_assert_int_eq(tp_torus_set_present(t, &present), 0);
+	ck_assert(!tp_torus_size_has_box(t, TP_TORUS_SHAPES_ALL, 9));
+	ck_assert(tp_torus_size_has_box(t, TP_TORUS_SHAPES_ALL, 6));
+	tp_nodeset_copy(&avail, &present); /* absent positions are never free */
+	ck_assert_int_eq(tp_alloc_place(a, &avail, 9, &out), 0);
+	ck_assert(tp_nodeset_equal(&out, &present));
+	tp_nodeset_clear(&avail, 0); /* the x=0 plane busy: 6 waits */
+	ck_assert_int_eq(tp_alloc_place(a, &avail, 6, &out), -1);
+	/* Every position present again: 9 is a box, never packed. */
+	tp_nodeset_fill(&present);
+	ck_assert_int_eq(tp_torus_set_present(t, &present), 0);
+	tp_nodeset_fill(&avail);
+	ck_assert_int_eq(tp_alloc_place(a, &avail, 9, &out), 0);
+	tp_box b;
+	ck_assert_int_eq(tp_torus_place(t, TP_TORUS_BASE, &avail, 9, 0, &b), 0);
+	tp_nodeset_zero(&present);
+	tp_torus_box_nodes(t, &b, &present);
+	ck_assert(tp_nodeset_equal(&out, &present));
+	ck_assert(!tp_nodeset_test(&out, 3)); /* not the first 9: x=0..2 */
+	tp_alloc_destroy(a);
+	tp_nodeset_fini(&present);
+	tp_nodeset_fini(&avail);
+	tp_nodeset_fini(&out);
+	tp_torus_free(t);
+}
+END_TEST
+
 START_TEST(test_fs_orders_hand_worked)
 {
 	/* 4x4 lines (no wrap); free: node 0 and the 2x2 block at (2,2).
@@ -829,6 +876,7 @@ int main(void)
 	tcase_add_test(tc, test_fs_orders_hand_worked);
 	tcase_add_test(tc, test_allocations_are_free_boxes);
 	tcase_add_test(tc, test_shapeless_pack);
+	tcase_add_test(tc, test_present_positions);
 	suite_add_tcase(s, tc);
 	int rc = tp_check_run(s);
 	char cmd[300];

@@ -101,7 +101,12 @@ root_mountpoint() {
 start_auth() {
 	local binds="$DIR" d mounts r
 	[ -n "$PLUGINDIR" ] && binds="$binds:$PLUGINDIR"
+	# The root's /etc/hosts knows only localhost.  slurmctld answers srun
+	# at its host name: unresolvable, that costs 10 s of retries per job
+	# step.  So the cluster's root sees this machine's name too.
+	printf '127.0.0.1 localhost %s\n' "$(hostname)" >"$DIR/hosts"
 	mounts="mount --rbind /dev '$SLURM_ROOT/dev' && mount -t proc proc '$SLURM_ROOT/proc'"
+	mounts="$mounts && mount --bind '$DIR/hosts' '$SLURM_ROOT/etc/hosts'"
 	for r in slurmctld slurm; do
 		mkdir -p "$SLURM_ROOT/run/$r"
 		mounts="$mounts && mount -t tmpfs -o size=1m,mode=0755 cluster-run '$SLURM_ROOT/run/$r'"
@@ -132,8 +137,13 @@ ns_exec() {
 	local h
 	h=$(holder_pid)
 	[ -n "$h" ] && alive "$h" || die "the cluster's mount namespace (holder) is gone"
-	exec nsenter --net="/run/netns/$NS" --mount="/proc/$h/ns/mnt" -- \
-		chroot "$SLURM_ROOT" /usr/bin/env SLURM_CONF="$DIR/slurm.conf" "$@"
+	# --pid-ns: the new /proc is mounted in the root, where CMD looks.
+	local pidns=()
+	[ -n "$PID_NS" ] && pidns=(unshare --pid --fork --mount-proc="$SLURM_ROOT/proc" --)
+	local init=()
+	[ -n "$PID_NS" ] && init=("${PID1[@]}")
+	exec nsenter --net="/run/netns/$NS" --mount="/proc/$h/ns/mnt" -- "${pidns[@]}" \
+		chroot "$SLURM_ROOT" /usr/bin/env SLURM_CONF="$DIR/slurm.conf" "${init[@]}" "$@"
 }
 # Every slurmd binds auth/slurm's /run/slurm/sack.socket (the socket
 # client commands get credentials from); many slurmd on one host race for

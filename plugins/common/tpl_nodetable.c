@@ -11,6 +11,7 @@
 
 #include "model/job.h"
 #include "topology/topo.h"
+#include "topology/torus.h"
 
 void tpl_conf_paths(const char *name, char **conf, char **dir)
 {
@@ -72,12 +73,37 @@ static int topo_index(const void *t, const char *name)
 	return tp_topo_node_index(t, name);
 }
 
+/* A torus's positions that slurm.conf lacks never get a job: the torus
+ * knows which are present, so a size with no box of present positions is
+ * shapeless there (torus.conf Shapeless=) rather than waiting forever. */
+static int torus_present(const tpl_nodemap *m, tp_torus *torus,
+			 const char *plugin_type)
+{
+	tp_nodeset present;
+	int rc = tp_nodeset_init(&present, m->ntopo);
+	for (int j = 0; !rc && j < m->ntopo; j++)
+		if (m->to_slurm[j] >= 0)
+			tp_nodeset_set(&present, j);
+	if (!rc)
+		rc = tp_torus_set_present(torus, &present);
+	tp_nodeset_fini(&present);
+	if (rc)
+		error("%s: out of memory", plugin_type);
+	return rc;
+}
+
 int tpl_topo_map(tpl_nodemap *out, const tp_topo *t, const char *plugin_type)
 {
 	const char *file = t->topology ? t->topology : t->conf;
-	return tpl_nodetable_map(out, t, t->nnodes, topo_index, plugin_type,
-				 t->kind == TP_TOPO_TORUS ? "torus" : "tree",
-				 file ? file : "slurm.conf");
+	if (tpl_nodetable_map(out, t, t->nnodes, topo_index, plugin_type,
+			      t->kind == TP_TOPO_TORUS ? "torus" : "tree",
+			      file ? file : "slurm.conf"))
+		return -1;
+	if (t->kind == TP_TOPO_TORUS && torus_present(out, t->torus, plugin_type)) {
+		tpl_nodemap_fini(out);
+		return -1;
+	}
+	return 0;
 }
 
 uint32_t tpl_part_min_cpus(const part_record_t *part)

@@ -67,7 +67,9 @@ int tpl_topo_load(tp_topo *t, tp_topo_kind kind, int ntransit,
 		  const char *plugin_type);
 
 /* The same for a loaded machine (topology/topo.h): nodes by name, the
- * file named in messages being its topology or configuration file. */
+ * file named in messages being its topology or configuration file.  A
+ * torus also learns which of its positions slurm.conf has
+ * (tp_torus_set_present). */
 int tpl_topo_map(tpl_nodemap *out, const tp_topo *t,
 		 const char *plugin_type);
 

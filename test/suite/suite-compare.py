@@ -4,7 +4,7 @@
   suite-compare.py --ids STOCK.xml OTHER.xml
       print the pytest ids of the tests that passed on STOCK and failed on
       OTHER (one per line), for a second run.
-  suite-compare.py --known FILE --series S STOCK.xml OTHER.xml...
+  suite-compare.py --known FILE --series S [--mode local|auto] STOCK.xml OTHER.xml...
       a table per cluster; exit 1 when a test that passed on STOCK failed
       on a cluster, also in its second run (OTHER.rerun.xml) if there was
       one.  Failures on stock are listed with their reason from FILE.
@@ -71,14 +71,17 @@ def counts(res):
 
 
 def name_of(path):
-    return os.path.basename(path)[:-len('.xml')]
+    """The cluster's name in test/suite/combos (FATTREE.auto.xml: fattree)."""
+    name = os.path.basename(path)[:-len('.xml')]
+    return name[:-len('.auto')] if name.endswith('.auto') else name
 
 
 def report(args):
     known = read_known(args.known, args.series)
     stock = outcomes(args.stock)
     c = counts(stock)
-    print(f"Slurm {args.series}: testsuite/python, {len(stock)} tests")
+    print(f"Slurm {args.series}: testsuite/python, {args.mode}-config mode,"
+          f" {len(stock)} tests")
     print(f"{'cluster':<14} {'passed':>6} {'failed':>6} {'skipped':>7}"
           f"  vs stock")
     print(f"{'stock':<14} {c['pass']:>6} {c['fail']:>6} {c['skip']:>7}")
@@ -131,6 +134,7 @@ def main():
     ap.add_argument('--ids', action='store_true')
     ap.add_argument('--known')
     ap.add_argument('--series', default='22.05')
+    ap.add_argument('--mode', default='local', choices=('local', 'auto'))
     ap.add_argument('stock')
     ap.add_argument('others', nargs='+')
     args = ap.parse_args()

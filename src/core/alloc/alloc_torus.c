@@ -184,7 +184,8 @@ typedef struct torus_alloc {
 } torus_alloc;
 
 /* Shapeless=pack: `nodes` has no box shape on this torus at all (3 on
- * 2x2x2, 5 on 4x4x2x2), so no box of it ever frees.  The job gets the
+ * 2x2x2, 5 on 4x4x2x2), or none whose positions are all present
+ * (torus_present.c), so no box of it ever frees.  The job gets the
  * lowest-numbered `nodes` available nodes of the smallest box (sizes up to
  * twice the job's, shape order, then low-corner index, for every method)
  * that has that many available: compact, and it runs as on stock Slurm.
@@ -197,13 +198,11 @@ int tp_torus_place_packed(const tp_torus *t, tp_torus_base_shapes reading,
 			  const tp_nodeset *avail, int nodes, tp_nodeset *out)
 {
 	tp_torus_shape *sh = NULL;
+	int nsh;
 	tp_nodeset_zero(out);
 	if (tp_torus_options(t)->shapeless != TP_TORUS_SHAPELESS_PACK ||
-	    nodes < 1 || tp_nodeset_count(avail) < nodes)
-		return -1;
-	int nsh = tp_torus_shapes_read(t, nodes, 0, reading, &sh);
-	free(sh);
-	if (nsh != 0)
+	    nodes < 1 || tp_nodeset_count(avail) < nodes ||
+	    tp_torus_size_has_box(t, reading, nodes))
 		return -1;
 	tp_torus_counts *cnt = tp_torus_counts_new(t, avail);
 	if (!cnt)

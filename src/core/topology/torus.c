@@ -25,6 +25,9 @@ struct tp_torus {
 	tp_torus_opts opts;
 	char **names;   /* by node index */
 	int *by_name;   /* node indices sorted by name (binary search) */
+	/* Positions that hold a node, counted per box (torus_present.c);
+	 * NULL: every position does. */
+	tp_torus_counts *present;
 };
 
 static const tp_torus_opts default_opts = {
@@ -130,7 +133,19 @@ void tp_torus_free(tp_torus *t)
 			free(t->names[i]);
 	free(t->names);
 	free(t->by_name);
+	tp_torus_counts_free(t->present);
 	free(t);
+}
+
+/* torus_present.c's access to the field, the only writer. */
+tp_torus_counts **tp_torus_present_slot(tp_torus *t)
+{
+	return &t->present;
+}
+
+const tp_torus_counts *tp_torus_present_counts(const tp_torus *t)
+{
+	return t->present;
 }
 
 /* Checks a geometry; message without file/line into err. */

@@ -258,11 +258,30 @@ void tp_mss_eval_free(tp_mss_eval *e);
 int tp_torus_place(const tp_torus *t, tp_torus_method method,
 		   const tp_nodeset *free, int nodes, unsigned flags,
 		   tp_box *box);
-/* Shapeless=pack for a size that has no shape under `reading`: the
+/* Shapeless=pack for a size that has no shape under `reading` (or none
+ * with a box of present positions, tp_torus_set_present): the
  * lowest-numbered `nodes` free nodes of the smallest box (of that
  * reading's shapes) that has as many free, into out.  -1 when the size
- * has a shape, nothing qualifies, or Shapeless=refuse. */
+ * has a box, nothing qualifies, or Shapeless=refuse. */
 int tp_torus_place_packed(const tp_torus *t, tp_torus_base_shapes reading,
 			  const tp_nodeset *free, int nodes, tp_nodeset *out);
+
+/* ---- present positions (torus_present.c) ------------------------------
+ * A torus.conf may name positions slurm.conf lacks (a machine with holes,
+ * or nodes not yet added): no job can ever get them.  A size none of
+ * whose boxes lies within the present positions is then shapeless on this
+ * machine, like 3 on 2x2x2: Shapeless= decides (pack, or refuse), instead
+ * of the job waiting for a box that can never be free. */
+
+/* `present` (a node set over the torus): the positions that hold a node;
+ * NULL, or every position: all (the default).  Copied.  -1 on ENOMEM. */
+int tp_torus_set_present(tp_torus *t, const tp_nodeset *present);
+/* Whether some box of `nodes` nodes (a shape of `reading`) lies within
+ * the present positions. */
+bool tp_torus_size_has_box(const tp_torus *t, tp_torus_base_shapes reading,
+			   int nodes);
+/* Internal to torus.c / torus_present.c. */
+tp_torus_counts **tp_torus_present_slot(tp_torus *t);
+const tp_torus_counts *tp_torus_present_counts(const tp_torus *t);
 
 #endif
