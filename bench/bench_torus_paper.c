@@ -9,12 +9,16 @@
  * canonical shapes, --base-shapes), Find_Systems (torus-fs) and
  * Find_Systems+MSS (torus-mss), plus Slurm 26.05's anchored placements
  * (torus-anchor, topology/torus3d's method) for a head-to-head, each on
- * workloads written by `topogen torus` with several seeds.  For every run
- * it records the utilisation U and the mean Q/Wtime, then prints the
- * means over the seeds per torus and window, per torus, per window (the
- * paper's figures 5 and 6) and overall, with the relative differences of
- * MSS against each other method next to the paper's numbers, and writes
- * data files for contrib/plot/torus-paper.gp.
+ * workloads written by `topogen torus` with several seeds.  The window
+ * is the paper's arrival-index rule unless --window-rule queue.  For
+ * every run it records the utilisation U (on the nodes the jobs asked
+ * for: the paper's useful time) and the mean Q/Wtime, then prints the
+ * means over the seeds per torus and window, per torus (with each
+ * torus's share of the gap), per window (the paper's figures 5 and 6)
+ * and the headline: MSS against each other method averaged as the paper
+ * does (per window over the systems, then over the windows), as a ratio
+ * of means and as a mean of per-(torus, window) ratios, next to the
+ * paper's numbers.  It writes data files for contrib/plot/torus-paper.gp.
  *
  * The runs are spread over worker processes (fork) that take tasks from
  * a shared counter, longest first.  Each allocator is wrapped in a memo
@@ -99,6 +103,15 @@ typedef enum window_rule {
 	RULE_INDEX,
 } window_rule;
 
+/* The job sizes of a node count (the paper's histograms are lost). */
+typedef enum size_set {
+	/* powers of two that a box of every torus of the node count holds:
+	 * "mostly powers of two" */
+	SIZES_POW2,
+	/* every size that a box of every torus of the node count holds */
+	SIZES_BOX,
+} size_set;
+
 typedef struct bench_opts {
 	bool quick, smoke;
 	bool memo;          /* wrap the allocator in the failure memo */
@@ -112,6 +125,7 @@ typedef struct bench_opts {
 	bool base_no_seam;  /* base skips boxes across a ring's seam */
 	tp_torus_base_shapes base_shapes; /* base's reading of the shapes */
 	window_rule rule;
+	size_set sizes;
 	const char *topogen;
 	const char *out;  /* data files directory, NULL = none */
 } bench_opts;
@@ -125,7 +139,9 @@ typedef struct task {
 
 typedef struct result {
 	int done;           /* 1 ok, -1 failed */
-	double util, qw, wait_s;
+	double util;        /* on requested nodes: the paper's useful time */
+	double util_alloc;  /* on allocated nodes (transit nodes too) */
+	double qw, wait_s;
 	double cpu_s;
 	uint64_t passes;
 	size_t jobs, completed;
@@ -186,14 +202,19 @@ static void usage(void)
 {
 	printf("usage: bench_torus_paper [--quick | --smoke] [--seeds K] [--first-seed S]\n"
 	       "         [--days D] [--load L] [--windows W,W,...] [--tori LABEL,...]\n"
-	       "         [--workers N] [--ntransit K] [--window-rule queue|index]\n"
+	       "         [--workers N] [--ntransit K] [--window-rule index|queue]\n"
+	       "         [--sizes pow2|box]\n"
 	       "         [--distance manhattan|torus] [--base-shapes canonical|all]\n"
 	       "         [--base-no-seam] [--no-memo] [--topogen PATH] [--out DIR | --no-out]\n"
 	       "defaults: all ten tori, windows 1,2,4,...,128, 3 seeds from 1, arrivals\n"
 	       "over 40 days at offered load 1.0, 2 workers, Ntransit 0, distance\n"
 	       "manhattan, base shapes canonical (one orientation per factorisation,\n"
-	       "the paper's base; all: every orientation), window rule queue (the\n"
-	       "window-ff policy), failure memo on, data files in ./torus-paper.\n"
+	       "the paper's base; all: every orientation), window rule index (the\n"
+	       "paper's: arrival index below the oldest waiting job's + w; queue: the\n"
+	       "first w waiting jobs), sizes pow2 (powers of two that a box holds,\n"
+	       "weight 1/size; box: every size a box holds, weight 1/size), failure\n"
+	       "memo on, data files in ./torus-paper.  U counts the nodes a job\n"
+	       "asked for (the paper's useful time; transit nodes are not useful).\n"
 	       "--base-no-seam: base never places a box across a ring's seam (a\n"
 	       "sensitivity check, see the doc).\n"
 	       "--quick: windows 1,4,16,128 over 8 days, no data files (< 1 min).\n"
@@ -267,6 +288,7 @@ static void set_defaults(bench_opts *o, int argc, char **argv)
 	o->workers = 2;
 	o->distance = TP_TORUS_DIST_MANHATTAN;
 	o->base_shapes = TP_TORUS_SHAPES_CANONICAL;
+	o->rule = RULE_INDEX;
 	o->memo = true;
 	o->out = "torus-paper";
 #ifdef TP_PAPER_SMOKE
@@ -361,6 +383,13 @@ static void parse_args(int argc, char **argv, bench_opts *o)
 		} else if (!strcmp(a, "--base-shapes")) {
 			if (tp_torus_base_shapes_parse(v, &o->base_shapes))
 				die("--base-shapes: expected canonical or all, got '%s'", v);
+		} else if (!strcmp(a, "--sizes")) {
+			if (!strcmp(v, "pow2"))
+				o->sizes = SIZES_POW2;
+			else if (!strcmp(v, "box"))
+				o->sizes = SIZES_BOX;
+			else
+				die("--sizes: expected pow2 or box, got '%s'", v);
 		} else if (!strcmp(a, "--window-rule")) {
 			if (!strcmp(v, "queue"))
 				o->rule = RULE_QUEUE;
@@ -391,33 +420,42 @@ static tp_torus *make_torus(int k, int ntransit, tp_torus_distance distance,
 	return t;
 }
 
-/* The job sizes of a node count: the powers of two that a box of every
- * paper torus of that node count can hold (with Ntransit), weight
- * 1/size.  The paper's histograms are lost; it says sizes are mostly
- * powers of two.  A size no box can hold (32 on 36 nodes, 128 on 144)
- * would wait forever, so it is left out.  The paper lists every torus's
- * dimensions non-increasing, so a size has a canonical shape exactly
- * when it has any: the sizes are the same under both base readings. */
-static void size_weights(int nodes, int ntransit, char *buf, size_t len)
+/* Can a box of every paper torus of `nodes` nodes hold `size` (with
+ * Ntransit)?  The paper lists every torus's dimensions non-increasing,
+ * so a size has a canonical shape exactly when it has any: the answer is
+ * the same under both base readings. */
+static bool every_torus_holds(int nodes, int size, int ntransit)
+{
+	bool fits = true;
+	for (int k = 0; k < NTORI && fits; k++) {
+		if (tori[k].nodes != nodes)
+			continue;
+		tp_torus *t = make_torus(k, ntransit, TP_TORUS_DIST_MANHATTAN,
+					 TP_TORUS_SHAPES_ALL);
+		tp_torus_shape *sh = NULL;
+		fits = tp_torus_shapes(t, size, ntransit, &sh) > 0;
+		free(sh);
+		tp_torus_free(t);
+	}
+	return fits;
+}
+
+/* The job sizes of a node count, weight 1/size: the powers of two
+ * (--sizes pow2; the paper's histograms are lost, it says sizes are
+ * mostly powers of two) or every size (--sizes box) that a box of every
+ * torus of that node count can hold.  A size no box can hold (32 on 36
+ * nodes, 128 on 144) would wait forever, so it is left out. */
+static void size_weights(int nodes, int ntransit, size_set set, char *buf,
+			 size_t len)
 {
 	size_t used = 0;
 	buf[0] = '\0';
-	for (int s = 1; s <= nodes; s *= 2) {
-		bool fits = true;
-		for (int k = 0; k < NTORI && fits; k++) {
-			if (tori[k].nodes != nodes)
-				continue;
-			tp_torus *t = make_torus(k, ntransit, TP_TORUS_DIST_MANHATTAN,
-						 TP_TORUS_SHAPES_ALL);
-			tp_torus_shape *sh = NULL;
-			fits = tp_torus_shapes(t, s, ntransit, &sh) > 0;
-			free(sh);
-			tp_torus_free(t);
-		}
-		if (fits)
+	for (int s = 1; s <= nodes; s = set == SIZES_POW2 ? 2 * s : s + 1)
+		if (every_torus_holds(nodes, s, ntransit) && used < len)
 			used += (size_t)snprintf(buf + used, len - used, "%s%d:%.10g",
 						 used ? "," : "", s, 1.0 / s);
-	}
+	if (used >= len)
+		die("%d nodes: the size list does not fit in %zu bytes", nodes, len);
 }
 
 /* Run topogen torus into path; exits on failure. */
@@ -451,7 +489,7 @@ typedef struct workload_set {
 	/* by the first selected torus of each node count */
 	tp_workload w[NTORI][MAX_SEEDS];
 	int owner[NTORI];                /* torus k uses w[owner[k]] */
-	char weights[NTORI][512];
+	char weights[NTORI][4096];
 } workload_set;
 
 /* One workload per node count and seed, shared by both tori of the node
@@ -469,7 +507,7 @@ static void make_workloads(const bench_opts *o, workload_set *ws)
 		ws->owner[k] = first;
 		if (first != k)
 			continue;
-		size_weights(tori[k].nodes, o->ntransit, ws->weights[k],
+		size_weights(tori[k].nodes, o->ntransit, o->sizes, ws->weights[k],
 			     sizeof(ws->weights[k]));
 		for (int s = 0; s < o->nseeds; s++) {
 			char path[128];
@@ -582,7 +620,8 @@ static void run_task(const bench_opts *o, const workload_set *ws,
 	} else {
 		tp_summary s;
 		tp_summarize(&r, &s);
-		res->util = s.utilisation;
+		res->util = s.useful_utilisation;
+		res->util_alloc = s.utilisation;
 		res->qw = s.mean_wait_over_estimate;
 		res->wait_s = s.mean_wait;
 		res->passes = r.passes;
@@ -688,7 +727,8 @@ static void run_all(const bench_opts *o, const workload_set *ws,
 /* Means over the seeds, per torus, method and window, and each seed's
  * own values (for the spread of the headline numbers). */
 typedef struct table {
-	double u[NTORI][NMETH][MAX_WINDOWS];
+	double u[NTORI][NMETH][MAX_WINDOWS];  /* useful (requested nodes) */
+	double ua[NTORI][NMETH][MAX_WINDOWS]; /* allocated nodes */
 	double q[NTORI][NMETH][MAX_WINDOWS];
 	double us[MAX_SEEDS][NTORI][NMETH][MAX_WINDOWS];
 	double qs[MAX_SEEDS][NTORI][NMETH][MAX_WINDOWS];
@@ -727,6 +767,7 @@ static void aggregate(const bench_opts *o, const task *ts, long ntasks,
 		if (t->repeat)
 			continue;
 		tb->u[t->torus][t->method][t->window] += r->util / o->nseeds;
+		tb->ua[t->torus][t->method][t->window] += r->util_alloc / o->nseeds;
 		tb->q[t->torus][t->method][t->window] += r->qw / o->nseeds;
 		tb->us[t->seed][t->torus][t->method][t->window] = r->util;
 		tb->qs[t->seed][t->torus][t->method][t->window] = r->qw;
@@ -791,6 +832,18 @@ static double mean_ratio(const bench_opts *o, double (*v)[NMETH][MAX_WINDOWS],
 	return n ? sum / n : NAN;
 }
 
+/* The paper's averaging (figures 5 and 6): per window, each method's
+ * values averaged over the systems, then the relative difference of
+ * those means; the headline is the mean of that over the windows. */
+static double mean_window_ratio(const bench_opts *o,
+				double (*v)[NMETH][MAX_WINDOWS], int a, int b)
+{
+	double sum = 0;
+	for (int j = 0; j < o->nwindows; j++)
+		sum += pct(mean_of(o, v, -1, a, j), mean_of(o, v, -1, b, j));
+	return sum / o->nwindows;
+}
+
 /* ---- report ------------------------------------------------------------------ */
 
 static void print_setup(const bench_opts *o, const workload_set *ws)
@@ -801,6 +854,9 @@ static void print_setup(const bench_opts *o, const workload_set *ws)
 	       tp_torus_distance_name(o->distance),
 	       o->base_no_seam ? " base without seam crossings," : "",
 	       o->rule == RULE_QUEUE ? "queue (window-ff)" : "index (paper)");
+	printf("  sizes %s (weight 1/size); U on requested nodes (useful time)\n",
+	       o->sizes == SIZES_POW2 ? "pow2: the powers of two a box holds"
+				      : "box: every size a box holds");
 	printf("  base shapes %s (%s); anchor = Slurm 26.05 topology/torus3d's "
 	       "placements (torus-anchor)\n", tp_torus_base_shapes_name(o->base_shapes),
 	       o->base_shapes == TP_TORUS_SHAPES_CANONICAL
@@ -879,6 +935,90 @@ static void print_by_torus(const bench_opts *o, table *tb)
 	print_summary_row("all", u, q);
 }
 
+/* Torus k's part of the gap between FS+MSS and `other`: the overall
+ * mean is the mean of the per-torus means, so the gap is the mean of the
+ * per-torus gaps and torus k's share is its gap over their sum. */
+static double gap_share(const bench_opts *o, double (*v)[NMETH][MAX_WINDOWS],
+			int k, int other)
+{
+	double sum = 0;
+	for (int i = 0; i < NTORI; i++)
+		if (o->use_torus[i])
+			sum += mean_of(o, v, i, M_MSS, -1) - mean_of(o, v, i, other, -1);
+	return 100 * (mean_of(o, v, k, M_MSS, -1) - mean_of(o, v, k, other, -1)) / sum;
+}
+
+/* The torus that drives the gap to base under the canonical reading:
+ * 3x3x2x2, where base's 4-node jobs must lie 2x2 in the 3x3 rings. */
+#define GAP_TORUS "3x3x2x2"
+
+static int torus_index(const char *label)
+{
+	for (int k = 0; k < NTORI; k++)
+		if (!strcmp(tori[k].label, label))
+			return k;
+	return -1;
+}
+
+/* Per torus, the share of FS+MSS's gap to base and to anchor, then the
+ * headline numbers without the torus that gives most of it. */
+static void print_gap_shares(const bench_opts *o, table *tb)
+{
+	printf("\nShare of the gap per torus, %% (the FS+MSS - other difference of the\n"
+	       "torus over the sum of the tori's; means over windows and seeds)\n");
+	printf("%-9s %9s %9s %9s %9s\n", "torus", "U base", "Q base", "U anch",
+	       "Q anch");
+	for (int k = 0; k < NTORI; k++)
+		if (o->use_torus[k])
+			printf("%-9s %+9.1f %+9.1f %+9.1f %+9.1f\n", tori[k].label,
+			       gap_share(o, tb->u, k, M_BASE), gap_share(o, tb->q, k, M_BASE),
+			       gap_share(o, tb->u, k, M_ANCHOR),
+			       gap_share(o, tb->q, k, M_ANCHOR));
+	int g = torus_index(GAP_TORUS);
+	if (!o->use_torus[g])
+		return;
+	bench_opts rest = *o;
+	rest.use_torus[g] = false;
+	bool any = false;
+	for (int k = 0; k < NTORI; k++)
+		any |= rest.use_torus[k];
+	printf("%s gives %.1f %% of the utilisation gap to base and %.1f %% of the "
+	       "Q/Wtime gap.\n", GAP_TORUS, gap_share(o, tb->u, g, M_BASE),
+	       gap_share(o, tb->q, g, M_BASE));
+	if (any)
+		printf("Without it, FS+MSS vs base: U %+.2f %%, Q/Wtime %+.2f %% per window "
+		       "(figs 5, 6); U %+.2f %%, Q/Wtime %+.2f %% ratio of means\n",
+		       mean_window_ratio(&rest, tb->u, M_MSS, M_BASE),
+		       mean_window_ratio(&rest, tb->q, M_MSS, M_BASE),
+		       pct(mean_of(&rest, tb->u, -1, M_MSS, -1),
+			   mean_of(&rest, tb->u, -1, M_BASE, -1)),
+		       pct(mean_of(&rest, tb->q, -1, M_MSS, -1),
+			   mean_of(&rest, tb->q, -1, M_BASE, -1)));
+}
+
+/* The goal of the head-to-head: FS+MSS at least anchor's utilisation and
+ * at most its delay on every window (means over the tori). */
+static void print_anchor_goal(const bench_opts *o, table *tb)
+{
+	int u_ok = 0, q_ok = 0;
+	char missed[256] = "";
+	size_t used = 0;
+	for (int j = 0; j < o->nwindows; j++) {
+		bool u = mean_of(o, tb->u, -1, M_MSS, j) >= mean_of(o, tb->u, -1, M_ANCHOR, j);
+		bool q = mean_of(o, tb->q, -1, M_MSS, j) <= mean_of(o, tb->q, -1, M_ANCHOR, j);
+		u_ok += u;
+		q_ok += q;
+		if ((!u || !q) && used < sizeof(missed))
+			used += (size_t)snprintf(missed + used, sizeof(missed) - used,
+						 " w=%d (%s)", o->windows[j],
+						 !u && !q ? "U, Q" : !u ? "U" : "Q");
+	}
+	printf("\nFS+MSS vs anchor per window (means over the tori): U >= anchor on %d "
+	       "of %d windows, Q/Wtime <= anchor on %d of %d;%s%s\n", u_ok,
+	       o->nwindows, q_ok, o->nwindows, used ? " not on" : " every window",
+	       missed);
+}
+
 static void print_by_window(const bench_opts *o, table *tb)
 {
 	printf("\nPer window, means over tori and seeds (the paper's figures 5 and 6)\n");
@@ -895,37 +1035,54 @@ static void print_by_window(const bench_opts *o, table *tb)
 	}
 }
 
-static void print_headline_pair(const bench_opts *o, table *tb,
-				const double *u, const double *q, int other,
-				const char *name, double paper_u, double paper_q)
+/* One quantity of FS+MSS against `other` under the three averagings. */
+static void print_headline_row(const bench_opts *o, double (*v)[NMETH][MAX_WINDOWS],
+			       int other, const char *what, double paper)
 {
-	char pu[16] = "     -", pq[16] = "     -";
-	if (!isnan(paper_u)) {
-		snprintf(pu, sizeof(pu), "%+5.1f %%", paper_u);
-		snprintf(pq, sizeof(pq), "%+5.1f %%", paper_q);
-	}
-	printf("  utilisation vs %-11s %+7.2f %% (%+6.2f points) (%+7.2f %%)   %s\n",
-	       name, pct(u[M_MSS], u[other]), 100 * (u[M_MSS] - u[other]),
-	       mean_ratio(o, tb->u, M_MSS, other, -1), pu);
-	printf("  mean Q/Wtime vs %-10s %+7.2f %%                  (%+7.2f %%)   %s\n",
-	       name, pct(q[M_MSS], q[other]), mean_ratio(o, tb->q, M_MSS, other, -1),
-	       pq);
+	char pp[16] = "      -";
+	if (!isnan(paper))
+		snprintf(pp, sizeof(pp), "%+6.1f %%", paper);
+	printf("  %-28s %+8.2f %%   %+8.2f %%   %+8.2f %%   %s\n", what,
+	       mean_window_ratio(o, v, M_MSS, other),
+	       pct(mean_of(o, v, -1, M_MSS, -1), mean_of(o, v, -1, other, -1)),
+	       mean_ratio(o, v, M_MSS, other, -1), pp);
 }
 
 static void print_headline(const bench_opts *o, table *tb)
 {
-	double u[NMETH], q[NMETH];
-	for (int m = 0; m < NMETH; m++) {
-		u[m] = mean_of(o, tb->u, -1, m, -1);
-		q[m] = mean_of(o, tb->q, -1, m, -1);
+	static const struct {
+		int m;
+		const char *name;
+		double pu, pq;
+	} vs[] = {
+		{ M_BASE, "base", PAPER_U_VS_BASE, PAPER_Q_VS_BASE },
+		{ M_FS, "Find_Systems", PAPER_U_VS_FS, PAPER_Q_VS_FS },
+		{ M_ANCHOR, "anchor", NAN, NAN },
+	};
+	char what[64];
+	printf("\nHeadline: FS+MSS against the others (base shapes %s, window rule %s)\n"
+	       "  %-28s %10s   %10s   %10s   %8s\n"
+	       "  %-28s %10s   %10s   %10s\n", tp_torus_base_shapes_name(o->base_shapes),
+	       o->rule == RULE_INDEX ? "index" : "queue", "", "per-window",
+	       "ratio of", "per-(torus,", "paper", "", "(figs 5,6)", "means",
+	       "window)");
+	for (size_t i = 0; i < sizeof(vs) / sizeof(*vs); i++) {
+		snprintf(what, sizeof(what), "utilisation vs %s", vs[i].name);
+		print_headline_row(o, tb->u, vs[i].m, what, vs[i].pu);
+		snprintf(what, sizeof(what), "mean Q/Wtime vs %s", vs[i].name);
+		print_headline_row(o, tb->q, vs[i].m, what, vs[i].pq);
 	}
-	printf("\nFS+MSS against the others, over all tori and windows   measured"
-	       "   (mean of per-torus-window ratios)   paper\n"
-	       "(base shapes %s)\n", tp_torus_base_shapes_name(o->base_shapes));
-	print_headline_pair(o, tb, u, q, M_BASE, "base", PAPER_U_VS_BASE,
-			    PAPER_Q_VS_BASE);
-	print_headline_pair(o, tb, u, q, M_FS, "FS", PAPER_U_VS_FS, PAPER_Q_VS_FS);
-	print_headline_pair(o, tb, u, q, M_ANCHOR, "anchor", NAN, NAN);
+	printf("  per-window: the mean over the windows of the relative difference of\n"
+	       "  the per-window means over the tori (the paper's figures); ratio of\n"
+	       "  means: over all tori and windows at once; per-(torus, window): the\n"
+	       "  mean of every torus's and window's own relative difference.\n");
+	if (o->ntransit > 0)
+		printf("  U above counts requested nodes (useful time); on allocated nodes,\n"
+		       "  transit nodes included: base %.2f %%, FS %.2f %%, FS+MSS %.2f %%,"
+		       " anchor %.2f %%\n", 100 * mean_of(o, tb->ua, -1, M_BASE, -1),
+		       100 * mean_of(o, tb->ua, -1, M_FS, -1),
+		       100 * mean_of(o, tb->ua, -1, M_MSS, -1),
+		       100 * mean_of(o, tb->ua, -1, M_ANCHOR, -1));
 }
 
 /* The headline differences seed by seed (each seed's own means over the
@@ -1024,17 +1181,17 @@ static void write_runs(const bench_opts *o, const task *ts, long ntasks,
 {
 	FILE *fp = open_out(o, "runs.csv");
 	fprintf(fp, "torus,nodes,method,window,seed,jobs,utilisation,mean_q_over_wtime,"
-		"mean_wait_s,passes,cpu_s,schedule_hash\n");
+		"mean_wait_s,passes,cpu_s,schedule_hash,utilisation_allocated\n");
 	for (long i = 0; i < ntasks; i++) {
 		const task *t = &ts[i];
 		const result *r = &sh->res[i];
 		if (r->done == 1 && !t->repeat)
 			fprintf(fp, "%s,%d,%s,%d,%d,%zu,%.6f,%.6f,%.1f,%" PRIu64
-				",%.3f,%016" PRIx64 "\n",
+				",%.3f,%016" PRIx64 ",%.6f\n",
 				tori[t->torus].label, tori[t->torus].nodes,
 				method_label[t->method], o->windows[t->window],
 				o->first_seed + t->seed, r->jobs, r->util, r->qw,
-				r->wait_s, r->passes, r->cpu_s, r->hash);
+				r->wait_s, r->passes, r->cpu_s, r->hash, r->util_alloc);
 	}
 	fclose(fp);
 }
@@ -1116,7 +1273,9 @@ int main(int argc, char **argv)
 		check_reruns(&o, ts, ntasks, sh, &tb);
 	print_by_torus_window(&o, &tb);
 	print_by_torus(&o, &tb);
+	print_gap_shares(&o, &tb);
 	print_by_window(&o, &tb);
+	print_anchor_goal(&o, &tb);
 	print_headline(&o, &tb);
 	print_seed_spread(&o, &tb);
 	print_window_trend(&o, &tb);

@@ -219,7 +219,7 @@ START_TEST(set_and_show_each_type)
 	ck_assert_int_eq(tp_setting_set(meth, &s, "FS", why, sizeof(why)), 0);
 	ck_assert_str_eq(s.torus_method, "fs");
 	ck_assert_int_eq(tp_setting_set(meth, &s, "best", why, sizeof(why)), -1);
-	ck_assert_str_eq(why, "not one of base fs mss");
+	ck_assert_str_eq(why, "not one of base fs mss anchor");
 
 	/* TEXT: non-empty, fits its field */
 	ck_assert_int_eq(tp_setting_set(conf, &s, "t/x.conf", why, sizeof(why)), 0);
@@ -583,7 +583,8 @@ START_TEST(torus_keys_among_slurms)
 	ck_assert_int_eq(parse(&o, NULL, "torus_method=mss", TP_SCOPE_TORUS, &m), 0);
 	ck_assert_str_eq(o.torus_method, "mss");
 	/* the method names are the torus's own */
-	for (const char *const *n = (const char *const[]){ "base", "fs", "mss", NULL };
+	for (const char *const *n = (const char *const[]){ "base", "fs", "mss", "anchor",
+							    NULL };
 	     *n; n++) {
 		char text[64];
 		snprintf(text, sizeof(text), "torus_method=%s", *n);
@@ -610,7 +611,7 @@ START_TEST(torus_problems)
 	msgs m = { 0 };
 	expect_problem("torus_method=best",
 		       (const char *[]){ "SchedulerParameters", "torus_method",
-					 "'best'", "base fs mss", NULL });
+					 "'best'", "base fs mss anchor", NULL });
 	expect_problem("bf_interval=1,torus_mehtod=fs",
 		       (const char *[]){ "unknown key 'torus_mehtod'", NULL });
 	expect_problem("torus_conf=a,torus_conf=b",

@@ -529,6 +529,55 @@ START_TEST(test_torus_method_from_file_and_option)
 }
 END_TEST
 
+/* Method=anchor (torus.conf) and torus_method=anchor (the plugins'
+ * SchedulerParameters) both give the torus-anchor allocator, which
+ * places boxes on its anchor grid. */
+START_TEST(test_torus_method_anchor)
+{
+	ck_assert_int_eq(tmpdir_make("check_topo"), 0);
+	char p[PATH_MAX];
+	snprintf(p, sizeof(p), "%s", tmpdir_write("anchor.conf",
+		"Dimensions=4x4x2x2 Nodes=n[1-64]\nMethod=anchor\n"));
+	tp_topo_spec s;
+	tp_topo t;
+	tp_error err = { { 0 } };
+	torus_spec(&s, p);
+	ck_assert_msg(tp_topo_load(&t, &s, &err) == 0, "%s", err.msg);
+	ck_assert_str_eq(t.alloc_name, "torus-anchor");
+	ck_assert_int_eq(tp_torus_default_method(t.torus), TP_TORUS_ANCHOR);
+	ck_assert_ptr_nonnull(strstr(t.describe, "torus-anchor"));
+	ck_assert(tp_alloc_is_monotone(t.alloc));
+	tp_nodeset free_all, out;
+	tp_nodeset_init(&free_all, 64);
+	tp_nodeset_init(&out, 64);
+	tp_nodeset_set_range(&free_all, 0, 64);
+	for (int k = 1; k <= 64; k *= 2) {
+		ck_assert_int_eq(tp_alloc_place(t.alloc, &free_all, k, &out), 0);
+		ck_assert_int_eq(tp_nodeset_count(&out), k);
+		ck_assert_msg(is_box(t.torus, &out), "size %d", k);
+	}
+	tp_topo_fini(&t);
+
+	/* the plugins' path: torus_method=anchor over a Method=base file */
+	snprintf(p, sizeof(p), "%s", tmpdir_write("base.conf",
+		"Dimensions=4x4x2x2 Nodes=n[1-64] Method=base\n"));
+	tp_settings set;
+	ck_assert_int_eq(tp_settings_parse_params(&set, NULL,
+		"torus_method=anchor", TP_SCOPE_TORUS, NULL, NULL), 0);
+	char alloc[32];
+	tp_topo_spec_torus(&s, &set, p, tmpdir, alloc, sizeof(alloc));
+	ck_assert_msg(tp_topo_load(&t, &s, &err) == 0, "%s", err.msg);
+	ck_assert_str_eq(t.alloc_name, "torus-anchor");
+	ck_assert_ptr_nonnull(strstr(t.alloc_from, "torus_method"));
+	ck_assert_int_eq(tp_alloc_place(t.alloc, &free_all, 8, &out), 0);
+	ck_assert(is_box(t.torus, &out));
+	tp_nodeset_fini(&free_all);
+	tp_nodeset_fini(&out);
+	tp_topo_fini(&t);
+	tmpdir_remove();
+}
+END_TEST
+
 /* The torus.conf path is taken as it is given (confdir is for paths
  * inside fattree.conf); select/torus resolves a relative torus_conf=
  * against slurm.conf's directory first, as here. */
@@ -843,6 +892,7 @@ int main(void)
 	suite_add_tcase(s, tc);
 	tc = tcase_create("torus");
 	tcase_add_test(tc, test_torus_method_from_file_and_option);
+	tcase_add_test(tc, test_torus_method_anchor);
 	tcase_add_test(tc, test_torus_other_conf);
 	tcase_add_test(tc, test_torus_errors_name_file_line_or_setting);
 	tcase_add_test(tc, test_torus_ntransit_override);

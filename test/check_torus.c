@@ -108,6 +108,45 @@ START_TEST(test_load_hostlist)
 }
 END_TEST
 
+/* Method=anchor names Slurm 26.05's anchored placements (torus-anchor):
+ * parsed in any case, written back as it is named, and refused by
+ * tp_torus_place, whose methods are spec B's three. */
+START_TEST(test_method_anchor)
+{
+	const char *p = conf_file("anchor.conf",
+		"Dimensions=4x4\nNodes=n[1-16]\nMethod=Anchor\n");
+	tp_error err;
+	tp_torus *t = tp_torus_load(p, &err);
+	ck_assert_msg(t != NULL, "%s", err.msg);
+	ck_assert_int_eq(tp_torus_default_method(t), TP_TORUS_ANCHOR);
+	ck_assert_str_eq(tp_torus_method_name(TP_TORUS_ANCHOR), "anchor");
+	tp_torus_method m = TP_TORUS_BASE;
+	ck_assert_int_eq(tp_torus_method_parse("ANCHOR", &m), 0);
+	ck_assert_int_eq(m, TP_TORUS_ANCHOR);
+
+	char path[256], line[128];
+	snprintf(path, sizeof(path), "%s/anchor-rt.conf", tmpdir);
+	FILE *fp = fopen(path, "w");
+	ck_assert_int_eq(tp_torus_write_conf(t, fp), 0);
+	fclose(fp);
+	bool found = false;
+	fp = fopen(path, "r");
+	while (fgets(line, sizeof(line), fp))
+		found |= !strcmp(line, "Method=anchor\n");
+	fclose(fp);
+	ck_assert(found);
+
+	tp_nodeset avail;
+	tp_box b;
+	tp_nodeset_init(&avail, 16);
+	tp_nodeset_set_range(&avail, 0, 16);
+	ck_assert_int_eq(tp_torus_place(t, TP_TORUS_ANCHOR, &avail, 4, 0, &b), -1);
+	ck_assert_int_eq(tp_torus_place(t, TP_TORUS_FS, &avail, 4, 0, &b), 0);
+	tp_nodeset_fini(&avail);
+	tp_torus_free(t);
+}
+END_TEST
+
 START_TEST(test_load_explicit_and_roundtrip)
 {
 	const char *p = conf_file("ok2.conf",
@@ -207,7 +246,9 @@ static const struct {
 	{ "Dimensions=2x2\nWrap=maybe\nNodes=n[1-4]\n",
 	  "%s:2: bad value 'maybe' in Wrap=maybe (need yes or no)" },
 	{ "Dimensions=2x2\nNodes=n[1-4]\nMethod=best\n",
-	  "%s:3: unknown Method=best (base, fs or mss)" },
+	  "%s:3: unknown Method=best (base, fs, mss or anchor)" },
+	{ "Dimensions=2x2\nNodes=n[1-4]\nMethod=anchors\n",
+	  "%s:3: unknown Method=anchors (base, fs, mss or anchor)" },
 	{ "Dimensions=2x2\nNodes=n[1-4]\nDistance=euclid\n",
 	  "%s:3: unknown Distance=euclid (manhattan or torus)" },
 	{ "Dimensions=2x2\nNodes=n[1-4]\nFsOrder=random\n",
@@ -860,6 +901,7 @@ int main(void)
 	tcase_add_test(tc, test_distance);
 	tcase_add_test(tc, test_load_hostlist);
 	tcase_add_test(tc, test_load_explicit_and_roundtrip);
+	tcase_add_test(tc, test_method_anchor);
 	tcase_add_test(tc, test_generate_roundtrip_options);
 	tcase_add_test(tc, test_parser_errors);
 	suite_add_tcase(s, tc);

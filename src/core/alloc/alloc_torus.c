@@ -172,6 +172,9 @@ int tp_torus_place(const tp_torus *t, tp_torus_method method,
 		   const tp_nodeset *avail, int nodes, unsigned flags,
 		   tp_box *box)
 {
+	/* anchor places on its own grids (alloc_torus_anchor.c) */
+	if ((unsigned)method > TP_TORUS_MSS)
+		return -1;
 	return place_transit(t, method, avail, nodes,
 			     tp_torus_options(t)->ntransit, flags, box);
 }

@@ -28,12 +28,13 @@ void tp_summarize(const tp_sim_result *r, tp_summary *s)
 	s->mean_cost = -1.0;
 	if (!r->nrec)
 		return;
-	double busy = 0, wait = 0, bsld = 0, rr = 0, woe = 0, cost = 0;
+	double busy = 0, useful = 0, wait = 0, bsld = 0, rr = 0, woe = 0, cost = 0;
 	size_t fill_ok = 0, ncost = 0;
 	for (size_t i = 0; i < r->nrec; i++) {
 		const tp_record *x = &r->rec[i];
 		int64_t run = x->end - x->start;
 		busy += (double)x->nodes_alloc * (double)run;
+		useful += (double)x->nodes_req * (double)run;
 		wait += (double)(x->start - x->submit);
 		bsld += bounded_slowdown(x);
 		rr += (double)(x->end - x->submit) / (double)(run > 1 ? run : 1);
@@ -50,8 +51,11 @@ void tp_summarize(const tp_sim_result *r, tp_summary *s)
 	}
 	double n = (double)r->nrec;
 	s->makespan = r->last_end - r->first_submit;
-	if (s->makespan > 0)
-		s->utilisation = busy / ((double)r->nodes * (double)s->makespan);
+	if (s->makespan > 0) {
+		double capacity = (double)r->nodes * (double)s->makespan;
+		s->utilisation = busy / capacity;
+		s->useful_utilisation = useful / capacity;
+	}
 	s->mean_wait = wait / n;
 	s->mean_bsld = bsld / n;
 	s->mean_response_ratio = rr / n;

@@ -3,6 +3,9 @@
  *
  * Definitions (also in toposim(1)):
  *   utilisation     Σ nodes_alloc·(end−start) / (nodes · (last end − first submit))
+ *   useful util.    the same with nodes_req: the time nodes work for the
+ *                   job that asked for them, not as transit nodes (the
+ *                   Angara paper's "useful time"; equal without transit)
  *   wait            start − submit (per run; a resubmitted run waits from
  *                   its resubmission)
  *   bounded slowdown max(1, (wait + run) / max(run, τ)), τ = 10 s
@@ -27,6 +30,7 @@ typedef struct tp_summary {
 	size_t jobs;             /* distinct jobs (first attempts) */
 	int nodes;
 	double utilisation;
+	double useful_utilisation; /* on requested nodes */
 	double mean_wait;
 	double mean_bsld;
 	double mean_response_ratio;

@@ -21,7 +21,8 @@ static const char *const *window_rules(void)
 
 static const char *const *torus_methods(void)
 {
-	static const char *const names[] = { "base", "fs", "mss", NULL };
+	static const char *const names[] = { "base", "fs", "mss", "anchor",
+					     NULL };
 	return names;
 }
 

@@ -41,7 +41,8 @@ static const tp_torus_opts default_opts = {
 
 /* ---- enum names ------------------------------------------------------ */
 
-static const char *const method_names[] = { "base", "fs", "mss" };
+static const char *const method_names[] = { "base", "fs", "mss", "anchor" };
+#define NMETHODS ((int)(sizeof(method_names) / sizeof(*method_names)))
 static const char *const distance_names[] = { "manhattan", "torus" };
 static const char *const fs_order_names[] = { "offset", "diameter" };
 static const char *const shapeless_names[] = { "pack", "refuse" };
@@ -57,12 +58,12 @@ static int lookup(const char *const *names, int n, const char *s)
 
 const char *tp_torus_method_name(tp_torus_method m)
 {
-	return (unsigned)m < 3 ? method_names[m] : "?";
+	return (unsigned)m < (unsigned)NMETHODS ? method_names[m] : "?";
 }
 
 int tp_torus_method_parse(const char *s, tp_torus_method *m)
 {
-	int i = lookup(method_names, 3, s);
+	int i = lookup(method_names, NMETHODS, s);
 	if (i < 0)
 		return -1;
 	*m = (tp_torus_method)i;
@@ -237,7 +238,7 @@ int tp_torus_set_options(tp_torus *t, const tp_torus_opts *o, tp_error *err)
 	if (o->ntransit < 0)
 		return tp_errorf(err, "torus: Ntransit must be >= 0 (got %d)",
 				 o->ntransit);
-	if ((unsigned)o->method > TP_TORUS_MSS ||
+	if ((unsigned)o->method > TP_TORUS_ANCHOR ||
 	    (unsigned)o->distance > TP_TORUS_DIST_TORUS ||
 	    (unsigned)o->fs_order > TP_TORUS_FS_DIAMETER ||
 	    (unsigned)o->shapeless > TP_TORUS_SHAPELESS_REFUSE ||
@@ -546,7 +547,7 @@ static int parse_options(parse *p, tp_torus_opts *o, tp_error *err)
 				 p->path, v->line, v->value);
 	v = &p->keys[K_METHOD];
 	if (v->value && tp_torus_method_parse(v->value, &o->method))
-		return tp_errorf(err, "%s:%d: unknown Method=%s (base, fs or mss)",
+		return tp_errorf(err, "%s:%d: unknown Method=%s (base, fs, mss or anchor)",
 				 p->path, v->line, v->value);
 	v = &p->keys[K_DISTANCE];
 	int i;

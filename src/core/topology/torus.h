@@ -40,6 +40,9 @@ typedef enum tp_torus_method {
 	TP_TORUS_BASE,  /* first free box, shapes by mean diameter */
 	TP_TORUS_FS,    /* Find_Systems: best free box by the FsOrder rule */
 	TP_TORUS_MSS,   /* Find_Systems + MSS: largest phi after placement */
+	TP_TORUS_ANCHOR, /* Slurm 26.05 topology/torus3d's anchored
+			  * placements: the torus-anchor allocator
+			  * (alloc_torus_anchor.c), not tp_torus_place */
 } tp_torus_method;
 
 /* Node distance L(u,v) (Distance=).  The paper prints the plain sum of
@@ -252,9 +255,10 @@ void tp_mss_eval_free(tp_mss_eval *e);
 /* Internal flags for tp_torus_place. */
 #define TP_TORUS_PLACE_DIRECT 0x1u /* mss: use the direct evaluation */
 
-/* Choose a box for a job of `nodes` nodes with `method`, using the torus's
- * options (Ntransit, FsOrder, Distance, BaseShapes).  Returns 0 with *box
- * set, or -1 if no box of free nodes fits (or on ENOMEM). */
+/* Choose a box for a job of `nodes` nodes with `method` (base, fs or mss;
+ * anchor's grids live in its allocator), using the torus's options
+ * (Ntransit, FsOrder, Distance, BaseShapes).  Returns 0 with *box set, or
+ * -1 if no box of free nodes fits, on ENOMEM or for TP_TORUS_ANCHOR. */
 int tp_torus_place(const tp_torus *t, tp_torus_method method,
 		   const tp_nodeset *free, int nodes, unsigned flags,
 		   tp_box *box);
