@@ -3,6 +3,7 @@
  * against every orientation, the torus.conf key and toposim's loader
  * override. */
 #include "check_util.h"
+#include "tmpdir_util.h"
 #include "alloc/alloc.h"
 #include "alloc/placeable.h"
 #include "topology/topo.h"
@@ -11,19 +12,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
-
-static char tmpdir[] = "/tmp/check_torus_canonical.XXXXXX";
-
-static const char *conf_file(const char *name, const char *text)
-{
-	static char path[256];
-	snprintf(path, sizeof(path), "%s/%s", tmpdir, name);
-	FILE *fp = fopen(path, "w");
-	ck_assert_ptr_nonnull(fp);
-	fputs(text, fp);
-	fclose(fp);
-	return path;
-}
 
 static tp_torus *gen(int n, const int *dims)
 {
@@ -246,18 +234,18 @@ END_TEST
 START_TEST(test_conf_key)
 {
 	tp_error err;
-	tp_torus *t = tp_torus_load(conf_file("a.conf",
+	tp_torus *t = tp_torus_load(tmpdir_write("a.conf",
 		"Dimensions=4x2x2\nNodes=n[1-16]\n"), &err);
 	ck_assert_msg(t != NULL, "%s", err.msg);
 	ck_assert_int_eq(tp_torus_options(t)->base_shapes, TP_TORUS_SHAPES_ALL);
 	tp_torus_free(t);
-	t = tp_torus_load(conf_file("b.conf",
+	t = tp_torus_load(tmpdir_write("b.conf",
 		"Dimensions=4x2x2\nBaseShapes=Canonical\nNodes=n[1-16]\n"), &err);
 	ck_assert_msg(t != NULL, "%s", err.msg);
 	ck_assert_int_eq(tp_torus_options(t)->base_shapes,
 			 TP_TORUS_SHAPES_CANONICAL);
 	/* written back and read again: the same reading */
-	const char *path = conf_file("c.conf", "");
+	const char *path = tmpdir_write("c.conf", "");
 	FILE *fp = fopen(path, "w");
 	ck_assert_int_eq(tp_torus_write_conf(t, fp), 0);
 	fclose(fp);
@@ -267,7 +255,7 @@ START_TEST(test_conf_key)
 	ck_assert_int_eq(tp_torus_options(t)->base_shapes,
 			 TP_TORUS_SHAPES_CANONICAL);
 	tp_torus_free(t);
-	path = conf_file("bad.conf", "Dimensions=4x2x2\nNodes=n[1-16]\nBaseShapes=sorted\n");
+	path = tmpdir_write("bad.conf", "Dimensions=4x2x2\nNodes=n[1-16]\nBaseShapes=sorted\n");
 	ck_assert_ptr_null(tp_torus_load(path, &err));
 	char want[400];
 	snprintf(want, sizeof(want), "%s:3: unknown BaseShapes=sorted (canonical or all)",
@@ -281,7 +269,7 @@ END_TEST
 /* The loader's spec replaces the file's reading (toposim --base-shapes). */
 START_TEST(test_topo_override)
 {
-	const char *path = conf_file("t.conf",
+	const char *path = tmpdir_write("t.conf",
 		"Dimensions=4x2x2\nNodes=n[1-16]\nMethod=base\n");
 	tp_topo_spec s;
 	tp_topo topo;
@@ -305,7 +293,7 @@ END_TEST
 
 int main(void)
 {
-	if (!mkdtemp(tmpdir)) {
+	if (tmpdir_make("check_torus_canonical")) {
 		perror("mkdtemp");
 		return EXIT_FAILURE;
 	}
@@ -324,9 +312,6 @@ int main(void)
 	tcase_add_test(tc, test_topo_override);
 	suite_add_tcase(s, tc);
 	int rc = tp_check_run(s);
-	char cmd[300];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
-	if (system(cmd) != 0)
-		rc = EXIT_FAILURE;
+	tmpdir_remove();
 	return rc;
 }

@@ -198,18 +198,23 @@ run_mode() {
 }
 
 # run_one NAME PREEMPT OPTIONS...: the suite on cluster NAME in
-# local-config mode ($OUT/NAME.*), then the auto-config modules
-# ($OUT/NAME.auto.*).
+# local-config mode ($OUT/NAME.*) and, on a second cluster at the same
+# time, the auto-config modules ($OUT/NAME.auto.*).  Both mostly wait on
+# Slurm, so together they take about the time of the longer.
 run_one() {
-	local name=$1 preempt=$2 rc=0
+	local name=$1 preempt=$2 rc=0 local_pid=""
 	shift 2
 	if [[ $MODES == *local* ]]; then
 		mapfile -t sel < <(deselect "$preempt")
-		run_mode "$name" local "$@" -- "${sel[@]}" tests || rc=1
+		run_mode "$name" local "$@" -- "${sel[@]}" tests &
+		local_pid=$!
 	fi
 	mapfile -t sel < <(auto_ids)
 	if [ "${#sel[@]}" -gt 0 ]; then
 		run_mode "$name.auto" auto "$@" -- "${sel[@]}" || rc=1
+	fi
+	if [ -n "$local_pid" ]; then
+		wait "$local_pid" || rc=1
 	fi
 	return "$rc"
 }
