@@ -216,6 +216,34 @@ tp_torus_counts *tp_torus_counts_new(const tp_torus *t,
 int tp_torus_counts_locked(const tp_torus_counts *c, const tp_box *box);
 void tp_torus_counts_free(tp_torus_counts *c);
 
+/* ---- free boxes by erosion (torus_erode.c) ---------------------------- */
+
+/* The free boxes of one free set, as bit sets of low corners (O(N/64) word
+ * operations per step, no per-candidate test).  A workspace: reset it to
+ * another free set of the same torus instead of building a new one (it
+ * keeps masks that depend on the torus only). */
+typedef struct tp_torus_erode tp_torus_erode;
+/* free may be NULL (then reset before use).  NULL on ENOMEM. */
+tp_torus_erode *tp_torus_erode_new(const tp_torus *t, const tp_nodeset *free);
+void tp_torus_erode_reset(tp_torus_erode *e, const tp_nodeset *free);
+void tp_torus_erode_free(tp_torus_erode *e);
+/* The low corners of the all-free boxes of shape len (a box spanning a
+ * ring only at offset 0, a line's only where it fits): the placements of
+ * tp_torus_placement that are free.  Valid until the next call; NULL on
+ * ENOMEM or a length outside 1..d_i. */
+const uint64_t *tp_torus_erode_corners(tp_torus_erode *e, const int *len);
+/* Next corner >= from in a set of tp_torus_erode_corners, or -1. */
+int tp_torus_erode_next(const tp_torus_erode *e, const uint64_t *corners,
+			int from);
+/* L*, the volume of the largest free box, and P*, the number of distinct
+ * free boxes of that volume (0, 0 if nothing is free).  Every MSS of a
+ * subset of the free set is such a box, so phi of any subset is at most
+ * N L* + P*.  0, or -1 on ENOMEM. */
+int tp_torus_erode_largest(tp_torus_erode *e, int *volume, long *count);
+/* The P* boxes of the last tp_torus_erode_largest into boxes: their
+ * count, or -1 if there are more than max (or ENOMEM). */
+int tp_torus_erode_largest_boxes(tp_torus_erode *e, tp_box *boxes, int max);
+
 /* ---- Find_MSS and phi (torus_mss.c) ---------------------------------- */
 
 /* Find_MSS (paper fig. 2): for each free node in index order that no
@@ -254,6 +282,9 @@ void tp_mss_eval_free(tp_mss_eval *e);
 
 /* Internal flags for tp_torus_place. */
 #define TP_TORUS_PLACE_DIRECT 0x1u /* mss: use the direct evaluation */
+/* mss: evaluate every candidate, without the early stop at phi's upper
+ * bound (the reference the stop is tested against) */
+#define TP_TORUS_PLACE_NO_BOUND 0x2u
 
 /* Choose a box for a job of `nodes` nodes with `method` (base, fs or mss;
  * anchor's grids live in its allocator), using the torus's options

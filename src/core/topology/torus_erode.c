@@ -1,0 +1,414 @@
+/*
+ * torus_erode.c - the free boxes of a free set by separable erosion on
+ * bit sets.
+ *
+ * E(len) is the set of low corners c whose box (c, len) is all free.  It
+ * separates per dimension, and a box of length a + b along dimension i
+ * is a box of length a at c and one of length b at c + a e_i, so
+ *     E(.., a + b, ..) = E(.., a, ..) & shift_i(E(.., b, ..), a),
+ * where shift_i(A, k) at c is A at c + k e_i (around the ring, or nothing
+ * past the end of a line).  A shift is two word-level bit shifts of the
+ * whole set (by k strides for the coordinates that stay below d_i, by
+ * d_i - k strides back for those that wrap) merged by a mask of the
+ * coordinates c_i >= d_i - k: O(N/64) per step, whatever the box.  One
+ * free set answers two questions:
+ *   - the corners of one shape, in increasing corner index: the
+ *     placements tp_torus_placement numbers, without building the
+ *     prefix sums of every candidate test (O(2^n N) cells on a 5D torus);
+ *   - L*, the volume of the largest free box, and P*, the number of
+ *     distinct free boxes of that volume (the bound of torus-mss's early
+ *     stop: every MSS of a subset of the free set is such a box, so
+ *     phi(S minus B) <= N L* + P*), by a walk over the shapes whose
+ *     corner sets are not empty (a shape with none has no larger one).
+ * A box spanning a ring is counted once, at offset 0 (the canonical form).
+ */
+#include "topology/torus.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Shapes of the largest volume kept for tp_torus_erode_largest_boxes. */
+#define KEEP_SHAPES 64
+
+struct tp_torus_erode {
+	int n, N, W;
+	int dims[TP_TORUS_MAX_DIMS], stride[TP_TORUS_MAX_DIMS];
+	bool wrap[TP_TORUS_MAX_DIMS];
+	int maxd;         /* the longest dimension */
+	uint64_t *free;   /* S */
+	uint64_t **hi;    /* [i * maxd + k]: c_i >= d_i - k, built when first
+			   * used (they depend on the torus only) */
+	uint64_t **zero;  /* [i]: c_i == 0, built when first used */
+	uint64_t **pow;   /* E of lengths 1, 2, 4, ... along one dimension */
+	int npow;
+	uint64_t *out, *tmp;
+	uint64_t **stack; /* the walk over shapes: one set per depth */
+	int levels, depth;
+	/* the last tp_torus_erode_largest: the shapes of volume L* (if no
+	 * more than KEEP_SHAPES) */
+	int nbest;        /* -1: more than KEEP_SHAPES */
+	int best_len[KEEP_SHAPES][TP_TORUS_MAX_DIMS];
+};
+
+/* ---- masks of coordinates ----------------------------------------------- */
+
+/* Set bits [lo, hi) of m. */
+static void set_run(uint64_t *m, int lo, int hi)
+{
+	while (lo < hi) {
+		int b = lo & 63, nb = 64 - b < hi - lo ? 64 - b : hi - lo;
+		m[lo >> 6] |= (nb == 64 ? ~(uint64_t)0
+					: (((uint64_t)1 << nb) - 1)) << b;
+		lo += nb;
+	}
+}
+
+/* Set bits of nodes whose coordinate i lies in [lo, hi): one run of
+ * consecutive indices per period of dimension i. */
+static void coord_mask(const tp_torus_erode *e, int i, int lo, int hi,
+		       uint64_t *m)
+{
+	memset(m, 0, (size_t)e->W * sizeof(*m));
+	int s = e->stride[i], period = e->dims[i] * s;
+	for (int base = 0; base < e->N; base += period)
+		set_run(m, base + lo * s, base + hi * s);
+}
+
+static const uint64_t *hi_mask(tp_torus_erode *e, int i, int k)
+{
+	uint64_t **slot = &e->hi[i * e->maxd + k];
+	if (!*slot && (*slot = malloc((size_t)e->W * sizeof(uint64_t))))
+		coord_mask(e, i, e->dims[i] - k, e->dims[i], *slot);
+	return *slot;
+}
+
+static const uint64_t *zero_mask(tp_torus_erode *e, int i)
+{
+	if (!e->zero[i] && (e->zero[i] = malloc((size_t)e->W * sizeof(uint64_t))))
+		coord_mask(e, i, 0, 1, e->zero[i]);
+	return e->zero[i];
+}
+
+static void coord_of(const tp_torus_erode *e, int idx, int *c)
+{
+	for (int i = 0; i < e->n; i++)
+		c[i] = idx / e->stride[i] % e->dims[i];
+}
+
+/* ---- shifts ---------------------------------------------------------------- */
+
+/* Word w of the set a shifted down by m bits (bit x of the result is bit
+ * x + m of a). */
+static inline uint64_t word_down(const uint64_t *a, int W, int w, int m)
+{
+	int q = w + (m >> 6), r = m & 63;
+	uint64_t lo = q < W ? a[q] : 0;
+	if (!r)
+		return lo;
+	uint64_t hi = q + 1 < W ? a[q + 1] : 0;
+	return lo >> r | hi << (64 - r);
+}
+
+/* Word w of a shifted up by m bits (bit x of the result is bit x - m). */
+static inline uint64_t word_up(const uint64_t *a, int w, int m)
+{
+	int q = w - (m >> 6), r = m & 63;
+	uint64_t hi = q >= 0 ? a[q] : 0;
+	if (!r)
+		return hi;
+	uint64_t lo = q - 1 >= 0 ? a[q - 1] : 0;
+	return hi << r | lo >> (64 - r);
+}
+
+/* r = r & shift_i(a, k), 0 < k < d_i. */
+static int and_shifted(tp_torus_erode *e, uint64_t *r, const uint64_t *a,
+		       int i, int k)
+{
+	const uint64_t *hi = hi_mask(e, i, k);
+	if (!hi)
+		return -1;
+	int s = e->stride[i], down = k * s, up = (e->dims[i] - k) * s;
+	for (int w = 0; w < e->W; w++) {
+		uint64_t g = word_down(a, e->W, w, down) & ~hi[w];
+		if (e->wrap[i])
+			g |= word_up(a, w, up) & hi[w];
+		r[w] &= g;
+	}
+	return 0;
+}
+
+static long popcount_words(const uint64_t *a, int W)
+{
+	long c = 0;
+	for (int w = 0; w < W; w++)
+		c += __builtin_popcountll(a[w]);
+	return c;
+}
+
+static bool set_empty(const uint64_t *a, int W)
+{
+	for (int w = 0; w < W; w++)
+		if (a[w])
+			return false;
+	return true;
+}
+
+/* ---- one shape ------------------------------------------------------------ */
+
+/* a = E(a with length len along i) when a holds the corners of length 1
+ * along i: doubling (pow[j] = length 2^j), then the binary digits of len
+ * from the highest. */
+static int erode_dim(tp_torus_erode *e, uint64_t *a, int i, int len)
+{
+	if (len <= 1)
+		return 0;
+	size_t bytes = (size_t)e->W * sizeof(uint64_t);
+	int top = 0;
+	memcpy(e->pow[0], a, bytes);
+	while ((2 << top) <= len) {
+		memcpy(e->pow[top + 1], e->pow[top], bytes);
+		if (and_shifted(e, e->pow[top + 1], e->pow[top], i, 1 << top))
+			return -1;
+		top++;
+	}
+	memcpy(a, e->pow[top], bytes);
+	for (int j = top - 1, have = 1 << top; j >= 0; j--) {
+		if (!(len >> j & 1))
+			continue;
+		if (and_shifted(e, a, e->pow[j], i, have))
+			return -1;
+		have += 1 << j;
+	}
+	if (len == e->dims[i] && e->wrap[i]) { /* one box per ring: offset 0 */
+		const uint64_t *z = zero_mask(e, i);
+		if (!z)
+			return -1;
+		for (int w = 0; w < e->W; w++)
+			a[w] &= z[w];
+	}
+	return 0;
+}
+
+const uint64_t *tp_torus_erode_corners(tp_torus_erode *e, const int *len)
+{
+	memcpy(e->out, e->free, (size_t)e->W * sizeof(uint64_t));
+	for (int i = 0; i < e->n; i++) {
+		if (len[i] < 1 || len[i] > e->dims[i])
+			return NULL;
+		if (erode_dim(e, e->out, i, len[i]))
+			return NULL;
+		if (set_empty(e->out, e->W))
+			break;
+	}
+	return e->out;
+}
+
+int tp_torus_erode_next(const tp_torus_erode *e, const uint64_t *corners,
+			int from)
+{
+	int wi = from >> 6;
+	if (from < 0 || wi >= e->W)
+		return -1;
+	uint64_t cur = corners[wi] & (~(uint64_t)0 << (from & 63));
+	for (;;) {
+		if (cur)
+			return (wi << 6) + __builtin_ctzll(cur);
+		if (++wi == e->W)
+			return -1;
+		cur = corners[wi];
+	}
+}
+
+/* ---- the largest free boxes --------------------------------------------- */
+
+typedef struct walk {
+	int len[TP_TORUS_MAX_DIMS];
+	int best;    /* L* */
+	long count;  /* P* */
+	int failed;
+} walk;
+
+/* Distinct boxes with corners in a: a spanned ring counts at offset 0. */
+static long distinct_boxes(tp_torus_erode *e, const uint64_t *a,
+			   const int *len)
+{
+	bool spans = false;
+	for (int i = 0; i < e->n; i++)
+		spans |= e->wrap[i] && len[i] == e->dims[i];
+	if (!spans)
+		return popcount_words(a, e->W);
+	memcpy(e->tmp, a, (size_t)e->W * sizeof(uint64_t));
+	for (int i = 0; i < e->n; i++) {
+		if (!(e->wrap[i] && len[i] == e->dims[i]))
+			continue;
+		const uint64_t *z = zero_mask(e, i);
+		if (!z)
+			return -1;
+		for (int w = 0; w < e->W; w++)
+			e->tmp[w] &= z[w];
+	}
+	return popcount_words(e->tmp, e->W);
+}
+
+static void keep_shape(tp_torus_erode *e, const int *len)
+{
+	if (e->nbest < 0)
+		return;
+	if (e->nbest == KEEP_SHAPES) {
+		e->nbest = -1;
+		return;
+	}
+	memcpy(e->best_len[e->nbest++], len, (size_t)e->n * sizeof(int));
+}
+
+/* Visit the shapes with free corners reachable from the shape on top of
+ * the stack by lengthening dimensions i, i+1, ... (each shape once:
+ * lengths grow in dimension order). */
+static void walk_from(tp_torus_erode *e, walk *wk, int i, int volume)
+{
+	const uint64_t *a = e->stack[e->depth];
+	if (volume >= wk->best) {
+		long c = distinct_boxes(e, a, wk->len);
+		if (c < 0) {
+			wk->failed = 1;
+			return;
+		}
+		if (volume > wk->best) {
+			wk->best = volume;
+			wk->count = 0;
+			e->nbest = 0;
+		}
+		wk->count += c;
+		keep_shape(e, wk->len);
+	}
+	for (int j = i; j < e->n && !wk->failed; j++) {
+		if (wk->len[j] == e->dims[j])
+			continue;
+		uint64_t *b = e->stack[e->depth + 1];
+		memcpy(b, a, (size_t)e->W * sizeof(uint64_t));
+		if (and_shifted(e, b, a, j, 1)) {
+			wk->failed = 1;
+			return;
+		}
+		if (set_empty(b, e->W))
+			continue;
+		wk->len[j]++;
+		e->depth++;
+		walk_from(e, wk, j, volume / (wk->len[j] - 1) * wk->len[j]);
+		e->depth--;
+		wk->len[j]--;
+	}
+}
+
+int tp_torus_erode_largest(tp_torus_erode *e, int *volume, long *count)
+{
+	walk wk = { .best = 0, .count = 0 };
+	e->nbest = 0;
+	*volume = 0;
+	*count = 0;
+	if (set_empty(e->free, e->W))
+		return 0;
+	for (int i = 0; i < e->n; i++)
+		wk.len[i] = 1;
+	e->depth = 0;
+	memcpy(e->stack[0], e->free, (size_t)e->W * sizeof(uint64_t));
+	walk_from(e, &wk, 0, 1);
+	if (wk.failed)
+		return -1;
+	*volume = wk.best;
+	*count = wk.count;
+	return 0;
+}
+
+int tp_torus_erode_largest_boxes(tp_torus_erode *e, tp_box *boxes, int max)
+{
+	int k = 0;
+	if (e->nbest < 0)
+		return -1;
+	for (int r = 0; r < e->nbest; r++) {
+		const uint64_t *cs = tp_torus_erode_corners(e, e->best_len[r]);
+		if (!cs)
+			return -1;
+		for (int c = tp_torus_erode_next(e, cs, 0); c >= 0;
+		     c = tp_torus_erode_next(e, cs, c + 1)) {
+			if (k == max)
+				return -1;
+			memset(&boxes[k], 0, sizeof(boxes[k]));
+			coord_of(e, c, boxes[k].off);
+			memcpy(boxes[k].len, e->best_len[r], (size_t)e->n * sizeof(int));
+			k++;
+		}
+	}
+	return k;
+}
+
+/* ---- life cycle ------------------------------------------------------------ */
+
+tp_torus_erode *tp_torus_erode_new(const tp_torus *t, const tp_nodeset *free)
+{
+	tp_torus_erode *e = calloc(1, sizeof(*e));
+	if (!e)
+		return NULL;
+	e->n = tp_torus_ndims(t);
+	e->N = tp_torus_nnodes(t);
+	e->W = (e->N + 63) / 64;
+	e->levels = 1;
+	for (int i = e->n - 1, s = 1; i >= 0; i--) {
+		e->dims[i] = tp_torus_dims(t)[i];
+		e->wrap[i] = tp_torus_wrap(t)[i];
+		e->stride[i] = s;
+		s *= e->dims[i];
+		e->levels += e->dims[i] - 1;
+		if (e->dims[i] > e->maxd)
+			e->maxd = e->dims[i];
+	}
+	while ((1 << e->npow) <= e->maxd)
+		e->npow++;
+	size_t bytes = (size_t)e->W * sizeof(uint64_t);
+	e->hi = calloc((size_t)e->n * (size_t)e->maxd, sizeof(*e->hi));
+	e->zero = calloc((size_t)e->n, sizeof(*e->zero));
+	e->pow = calloc((size_t)e->npow, sizeof(*e->pow));
+	e->stack = calloc((size_t)e->levels, sizeof(*e->stack));
+	e->free = calloc(1, bytes);
+	e->out = malloc(bytes);
+	e->tmp = malloc(bytes);
+	bool ok = e->hi && e->zero && e->pow && e->stack && e->free && e->out &&
+		  e->tmp;
+	for (int j = 0; ok && j < e->npow; j++)
+		ok = (e->pow[j] = malloc(bytes)) != NULL;
+	for (int d = 0; ok && d < e->levels; d++)
+		ok = (e->stack[d] = malloc(bytes)) != NULL;
+	if (!ok) {
+		tp_torus_erode_free(e);
+		return NULL;
+	}
+	if (free)
+		tp_torus_erode_reset(e, free);
+	return e;
+}
+
+void tp_torus_erode_reset(tp_torus_erode *e, const tp_nodeset *free)
+{
+	memcpy(e->free, free->w, (size_t)e->W * sizeof(uint64_t));
+}
+
+static void free_all(uint64_t **v, int n)
+{
+	for (int i = 0; v && i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+void tp_torus_erode_free(tp_torus_erode *e)
+{
+	if (!e)
+		return;
+	free_all(e->hi, e->n * e->maxd);
+	free_all(e->zero, e->n);
+	free_all(e->pow, e->npow);
+	free_all(e->stack, e->levels);
+	free(e->free);
+	free(e->out);
+	free(e->tmp);
+	free(e);
+}
