@@ -159,14 +159,6 @@ while read -r k nl _; do ar_nl[k - 1]=$nl; done < <(sim "$dir/asrun.swf" fcfs fa
 mapfile -t hop_of < <(for ((i = 0; i < jobs; i++)); do echo "${nl_of[i]}"; done | "$ftconf" hopsum --topology "$topo")
 [ "${#hop_of[@]}" = "$jobs" ] || die "ftconf hopsum gave ${#hop_of[@]} results for $jobs jobs"
 
-# "n1,n2,n3,n9" -> "n[1-3,9]" (names n<number>, as on this tree)
-compress() {
-	tr ',' '\n' <<<"$1" | sed 's/^n//' | sort -n | awk '
-		function flush() { if (lo == "") return; out = out (out == "" ? "" : ",") (lo == hi ? lo : lo "-" hi) }
-		{ if (lo != "" && $1 == hi + 1) { hi = $1; next } flush(); lo = $1; hi = $1 }
-		END { flush(); print (index(out, ",") || index(out, "-")) ? "n[" out "]" : "n" out }'
-}
-
 # ------------------------------------------------------------- the table
 echo "select/fattree on the 64-node fat tree (16 leaves x 4 nodes, 4 middle switches, 1 root)"
 echo "$jobs jobs, seed $seed; hops = sum of pairwise hops between the 4-node units a job touches"
@@ -177,7 +169,7 @@ awk_in=""
 for ((i = 0; i < jobs; i++)); do
 	printf '%-8s %5s %6s  %-26s %6s  %-26s %6s\n' "${id_of[i]}" "${n_of[i]}" \
 		"$((start_of[i] - sub_of[i]))" "${nl_of[i]}" "${hop_of[i]}" \
-		"$(compress "${tg_nl[i]}")" "${tg_hop[i]}"
+		"${tg_nl[i]}" "${tg_hop[i]}"
 	awk_in+="${n_of[i]} ${hop_of[i]} ${tg_hop[i]} ${ft_hop[i]}"$'\n'
 done
 echo
@@ -198,6 +190,7 @@ awk '
 bad=$(for ((i = 0; i < jobs; i++)); do [ "${state_of[i]}" = COMPLETED ] || echo "${id_of[i]}:${state_of[i]}"; done | paste -sd' ')
 [ -z "$bad" ] || echo "jobs that did not complete: $bad"
 same=0
-for ((i = 0; i < jobs; i++)); do [ "$(compress "${ar_nl[i]}")" = "${nl_of[i]}" ] && same=$((same + 1)); done
+# toposim writes node lists in the form Slurm's NodeList has
+for ((i = 0; i < jobs; i++)); do [ "${ar_nl[i]}" = "${nl_of[i]}" ] && same=$((same + 1)); done
 echo "fattree (sim): toposim --alloc fattree on the trace of Slurm's submit times, as the baseline."
 echo "Replayed at Slurm's start times, toposim --alloc fattree put $same of $jobs jobs on the very nodes select/fattree chose."

@@ -3,6 +3,7 @@
 #include "io/hostlist.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Expand expr into a fresh list; asserts success and the exact names. */
@@ -198,6 +199,180 @@ START_TEST(test_small_errbuf_truncates)
 }
 END_TEST
 
+/* ---- tp_hostlist_compress ---- */
+
+static void expect_compressed(const char *const *names, size_t n, const char *want)
+{
+	char *got = tp_hostlist_compress(names, n);
+	ck_assert_ptr_nonnull(got);
+	ck_assert_msg(!strcmp(got, want), "'%s', want '%s'", got, want);
+	free(got);
+}
+
+#define COMPRESS(want, ...)                                                   \
+	do {                                                                  \
+		static const char *const n_[] = { __VA_ARGS__ };              \
+		expect_compressed(n_, sizeof(n_) / sizeof(*n_), (want));      \
+	} while (0)
+
+START_TEST(test_compress_ranges)
+{
+	COMPRESS("n[1-4,9],m7", "n1", "n2", "n3", "n4", "n9", "m7");
+	COMPRESS("n5", "n5");
+	COMPRESS("n[1-2]", "n1", "n2");
+	COMPRESS("n[1,3,5]", "n1", "n3", "n5");
+	/* numeric, not lexical, order; the number may grow a digit */
+	COMPRESS("n[2,9-11]", "n10", "n9", "n2", "n11");
+	COMPRESS("n[0-1]", "n0", "n1");
+	COMPRESS("rack1-n[3-4]", "rack1-n4", "rack1-n3");
+	COMPRESS("[7-8]", "8", "7");
+}
+END_TEST
+
+START_TEST(test_compress_prefix_order)
+{
+	/* items in the order their prefixes first appear, each prefix's
+	 * numbers gathered and ascending */
+	COMPRESS("m7,n[1-2]", "m7", "n2", "n1");
+	COMPRESS("b[1-3],a[1-2]", "b1", "a1", "b2", "a2", "b3");
+	COMPRESS("n[1-2],nn[1-2]", "n1", "nn1", "n2", "nn2");
+}
+END_TEST
+
+START_TEST(test_compress_zero_padding)
+{
+	/* widths stay apart, like Slurm's n01 and n1 (at an equal number
+	 * the unpadded range first, as Slurm orders them) */
+	COMPRESS("n[1-2,01-02]", "n01", "n1", "n02", "n2");
+	COMPRESS("n[01,5]", "n5", "n01");
+	COMPRESS("n[001-004,7]", "n001", "n002", "n003", "n004", "n7");
+	COMPRESS("n05", "n05");
+	COMPRESS("n[00-01]", "n01", "n00");
+	COMPRESS("n[01,003]", "n003", "n01");
+	/* a number that fills the width continues the padded range */
+	COMPRESS("n[098-101]", "n098", "n099", "n100", "n101");
+	COMPRESS("n[08-10]", "n08", "n09", "n10");
+	COMPRESS("n[99-100]", "n99", "n100");
+	/* ... but one with fewer digits than the width does not */
+	COMPRESS("n[5,06]", "n5", "n06");
+}
+END_TEST
+
+START_TEST(test_compress_plain_and_duplicates)
+{
+	COMPRESS("login,n[1-2],gpu-a", "login", "n1", "gpu-a", "n2");
+	COMPRESS("n,n1", "n", "n1");
+	COMPRESS("n5a,n[1-2]", "n5a", "n1", "n2");
+	/* a suffix too long for a range is part of a plain name */
+	COMPRESS("x12345678901,x[1-2]", "x12345678901", "x1", "x2");
+	COMPRESS("n[1-3]", "n1", "n2", "n2", "n3", "n1");
+	COMPRESS("a", "a", "a");
+	COMPRESS("n100", "n100", "n100");
+}
+END_TEST
+
+START_TEST(test_compress_empty)
+{
+	char *got = tp_hostlist_compress(NULL, 0);
+	ck_assert_ptr_nonnull(got);
+	ck_assert_str_eq(got, "");
+	free(got);
+}
+END_TEST
+
+START_TEST(test_compress_large)
+{
+	enum { N = 49152 };
+	char (*buf)[16] = malloc(N * sizeof(*buf));
+	const char **names = malloc(N * sizeof(*names));
+	ck_assert_ptr_nonnull(buf);
+	ck_assert_ptr_nonnull(names);
+	/* a whole machine but every 1000th node, the nodes in reverse */
+	size_t n = 0;
+	for (int i = N; i >= 1; i--)
+		if (i % 1000) {
+			snprintf(buf[n], sizeof(buf[n]), "n%d", i);
+			names[n] = buf[n];
+			n++;
+		}
+	char *got = tp_hostlist_compress(names, n);
+	ck_assert_ptr_nonnull(got);
+	ck_assert_int_eq(strncmp(got, "n[1-999,1001-1999,", 18), 0);
+	ck_assert_msg(strlen(got) < 700, "%zu bytes", strlen(got));
+	const char *tail = ",49001-49152]";
+	ck_assert_str_eq(got + strlen(got) - strlen(tail), tail);
+	free(got);
+	free(names);
+	free(buf);
+}
+END_TEST
+
+/* Deterministic pseudo-random numbers for the round trip. */
+static unsigned next_rand(unsigned *state)
+{
+	*state = *state * 1103515245u + 12345u;
+	return (*state >> 16) & 0x7fff;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Sorted names without repeats, in place; their new count. */
+static size_t sort_unique(char **v, size_t n)
+{
+	qsort(v, n, sizeof(*v), cmp_str);
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (!k || strcmp(v[k - 1], v[i]))
+			v[k++] = v[i];
+	return k;
+}
+
+/* One random set: prefixes, paddings, plain names and repeats mixed. */
+static size_t random_names(unsigned *seed, char (*buf)[24], char **names)
+{
+	static const char *const prefix[] = { "n", "m", "rack2-n", "" };
+	static const char *const fmt[] = { "%s%d", "%s%02d", "%s%03d", "%s%d" };
+	size_t n = 1 + next_rand(seed) % 60;
+	for (size_t i = 0; i < n; i++) {
+		const char *p = prefix[next_rand(seed) % 4];
+		if (next_rand(seed) % 20 == 0)
+			snprintf(buf[i], sizeof(buf[i]), "%sx", p);
+		else
+			snprintf(buf[i], sizeof(buf[i]), fmt[next_rand(seed) % 4], p,
+				 (int)(next_rand(seed) % 130));
+		names[i] = buf[i];
+	}
+	return n;
+}
+
+/* Whatever the names, expanding the expression gives them back. */
+START_TEST(test_compress_round_trip)
+{
+	unsigned seed = 12345;
+	char buf[60][24], *names[60], err[128];
+	for (int round = 0; round < 2000; round++) {
+		size_t n = random_names(&seed, buf, names);
+		char *expr = tp_hostlist_compress((const char *const *)names, n);
+		ck_assert_ptr_nonnull(expr);
+		tp_hostlist hl = { 0 };
+		ck_assert_msg(tp_hostlist_expand(&hl, expr, err, sizeof(err)) == 0,
+			      "'%s': %s", expr, err);
+		size_t nw = sort_unique(names, n);
+		ck_assert_msg(hl.n == nw, "'%s': %zu names, want %zu", expr, hl.n, nw);
+		size_t ng = sort_unique(hl.names, hl.n);
+		ck_assert_msg(ng == nw, "'%s' repeats a name", expr);
+		for (size_t i = 0; i < nw; i++)
+			ck_assert_msg(!strcmp(hl.names[i], names[i]), "'%s': '%s', want '%s'",
+				      expr, hl.names[i], names[i]);
+		free(expr);
+		tp_hostlist_fini(&hl);
+	}
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("hostlist");
@@ -212,6 +387,13 @@ int main(void)
 	tcase_add_test(tc, test_name_too_long);
 	tcase_add_test(tc, test_error_keeps_list_usable);
 	tcase_add_test(tc, test_small_errbuf_truncates);
+	tcase_add_test(tc, test_compress_ranges);
+	tcase_add_test(tc, test_compress_prefix_order);
+	tcase_add_test(tc, test_compress_zero_padding);
+	tcase_add_test(tc, test_compress_plain_and_duplicates);
+	tcase_add_test(tc, test_compress_empty);
+	tcase_add_test(tc, test_compress_large);
+	tcase_add_test(tc, test_compress_round_trip);
 	suite_add_tcase(s, tc);
 	return tp_check_run(s);
 }

@@ -1,6 +1,8 @@
 /* output.c - CSV and JSON writers; column and key meanings in toposim(1). */
 #include "output.h"
 
+#include "io/hostlist.h"
+
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -28,26 +30,59 @@ int sim_close_out(FILE *fp, const char *path, tp_error *err)
 	return 0;
 }
 
-/* "0-2,5" -> "n1,n2,n3,n6" through name(). */
-static void put_names(FILE *fp, const char *list, sim_name_fn name,
-		      const void *arg)
+/* Calls fn(arg, i, ctx) for every index of a node list "0-2,5"; returns
+ * how many there are. */
+static size_t each_index(const char *list, void (*fn)(long, void *), void *ctx)
 {
-	const char *sep = "";
+	size_t n = 0;
 	for (const char *p = list; *p;) {
 		char *end;
 		long lo = strtol(p, &end, 10), hi = lo;
 		if (*end == '-')
 			hi = strtol(end + 1, &end, 10);
-		for (long i = lo; i <= hi; i++) {
-			fprintf(fp, "%s%s", sep, name(arg, (int)i));
-			sep = ",";
-		}
+		for (long i = lo; i <= hi; i++, n++)
+			if (fn)
+				fn(i, ctx);
 		p = *end == ',' ? end + 1 : end;
 	}
+	return n;
 }
 
-void sim_write_csv(FILE *fp, const tp_sim_result *r, sim_name_fn name,
-		   const void *arg, int window)
+typedef struct name_ctx {
+	sim_name_fn name;
+	const void *arg;
+	const char **names;
+	size_t n;
+} name_ctx;
+
+static void add_name(long i, void *ctx)
+{
+	name_ctx *c = ctx;
+	c->names[c->n++] = c->name(c->arg, (int)i);
+}
+
+/* "0-2,5" -> "n[1-3,6]" through name(): the form Slurm prints NodeList in,
+ * as one name per node is hundreds of kilobytes for a job on a whole large
+ * machine.  -1 when out of memory. */
+static int put_names(FILE *fp, const char *list, sim_name_fn name,
+		     const void *arg)
+{
+	size_t n = each_index(list, NULL, NULL);
+	name_ctx c = { name, arg, malloc((n ? n : 1) * sizeof(char *)), 0 };
+	if (!c.names)
+		return -1;
+	each_index(list, add_name, &c);
+	char *s = tp_hostlist_compress(c.names, c.n);
+	free(c.names);
+	if (!s)
+		return -1;
+	fputs(s, fp);
+	free(s);
+	return 0;
+}
+
+int sim_write_csv(FILE *fp, const tp_sim_result *r, sim_name_fn name,
+		  const void *arg, int window, tp_error *err)
 {
 	if (window <= 0)
 		fprintf(fp, "id,submit,start,end,nodes_req,nodes_alloc,estimate,runtime,"
@@ -60,10 +95,11 @@ void sim_write_csv(FILE *fp, const tp_sim_result *r, sim_name_fn name,
 			x->id, x->submit, x->start, x->end, x->nodes_req,
 			x->nodes_alloc, x->estimate, x->runtime,
 			tp_status_name(x->status), x->extensions);
-		if (name && x->nodelist)
-			put_names(fp, x->nodelist, name, arg);
-		else
-			fputs(x->nodelist ? x->nodelist : "", fp);
+		if (x->nodelist && name && put_names(fp, x->nodelist, name, arg))
+			return tp_errorf(err, "out of memory writing the node list of job %" PRId64,
+					 x->id);
+		if (x->nodelist && !name)
+			fputs(x->nodelist, fp);
 		fprintf(fp, "\",%d,%d,", x->attempt, x->fill);
 		if (x->cost >= 0)
 			fprintf(fp, "%.0f", x->cost);
@@ -71,6 +107,7 @@ void sim_write_csv(FILE *fp, const tp_sim_result *r, sim_name_fn name,
 			fprintf(fp, ",%d", window);
 		fputs("\n", fp);
 	}
+	return 0;
 }
 
 void sim_write_json(FILE *fp, const tp_summary *s, const sim_run_info *in)

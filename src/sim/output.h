@@ -13,13 +13,14 @@ FILE *sim_open_out(const char *path, tp_error *err);
 /* Close what sim_open_out returned; -1 with err set if writing failed. */
 int sim_close_out(FILE *fp, const char *path, tp_error *err);
 
-/* Node names for the nodelist column: name(arg, i), NULL for indices. */
+/* Node names for the nodelist column: name(arg, i), written as a hostlist
+ * expression ("n[1-4,9]"); NULL for the indices as they are ("0-3,8"). */
 typedef const char *(*sim_name_fn)(const void *arg, int i);
 
 /* window: -1 for a whole run; with --windows 0, 1, ... in a last column
- * (the header with window 0). */
-void sim_write_csv(FILE *fp, const tp_sim_result *r, sim_name_fn name,
-		   const void *arg, int window);
+ * (the header with window 0).  -1 with err set when out of memory. */
+int sim_write_csv(FILE *fp, const tp_sim_result *r, sim_name_fn name,
+		  const void *arg, int window, tp_error *err);
 
 typedef struct sim_run_info {
 	const char *workload, *policy, *alloc;

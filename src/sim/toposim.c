@@ -67,9 +67,10 @@ static int write_outputs(const sim_config *c, const tp_sim_result *r,
 	FILE *fp = sim_open_out(c->jobs_csv, err);
 	if (!fp)
 		return -1;
-	sim_write_csv(fp, r, topo->kind != TP_TOPO_FLAT ? node_name : NULL,
-		      topo, -1);
-	if (sim_close_out(fp, c->jobs_csv, err))
+	tp_error later;
+	int rc = sim_write_csv(fp, r, topo->kind != TP_TOPO_FLAT ? node_name : NULL,
+			       topo, -1, err);
+	if (sim_close_out(fp, c->jobs_csv, rc ? &later : err) || rc)
 		return -1;
 	if (!(fp = sim_open_out(c->summary_json, err)))
 		return -1;
@@ -276,10 +277,11 @@ static int run_window(const sim_config *c, const sim_windows *win,
 	tp_policy *p = NULL;
 	double secs;
 	int rc = replay(c, &w, topo, &p, &r, &secs, err);
+	if (!rc)
+		rc = sim_write_csv(csv, &r, topo->kind != TP_TOPO_FLAT ? node_name : NULL,
+				   topo, (int)i, err);
 	if (!rc) {
 		tp_summarize(&r, s);
-		sim_write_csv(csv, &r, topo->kind != TP_TOPO_FLAT ? node_name : NULL,
-			      topo, (int)i);
 		char what[80];
 		snprintf(what, sizeof(what), "window %zu (jobs %zu-%zu)", i,
 			 win->starts[i], win->starts[i] + win->len - 1);

@@ -60,12 +60,13 @@ st_set_params() {
 	return 1
 }
 
-# "0-2,5" (toposim node indices) -> "n1,n2,n3,n6"; a list of names (toposim
-# with a topology file) is returned as it is.
+# "0-2,5" (toposim node indices) -> "n1,n2,n3,n6"; a hostlist (toposim with
+# a topology file: "n[1-3,6]") is expanded the same way, names sorted as
+# st_live_starts sorts Slurm's.
 st_idx_to_names() {
 	local part lo hi i out=()
 	if ! [[ "$1" =~ ^[0-9,-]*$ ]]; then
-		echo "$1"
+		expand_hostlist "$1" | sort -V | paste -sd,
 		return
 	fi
 	IFS=, read -ra parts <<<"$1"

@@ -102,12 +102,15 @@ done <<<"$SEQ"
 swf=$work/seq.swf
 events_swf "the live test's event sequence" 64 >"$swf"
 
-# predict ALLOC: "JOB SUBMIT START NODELIST HOPSUM" per job, in order.
+# predict ALLOC: "JOB SUBMIT START NODES HOPSUM" per job, in order, NODES
+# the CSV's hostlist expanded and sorted like Slurm's (job_nodes | sort -V).
 predict() {
 	"$TOPOSIM" --workload "$swf" --policy fcfs --topology "$topo" --alloc "$1" \
 		--jobs-csv - --summary-json /dev/null --quiet |
 		sed -n '2,$ s/^\([0-9]*\),\([0-9]*\),\([0-9]*\),[^"]*"\([^"]*\)",[^,]*,[^,]*,\(.*\)$/\1 \2 \3 \4 \5/p' |
-		while read -r id s st nl hop; do echo "${order[id - 1]} $s $st $nl ${hop:--}"; done
+		while read -r id s st nl hop; do
+			echo "${order[id - 1]} $s $st $(expand_hostlist "$nl" | sort -V | paste -sd,) ${hop:--}"
+		done
 }
 pred_ft=$(predict fattree) || bail_out "toposim --alloc fattree failed"
 pred_tg=$(predict tree-greedy) || bail_out "toposim --alloc tree-greedy failed"

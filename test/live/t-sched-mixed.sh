@@ -181,7 +181,7 @@ declare -A want
 while IFS=, read -r id sub st _ _ _ _ _ _ _ rest; do
 	nl=${rest#\"} nl=${nl%%\"*}
 	t=${order[id - 1]}
-	want[$t]=$nl
+	want[$t]=$(expand_hostlist "$nl" | sort -V | paste -sd,)
 	assert_eq "$sub" "$st" "simulator: $t starts at its submission (no timing dependence)"
 done < <(tail -n +2 <<<"$out")
 

@@ -118,7 +118,7 @@ predict() {
 	tail -n +2 "$1.csv" |
 		sed -E 's/^([^,]*),([^,]*),([^,]*),[^"]*"([^"]*)".*/\1 \2 \3 \4/' |
 		while read -r id sub st nl; do
-			echo "$id $sub $st $(tr ',' '\n' <<<"$nl" | sort -V | paste -sd' ')"
+			echo "$id $sub $st $(expand_hostlist "$nl" | sort -V | paste -sd' ')"
 		done | sort -n
 }
 

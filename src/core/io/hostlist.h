@@ -1,5 +1,6 @@
 /*
- * hostlist.h - expand Slurm hostlist expressions ("n[001-004,7],gpu1").
+ * hostlist.h - expand Slurm hostlist expressions ("n[001-004,7],gpu1") and
+ * write lists of names in that form.
  *
  * Same syntax as Slurm's hostlist for the forms config files use: comma
  * separated items, each a prefix with at most one bracketed range list whose
@@ -22,5 +23,15 @@ typedef struct tp_hostlist {
 int tp_hostlist_expand(tp_hostlist *hl, const char *expr, char *errbuf,
 		       size_t errlen);
 void tp_hostlist_fini(tp_hostlist *hl);
+
+/* The names as one ranged expression tp_hostlist_expand reads back, the
+ * form Slurm prints node lists in: "n[1-4,9],m7".  Items keep the order in
+ * which their prefixes first appear; within a prefix the numbers ascend,
+ * each range with one zero-padding width ("n[1-2,01-02]" for n01, n02, n1,
+ * n2; an unpadded number that fills the width joins a padded range, as n100
+ * in "n[098-100]").  Names without a numeric suffix are written as they
+ * are; a name given twice is written once.  Returns a malloc'd string (""
+ * for no names), NULL when out of memory. */
+char *tp_hostlist_compress(const char *const *names, size_t n);
 
 #endif
