@@ -9,9 +9,12 @@
  * 50..70 %.  It then times single placement
  * decisions of random power-of-two job sizes for torus-base (under the
  * --base-shapes reading, default all), torus-fs, torus-mss and
- * torus-anchor (median, p99, mean), and the direct (node-by-node) MSS
- * evaluation on the same decisions where it is feasible, reporting the
- * direct/fast ratio and checking that both choose the same box.  Times
+ * torus-anchor (median, p99, mean), and two references for torus-mss on
+ * the same decisions within a time budget: the full scan (every
+ * candidate evaluated, no stop at phi's bound) and the paper's direct
+ * method (node-by-node Find_MSS per candidate, full scan) where it is
+ * feasible, reporting each one's ratio to torus-mss and checking that it
+ * chooses the same box.  Times
  * are CPU time of the deciding thread (wall-clock medians alongside).
  * Usage: bench_torus [--base-shapes canonical|all] [--case LABEL] [SEED]
  */
@@ -64,7 +67,7 @@ static const bench_case cases[] = {
 	{ "24x24x24", 3, { 24, 24, 24 }, 8, 0, 60, 2, 120 },
 	/* a Blue Gene/Q-sized machine: jobs of 1..16,384 nodes, mostly in
 	 * 512-node multiples (its midplanes) */
-	{ "8x12x16x16x2", 5, { 8, 12, 16, 16, 2 }, 8, 512, 60, 1, 60 },
+	{ "8x12x16x16x2", 5, { 8, 12, 16, 16, 2 }, 8, 512, 60, 0, 0 },
 };
 
 #define NSTATES 8
@@ -174,6 +177,49 @@ static void print_by_size(const double *ms, const int *size, int nd)
 	free(v);
 }
 
+/* torus-mss under `flags` (a reference: the full scan, the direct
+ * evaluation) on the first decisions within a budget: its times, their
+ * ratio to torus-mss's on the same decisions, and that it chooses the
+ * same box (the run fails if not). */
+static void compare_reference(const tp_torus *t, const char *label,
+			      const char *what, unsigned flags, int max,
+			      double budget_s, const tp_nodeset *states,
+			      const int *dstate, const int *dsize,
+			      const double *fast_ms)
+{
+	int n = 0, mismatches = 0;
+	double spent = 0;
+	double *ref_ms = malloc((size_t)(max ? max : 1) * sizeof(double));
+	double *fast_same = malloc((size_t)(max ? max : 1) * sizeof(double));
+	for (int i = 0; i < max && spent < budget_s; i++) {
+		tp_box br, bf;
+		double t0 = now();
+		int rr = tp_torus_place(t, TP_TORUS_MSS, &states[dstate[i]],
+					dsize[i], flags, &br);
+		double dt = now() - t0;
+		spent += dt;
+		int rf = tp_torus_place(t, TP_TORUS_MSS, &states[dstate[i]],
+					dsize[i], 0, &bf);
+		if (rr != rf || (!rr && !tp_torus_box_equal(t, &br, &bf)))
+			mismatches++;
+		ref_ms[n] = dt * 1e3;
+		fast_same[n++] = fast_ms[i];
+	}
+	stats sr = summarise(ref_ms, n), sf = summarise(fast_same, n);
+	printf("  %-12s %9d %7s %10.3f %10.3f %10.3f %10s\n", label, n, "-",
+	       sr.median, sr.p99, sr.mean, "-");
+	printf("    %s on the same %d decisions: median %.1fx, mean %.1fx; "
+	       "different choices: %d\n", what, n,
+	       sf.median > 0 ? sr.median / sf.median : 0,
+	       sf.mean > 0 ? sr.mean / sf.mean : 0, mismatches);
+	free(ref_ms);
+	free(fast_same);
+	if (mismatches) {
+		fprintf(stderr, "bench_torus: %s and torus-mss disagree\n", label);
+		exit(1);
+	}
+}
+
 static tp_torus_base_shapes base_shapes = TP_TORUS_SHAPES_ALL;
 
 static tp_torus *make_torus(const bench_case *bc)
@@ -249,40 +295,14 @@ static void run_case(const bench_case *bc)
 		tp_alloc_destroy(a);
 	}
 
-	/* direct MSS on the first decisions, within a time budget */
-	int ndir = 0, mismatches = 0;
-	double spent = 0;
-	double *dir_ms = malloc((size_t)nd * sizeof(double));
-	double *fast_same = malloc((size_t)nd * sizeof(double));
-	for (int i = 0; i < nd && ndir < bc->direct_decisions &&
-	     spent < bc->direct_budget_s; i++) {
-		tp_box bd, bf;
-		double t0 = now();
-		int rd = tp_torus_place(t, TP_TORUS_MSS, &states[dstate[i]], dsize[i],
-					TP_TORUS_PLACE_DIRECT, &bd);
-		double dt = now() - t0;
-		spent += dt;
-		int rf = tp_torus_place(t, TP_TORUS_MSS, &states[dstate[i]], dsize[i],
-					0, &bf);
-		if (rd != rf || (!rd && !tp_torus_box_equal(t, &bd, &bf)))
-			mismatches++;
-		dir_ms[ndir] = dt * 1e3;
-		fast_same[ndir] = fast_ms[i];
-		ndir++;
-	}
-	stats sd = summarise(dir_ms, ndir), sf = summarise(fast_same, ndir);
-	printf("  %-12s %9d %7s %10.3f %10.3f %10.3f %10s\n", "mss-direct", ndir,
-	       "-", sd.median, sd.p99, sd.mean, "-");
-	printf("  direct/fast on the same %d decisions: median %.1fx, mean %.1fx; "
-	       "different choices: %d\n", ndir,
-	       sf.median > 0 ? sd.median / sf.median : 0,
-	       sf.mean > 0 ? sd.mean / sf.mean : 0, mismatches);
-	if (mismatches) {
-		fprintf(stderr, "bench_torus: fast and direct MSS disagree\n");
-		exit(1);
-	}
-	free(dir_ms);
-	free(fast_same);
+	/* the references, on the first decisions within a time budget */
+	compare_reference(t, "mss-full", "full scan/stop at bound",
+			  TP_TORUS_PLACE_NO_BOUND, nd, 60, states, dstate,
+			  dsize, fast_ms);
+	compare_reference(t, "mss-direct", "direct full scan/fast",
+			  TP_TORUS_PLACE_DIRECT | TP_TORUS_PLACE_NO_BOUND,
+			  bc->direct_decisions, bc->direct_budget_s, states,
+			  dstate, dsize, fast_ms);
 	free(ms);
 	free(wall_ms);
 	free(fast_ms);

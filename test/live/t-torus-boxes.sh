@@ -1,7 +1,8 @@
 #!/bin/bash
 # Live test of select/torus (LIVE_SLURM=24.11: topology/torus under
 # select/cons_tres, t-torus-24.11.sh) on a 64-node 4x4x2x2 torus (all rings,
-# torus.conf beside slurm.conf, Method=mss), multiple-slurmd mode:
+# torus.conf beside slurm.conf, Method=mss), multiple-slurmd mode, and on
+# the same nodes as a 5D torus (c):
 #  (a) a job sequence replayed live gives every job a box of the torus, the
 #      very box the core predicts: toposim --alloc torus-mss --policy fcfs
 #      on an SWF of the same sequence (each start immediate, one event at a
@@ -9,6 +10,7 @@
 #      and wait until its nodes are idle again);
 #  (b) a node set DOWN is never allocated, the free space around it is
 #      packed as the core predicts with that node held by a job forever;
+#  (c) restarted with a 5D torus.conf (4x2x2x2x2), a sequence as in (a);
 #  each RUN_NOW placement is logged with its box (DebugFlags=SelectType).
 # The box check is independent of the plugin: a node set is a box iff in
 # every dimension its coordinates form one cyclic interval and it has as
@@ -49,21 +51,27 @@ Nodes=n[1-$NODES]
 Method=mss
 EOF
 printf 'DebugFlags=SelectType\nSlurmctldDebug=verbose\n' >"$LIVE_DIR/extra.conf"
-t0=$(date +%s.%N)
-# shellcheck disable=SC2046
-if ! out=$("$TOPO_CLUSTER" start --dir "$LIVE_DIR" --nodes $NODES ${LIVE_SLURM:+--slurm $LIVE_SLURM} \
-	$(placement_args torus) --plugindir "$TOPO_PLUGINDIR" \
-	--extra-conf "$LIVE_DIR/extra.conf" 2>&1); then
-	printf '%s\n' "$out" | diag_block
-	bail_out "the $PLUGIN cluster did not start"
-fi
-printf '%s\n' "$out" | diag_block
-diag "start-up of the $NODES-node cluster: $(elapsed "$t0") s"
 CTLD_LOG=$LIVE_DIR/log/slurmctld.log
 
-assert_match ".*$PLUGIN: torus $LIVE_DIR/torus.conf: $DIMS, $NODES nodes, Ntransit=0, allocator torus-mss.*" \
-	"$(grep -m1 "$PLUGIN: torus " "$CTLD_LOG")" \
-	"slurmctld found torus.conf beside slurm.conf and logged the torus"
+# Start the cluster in LIVE_DIR with its torus.conf; check that slurmctld
+# logged the torus of $DIMS.
+start_cluster() {
+	local t0 out
+	t0=$(date +%s.%N)
+	# shellcheck disable=SC2046
+	if ! out=$("$TOPO_CLUSTER" start --dir "$LIVE_DIR" --nodes $NODES ${LIVE_SLURM:+--slurm $LIVE_SLURM} \
+		$(placement_args torus) --plugindir "$TOPO_PLUGINDIR" \
+		--extra-conf "$LIVE_DIR/extra.conf" 2>&1); then
+		printf '%s\n' "$out" | diag_block
+		bail_out "the $PLUGIN cluster did not start"
+	fi
+	printf '%s\n' "$out" | diag_block
+	diag "start-up of the $NODES-node cluster: $(elapsed "$t0") s"
+	assert_match ".*$PLUGIN: torus $LIVE_DIR/torus.conf: $DIMS, $NODES nodes, Ntransit=0, allocator torus-mss.*" \
+		"$(grep "$PLUGIN: torus " "$CTLD_LOG" | tail -n1)" \
+		"slurmctld found torus.conf ($DIMS) beside slurm.conf and logged the torus"
+}
+start_cluster
 assert_eq "$NODES idle" "$(sx sinfo -h -o '%D %t')" "sinfo (client loads $SO) shows $NODES idle nodes"
 
 # ------------------------------------------------------------ helpers
@@ -280,5 +288,19 @@ p5_nodes=$(job_nodes "$p5" | sort -V | paste -sd' ')
 # shellcheck disable=SC2086
 assert_eq none "$(box_of $p5_nodes)" "... which are not a box ($p5_nodes)"
 sx scancel "$ex" "$req" "$p5"
+
+# ------------------------------------------------------------ (c) 5D
+
+# The same 64 nodes as a five-dimensional torus (4x2x2x2x2, all rings):
+# slurmctld restarted with the new torus.conf places a sequence of
+# power-of-two sizes (each has box shapes there), jobs 1 and 3 ending on
+# the way, in the boxes the core predicts.
+clear_jobs || fail "(c) jobs did not end after scancel"
+"$TOPO_CLUSTER" stop --dir "$LIVE_DIR" 2>&1 | diag_block
+DIMS=4x2x2x2x2
+sed -i "s/^Dimensions=.*/Dimensions=$DIMS/" "$LIVE_DIR/torus.conf"
+start_cluster
+make_swf 8:4 4:0 16:6 2:0 1:0 8:0 4:0 2:0 16:0 >"$LIVE_DIR/c.swf"
+check_sequence "(c) 5D" "$LIVE_DIR/c.swf"
 
 done_testing
