@@ -28,7 +28,16 @@ int tp_cluster_init(tp_cluster *c, int nnodes, tp_alloc *alloc)
 	if (tp_nodeset_init(&c->free, nnodes))
 		return -1;
 	tp_nodeset_fill(&c->free);
+	c->nfree = nnodes;
 	return 0;
+}
+
+void tp_cluster_recount_free(tp_cluster *c)
+{
+	c->nfree = tp_nodeset_count(&c->free);
+	for (size_t i = 0; i < c->nrun && !c->nodes_shared; i++)
+		if (tp_nodeset_intersects(&c->free, &c->run[i].nodes))
+			c->nodes_shared = true;
 }
 
 void tp_cluster_clear_starts(tp_cluster *c)
@@ -47,6 +56,7 @@ void tp_cluster_fini(tp_cluster *c)
 	free(c->queue);
 	free(c->starts);
 	tp_nodeset_fini(&c->free);
+	tp_nodeset_fini(&c->busy);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -59,30 +69,72 @@ int tp_cluster_enqueue(tp_cluster *c, tp_job *job)
 	return 0;
 }
 
-long tp_cluster_add_run(tp_cluster *c, tp_job *job, int64_t start,
+/* A run entry for `job` on a copy of `nodes` (free is left alone). */
+static tp_run *push_run(tp_cluster *c, tp_job *job, int64_t start,
 			int64_t limit, const tp_nodeset *nodes, int64_t fill_for)
 {
 	if (grow((void **)&c->run, &c->caprun, c->nrun + 1, sizeof(*c->run)))
-		return -1;
+		return NULL;
 	tp_run *r = &c->run[c->nrun];
 	memset(r, 0, sizeof(*r));
-	if (tp_nodeset_init(&r->nodes, c->nnodes))
-		return -1;
-	tp_nodeset_copy(&r->nodes, nodes);
+	if (tp_nodeset_init_copy(&r->nodes, nodes))
+		return NULL;
 	r->job = job;
 	r->start = start;
 	r->limit = limit;
 	r->fill_for = fill_for;
-	tp_nodeset_andnot(&c->free, nodes);
-	return (long)c->nrun++;
+	c->nrun++;
+	return r;
+}
+
+/* Nodes from outside may already be a run's: keep the union of the runs
+ * from the first such node set on, to notice. */
+static int watch_shared(tp_cluster *c, const tp_nodeset *nodes)
+{
+	if (c->nodes_shared)
+		return 0;
+	if (!c->busy.w) {
+		if (tp_nodeset_init(&c->busy, c->nnodes))
+			return -1;
+		for (size_t i = 0; i < c->nrun && !c->nodes_shared; i++)
+			if (tp_nodeset_or_counted(&c->busy, &c->run[i].nodes) <
+			    c->run[i].count)
+				c->nodes_shared = true;
+	}
+	if (tp_nodeset_intersects(&c->busy, nodes))
+		c->nodes_shared = true;
+	return 0;
+}
+
+long tp_cluster_add_run(tp_cluster *c, tp_job *job, int64_t start,
+			int64_t limit, const tp_nodeset *nodes, int64_t fill_for)
+{
+	if (watch_shared(c, nodes))
+		return -1;
+	tp_run *r = push_run(c, job, start, limit, nodes, fill_for);
+	if (!r)
+		return -1;
+	r->count = tp_nodeset_count(nodes);
+	if (!c->nodes_shared)
+		tp_nodeset_or(&c->busy, nodes);
+	c->nfree -= tp_nodeset_andnot_counted(&c->free, nodes);
+	return (long)c->nrun - 1;
 }
 
 void tp_cluster_end_run(tp_cluster *c, size_t i, int free_nodes)
 {
-	if (free_nodes)
-		tp_nodeset_or(&c->free, &c->run[i].nodes);
-	tp_nodeset_fini(&c->run[i].nodes);
-	c->run[i] = c->run[--c->nrun];
+	tp_run *r = &c->run[i];
+	if (free_nodes && c->nodes_shared) {
+		c->nfree += tp_nodeset_or_counted(&c->free, &r->nodes);
+	} else if (free_nodes) {
+		/* none of its nodes is free or another run's */
+		tp_nodeset_or(&c->free, &r->nodes);
+		c->nfree += r->count;
+	}
+	if (c->busy.w && !c->nodes_shared)
+		tp_nodeset_andnot(&c->busy, &r->nodes);
+	tp_nodeset_fini(&r->nodes);
+	*r = c->run[--c->nrun];
 }
 
 long tp_cluster_find_run(const tp_cluster *c, const tp_job *job)
@@ -101,14 +153,19 @@ int tp_cluster_start(tp_cluster *c, size_t qi, const tp_nodeset *nodes,
 		 sizeof(*c->starts)))
 		return -1;
 	tp_start *s = &c->starts[c->nstarts];
-	if (tp_nodeset_init(&s->nodes, c->nnodes))
+	if (tp_nodeset_init_copy(&s->nodes, nodes))
 		return -1;
-	if (tp_cluster_add_run(c, job, c->now, c->now + job->estimate, nodes,
-			       fill_for) < 0) {
+	tp_run *r = push_run(c, job, c->now, c->now + job->estimate, nodes,
+			     fill_for);
+	if (!r) {
 		tp_nodeset_fini(&s->nodes);
 		return -1;
 	}
-	tp_nodeset_copy(&s->nodes, nodes);
+	/* The nodes are free, so none of them is a run's already. */
+	r->count = tp_nodeset_andnot_counted(&c->free, nodes);
+	c->nfree -= r->count;
+	if (c->busy.w && !c->nodes_shared)
+		tp_nodeset_or(&c->busy, nodes);
 	s->job = job;
 	s->fill_for = fill_for;
 	c->nstarts++;
