@@ -20,6 +20,35 @@ static int grow(void **arr, size_t *cap, size_t need, size_t size)
 	return 0;
 }
 
+/* dst = a copy of src, whose members are all in words [lo, hi), on the
+ * words of a set released earlier when there is one: on a large machine
+ * a job's nodes fill few words, and a run or start then costs those, not
+ * the whole machine's. */
+static int set_copy(tp_cluster *c, tp_nodeset *dst, const tp_nodeset *src,
+		    int lo, int hi)
+{
+	if (c->nspare) {
+		dst->w = c->spare[--c->nspare];
+		dst->n = src->n;
+	} else if (tp_nodeset_init(dst, src->n)) {
+		return -1;
+	}
+	tp_nodeset_copy_words(dst, src, lo, hi);
+	return 0;
+}
+
+/* Spare sets are kept empty, so clearing words [lo, hi) is enough. */
+static void set_release(tp_cluster *c, tp_nodeset *s, int lo, int hi)
+{
+	if (s->w && !grow((void **)&c->spare, &c->capspare, c->nspare + 1,
+			  sizeof(*c->spare))) {
+		tp_nodeset_clear_range(s, lo * 64, hi * 64 < s->n ? hi * 64 : s->n);
+		c->spare[c->nspare++] = s->w;
+		s->w = NULL;
+	}
+	tp_nodeset_fini(s);
+}
+
 int tp_cluster_init(tp_cluster *c, int nnodes, tp_alloc *alloc)
 {
 	memset(c, 0, sizeof(*c));
@@ -43,7 +72,8 @@ void tp_cluster_recount_free(tp_cluster *c)
 void tp_cluster_clear_starts(tp_cluster *c)
 {
 	for (size_t i = 0; i < c->nstarts; i++)
-		tp_nodeset_fini(&c->starts[i].nodes);
+		set_release(c, &c->starts[i].nodes, c->starts[i].wlo,
+			    c->starts[i].whi);
 	c->nstarts = 0;
 }
 
@@ -52,6 +82,9 @@ void tp_cluster_fini(tp_cluster *c)
 	tp_cluster_clear_starts(c);
 	for (size_t i = 0; i < c->nrun; i++)
 		tp_nodeset_fini(&c->run[i].nodes);
+	for (size_t i = 0; i < c->nspare; i++)
+		free(c->spare[i]);
+	free(c->spare);
 	free(c->run);
 	free(c->queue);
 	free(c->starts);
@@ -69,16 +102,20 @@ int tp_cluster_enqueue(tp_cluster *c, tp_job *job)
 	return 0;
 }
 
-/* A run entry for `job` on a copy of `nodes` (free is left alone). */
+/* A run entry for `job` on a copy of `nodes`, members in words [lo, hi)
+ * (free is left alone). */
 static tp_run *push_run(tp_cluster *c, tp_job *job, int64_t start,
-			int64_t limit, const tp_nodeset *nodes, int64_t fill_for)
+			int64_t limit, const tp_nodeset *nodes, int64_t fill_for,
+			int lo, int hi)
 {
 	if (grow((void **)&c->run, &c->caprun, c->nrun + 1, sizeof(*c->run)))
 		return NULL;
 	tp_run *r = &c->run[c->nrun];
 	memset(r, 0, sizeof(*r));
-	if (tp_nodeset_init_copy(&r->nodes, nodes))
+	if (set_copy(c, &r->nodes, nodes, lo, hi))
 		return NULL;
+	r->wlo = lo;
+	r->whi = hi;
 	r->job = job;
 	r->start = start;
 	r->limit = limit;
@@ -109,31 +146,29 @@ static int watch_shared(tp_cluster *c, const tp_nodeset *nodes)
 long tp_cluster_add_run(tp_cluster *c, tp_job *job, int64_t start,
 			int64_t limit, const tp_nodeset *nodes, int64_t fill_for)
 {
+	int lo, hi;
+	tp_nodeset_span(nodes, &lo, &hi);
 	if (watch_shared(c, nodes))
 		return -1;
-	tp_run *r = push_run(c, job, start, limit, nodes, fill_for);
+	tp_run *r = push_run(c, job, start, limit, nodes, fill_for, lo, hi);
 	if (!r)
 		return -1;
 	r->count = tp_nodeset_count(nodes);
 	if (!c->nodes_shared)
 		tp_nodeset_or(&c->busy, nodes);
-	c->nfree -= tp_nodeset_andnot_counted(&c->free, nodes);
+	c->nfree -= tp_nodeset_andnot_counted_words(&c->free, nodes, lo, hi);
 	return (long)c->nrun - 1;
 }
 
 void tp_cluster_end_run(tp_cluster *c, size_t i, int free_nodes)
 {
 	tp_run *r = &c->run[i];
-	if (free_nodes && c->nodes_shared) {
-		c->nfree += tp_nodeset_or_counted(&c->free, &r->nodes);
-	} else if (free_nodes) {
-		/* none of its nodes is free or another run's */
-		tp_nodeset_or(&c->free, &r->nodes);
-		c->nfree += r->count;
-	}
+	if (free_nodes)
+		c->nfree += tp_nodeset_or_counted_words(&c->free, &r->nodes,
+							r->wlo, r->whi);
 	if (c->busy.w && !c->nodes_shared)
 		tp_nodeset_andnot(&c->busy, &r->nodes);
-	tp_nodeset_fini(&r->nodes);
+	set_release(c, &r->nodes, r->wlo, r->whi);
 	*r = c->run[--c->nrun];
 }
 
@@ -153,16 +188,20 @@ int tp_cluster_start(tp_cluster *c, size_t qi, const tp_nodeset *nodes,
 		 sizeof(*c->starts)))
 		return -1;
 	tp_start *s = &c->starts[c->nstarts];
-	if (tp_nodeset_init_copy(&s->nodes, nodes))
+	int lo, hi;
+	tp_nodeset_span(nodes, &lo, &hi);
+	if (set_copy(c, &s->nodes, nodes, lo, hi))
 		return -1;
+	s->wlo = lo;
+	s->whi = hi;
 	tp_run *r = push_run(c, job, c->now, c->now + job->estimate, nodes,
-			     fill_for);
+			     fill_for, lo, hi);
 	if (!r) {
-		tp_nodeset_fini(&s->nodes);
+		set_release(c, &s->nodes, lo, hi);
 		return -1;
 	}
 	/* The nodes are free, so none of them is a run's already. */
-	r->count = tp_nodeset_andnot_counted(&c->free, nodes);
+	r->count = tp_nodeset_andnot_counted_words(&c->free, nodes, lo, hi);
 	c->nfree -= r->count;
 	if (c->busy.w && !c->nodes_shared)
 		tp_nodeset_or(&c->busy, nodes);

@@ -27,8 +27,9 @@ typedef struct tp_run {
 	tp_job *job;
 	int64_t start;
 	int64_t limit;      /* end by time limit: start + estimate + extensions */
-	tp_nodeset nodes;
+	tp_nodeset nodes;   /* read-only: its words may be reused */
 	int count;          /* members of nodes */
+	int wlo, whi;       /* nodes' members are in words [wlo, whi) */
 	int64_t fill_for;   /* id of the reserved head job it was backfilled
 			     * around, or TP_NOT_FILL */
 	int extensions;     /* RB_HAR extensions granted so far */
@@ -37,7 +38,9 @@ typedef struct tp_run {
 /* A decision made during a pass. */
 typedef struct tp_start {
 	tp_job *job;
-	tp_nodeset nodes;   /* owned by the cluster until tp_cluster_clear_starts */
+	tp_nodeset nodes;   /* owned by the cluster until tp_cluster_clear_starts;
+			     * read-only */
+	int wlo, whi;       /* nodes' members are in words [wlo, whi) */
 	int64_t fill_for;
 } tp_start;
 
@@ -68,6 +71,10 @@ typedef struct tp_cluster {
 
 	tp_start *starts;   /* decisions since the last clear */
 	size_t nstarts, capstarts;
+
+	uint64_t **spare;   /* words of released run and start node sets,
+			     * all clear */
+	size_t nspare, capspare;
 
 	/* The head job's reservation from the last backfilling pass
 	 * (resv_job = NULL if none); read by the simulator's invariant checks

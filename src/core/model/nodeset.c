@@ -45,22 +45,43 @@ static uint64_t word_mask(int lo, int hi)
 	return up & (~(uint64_t)0 << (lo & 63));
 }
 
+/* Words a..b hold [lo, hi); *first and *last mask its bits in words a
+ * and b (lo < hi). */
+static void range_words(int lo, int hi, int *a, int *b, uint64_t *first,
+			uint64_t *last)
+{
+	*a = lo >> 6;
+	*b = (hi - 1) >> 6;
+	*first = ~(uint64_t)0 << (lo & 63);
+	*last = ~(uint64_t)0 >> (63 - ((hi - 1) & 63));
+	if (*a == *b)
+		*first = *last = *first & *last;
+}
+
 void tp_nodeset_set_range(tp_nodeset *s, int lo, int hi)
 {
-	while (lo < hi) {
-		int end = (lo | 63) + 1 < hi ? (lo | 63) + 1 : hi;
-		s->w[lo >> 6] |= word_mask(lo, end);
-		lo = end;
-	}
+	int a, b;
+	uint64_t first, last;
+	if (lo >= hi)
+		return;
+	range_words(lo, hi, &a, &b, &first, &last);
+	s->w[a] |= first;
+	if (b > a + 1)
+		memset(s->w + a + 1, 0xff, (size_t)(b - a - 1) * sizeof(uint64_t));
+	s->w[b] |= last;
 }
 
 void tp_nodeset_clear_range(tp_nodeset *s, int lo, int hi)
 {
-	while (lo < hi) {
-		int end = (lo | 63) + 1 < hi ? (lo | 63) + 1 : hi;
-		s->w[lo >> 6] &= ~word_mask(lo, end);
-		lo = end;
-	}
+	int a, b;
+	uint64_t first, last;
+	if (lo >= hi)
+		return;
+	range_words(lo, hi, &a, &b, &first, &last);
+	s->w[a] &= ~first;
+	if (b > a + 1)
+		memset(s->w + a + 1, 0, (size_t)(b - a - 1) * sizeof(uint64_t));
+	s->w[b] &= ~last;
 }
 
 void tp_nodeset_fill(tp_nodeset *s)
@@ -74,10 +95,17 @@ void tp_nodeset_copy(tp_nodeset *dst, const tp_nodeset *src)
 	memcpy(dst->w, src->w, (size_t)tp_nodeset_words(src) * sizeof(uint64_t));
 }
 
+void tp_nodeset_copy_words(tp_nodeset *dst, const tp_nodeset *src, int lo,
+			   int hi)
+{
+	if (lo < hi)
+		memcpy(dst->w + lo, src->w + lo, (size_t)(hi - lo) * sizeof(uint64_t));
+}
+
 /* Words [*lo, *hi) hold every member of s (*lo == *hi when empty).  A
  * job's nodes fill few of a large machine's words: operations with them
  * skip the rest, eight words a test. */
-static void span(const tp_nodeset *s, int *lo, int *hi)
+void tp_nodeset_span(const tp_nodeset *s, int *lo, int *hi)
 {
 	const uint64_t *w = s->w;
 	int m = tp_nodeset_words(s), k = 0;
@@ -101,7 +129,7 @@ static void span(const tp_nodeset *s, int *lo, int *hi)
 static void span_in(const tp_nodeset *src, const tp_nodeset *dst, int *lo,
 		    int *hi)
 {
-	span(src, lo, hi);
+	tp_nodeset_span(src, lo, hi);
 	int m = tp_nodeset_words(dst);
 	if (*hi > m)
 		*hi = m;
@@ -140,8 +168,15 @@ void tp_nodeset_andnot(tp_nodeset *dst, const tp_nodeset *src)
 
 int tp_nodeset_or_counted(tp_nodeset *dst, const tp_nodeset *src)
 {
-	int c = 0, lo, hi;
+	int lo, hi;
 	span_in(src, dst, &lo, &hi);
+	return tp_nodeset_or_counted_words(dst, src, lo, hi);
+}
+
+int tp_nodeset_or_counted_words(tp_nodeset *dst, const tp_nodeset *src,
+				int lo, int hi)
+{
+	int c = 0;
 	for (int k = lo; k < hi; k++) {
 		uint64_t gain = src->w[k] & ~dst->w[k];
 		c += word_count(gain);
@@ -152,8 +187,15 @@ int tp_nodeset_or_counted(tp_nodeset *dst, const tp_nodeset *src)
 
 int tp_nodeset_andnot_counted(tp_nodeset *dst, const tp_nodeset *src)
 {
-	int c = 0, lo, hi;
+	int lo, hi;
 	span_in(src, dst, &lo, &hi);
+	return tp_nodeset_andnot_counted_words(dst, src, lo, hi);
+}
+
+int tp_nodeset_andnot_counted_words(tp_nodeset *dst, const tp_nodeset *src,
+				    int lo, int hi)
+{
+	int c = 0;
 	for (int k = lo; k < hi; k++) {
 		uint64_t loss = src->w[k] & dst->w[k];
 		c += word_count(loss);
@@ -165,7 +207,7 @@ int tp_nodeset_andnot_counted(tp_nodeset *dst, const tp_nodeset *src)
 int tp_nodeset_count(const tp_nodeset *s)
 {
 	int c = 0, lo, hi;
-	span(s, &lo, &hi);
+	tp_nodeset_span(s, &lo, &hi);
 	for (int k = lo; k < hi; k++)
 		c += word_count(s->w[k]);
 	return c;
@@ -242,23 +284,25 @@ int tp_nodeset_lowest(const tp_nodeset *s, int count, tp_nodeset *out)
 {
 	int got = 0, k = 0, m = tp_nodeset_words(s);
 	const uint64_t *w = s->w;
-	tp_nodeset_zero(out);
-	for (; k < m && got < count; k++) {
-		/* skip busy stretches eight words a test */
-		while (k + 8 <= m && !(w[k] | w[k + 1] | w[k + 2] | w[k + 3] |
-				       w[k + 4] | w[k + 5] | w[k + 6] | w[k + 7]))
+	uint64_t *o = out->w;
+	/* Each word of out is written once, in order, as s is read. */
+	while (k < m && got < count) {
+		if (k + 8 <= m && !(w[k] | w[k + 1] | w[k + 2] | w[k + 3] |
+				    w[k + 4] | w[k + 5] | w[k + 6] | w[k + 7])) {
+			memset(o + k, 0, 8 * sizeof(*o));
 			k += 8;
-		uint64_t word = k < m ? w[k] : 0;
-		if (!word)
 			continue;
+		}
+		uint64_t word = w[k];
 		int have = word_count(word);
 		if (have > count - got) {
 			word = tp_lowest_bits64(word, count - got);
 			have = count - got;
 		}
-		out->w[k] = word;
+		o[k++] = word;
 		got += have;
 	}
+	memset(o + k, 0, (size_t)(m - k) * sizeof(*o));
 	return got;
 }
 

@@ -50,6 +50,17 @@ void tp_nodeset_andnot(tp_nodeset *dst, const tp_nodeset *src);
  * count of dst up to date without counting all of it again. */
 int  tp_nodeset_or_counted(tp_nodeset *dst, const tp_nodeset *src);
 int  tp_nodeset_andnot_counted(tp_nodeset *dst, const tp_nodeset *src);
+/* Words [*lo, *hi) hold every member of s (*lo == *hi when empty). */
+void tp_nodeset_span(const tp_nodeset *s, int *lo, int *hi);
+/* Word-range forms, for a caller that keeps a set's span: only words
+ * [lo, hi) are read and written, so a job's nodes cost what they fill,
+ * not what the machine holds.  src must have no member outside them. */
+void tp_nodeset_copy_words(tp_nodeset *dst, const tp_nodeset *src, int lo,
+			   int hi);
+int  tp_nodeset_or_counted_words(tp_nodeset *dst, const tp_nodeset *src,
+				 int lo, int hi);
+int  tp_nodeset_andnot_counted_words(tp_nodeset *dst, const tp_nodeset *src,
+				     int lo, int hi);
 int  tp_nodeset_count(const tp_nodeset *s);
 int  tp_nodeset_count_range(const tp_nodeset *s, int lo, int hi);
 bool tp_nodeset_intersects(const tp_nodeset *a, const tp_nodeset *b);
