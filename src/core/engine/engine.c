@@ -282,6 +282,10 @@ static int process_pass(engine *e)
 	tp_cluster *c = &e->c;
 	size_t nrun_before = c->nrun;
 	if (e->opts->check) {
+		if (c->nfree != tp_nodeset_count(&c->free))
+			return tp_errorf(e->err, "t=%" PRId64 ": %d free nodes "
+					 "counted, %d free", c->now, c->nfree,
+					 tp_nodeset_count(&c->free));
 		tp_nodeset_copy(&e->before, &c->free);
 		tp_nodeset_zero(&e->used);
 	}
