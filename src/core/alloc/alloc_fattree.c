@@ -45,19 +45,8 @@ typedef struct ft_merge {
 	size_t off;      /* result table (and choice table) offset */
 } ft_merge;
 
-/* What a decision reads of a switch, packed: at 65,536 nodes the tree
- * has over 20,000 switches, all read at every decision, and their full
- * tp_fattree_switch records do not stay in cache. */
-typedef struct ft_sw {
-	int nchild, kid0;     /* children: kids[kid0 .. kid0 + nchild) */
-	int depth;
-	int msu_lo, msu_hi;   /* leaf: its MSUs */
-} ft_sw;
-
 typedef struct ft_alloc {
 	const tp_fattree *t;
-	ft_sw *sw;        /* [nswitch] */
-	int *kids;        /* [nswitch] child switch indices, switch by switch */
 	int nunit, max_depth;
 	/* scan of the free set */
 	int *mword;       /* [nmsu] word holding the MSU, -1 if it straddles */
@@ -136,7 +125,7 @@ static void scan_free(ft_alloc *st, const tp_nodeset *free)
 		for (int m = 0; m < t->nmsu; m++)
 			st->mfree[m] = msu_count(st, free, m);
 	for (int l = 0; l < t->nleaf; l++) {
-		const ft_sw *s = &st->sw[t->leaves[l]];
+		const tp_fattree_switch *s = &t->sw[t->leaves[l]];
 		int all = 0, full = 0;
 		for (int m = s->msu_lo; m < s->msu_hi; m++) {
 			int size = msu_size(st, m);
@@ -188,7 +177,7 @@ static int best_free_unit(const ft_alloc *st, int n)
 		if (!st->leaf_free[v])
 			continue;
 		int lf = t->opts.prefer_full ? st->leaf_free[v] : 0;
-		for (int m = st->sw[v].msu_lo; m < st->sw[v].msu_hi; m++) {
+		for (int m = t->sw[v].msu_lo; m < t->sw[v].msu_hi; m++) {
 			int size = msu_size(st, m), waste = size - n;
 			if (st->mfree[m] != size || waste < 0)
 				continue;
@@ -286,9 +275,10 @@ static int ensure_cap(ft_alloc *st, size_t need)
  * and usable within `slack`, else 0. */
 static int short_deficit(const ft_alloc *st, int l, int slack)
 {
-	if (!st->has_short || st->sw[l].msu_lo == st->sw[l].msu_hi)
+	const tp_fattree *t = st->t;
+	if (!st->has_short || t->sw[l].msu_lo == t->sw[l].msu_hi)
 		return 0;
-	int m = st->sw[l].msu_hi - 1, size = msu_size(st, m);
+	int m = t->sw[l].msu_hi - 1, size = msu_size(st, m);
 	if (size == st->nunit || st->mfree[m] != size)
 		return 0;
 	int d = st->nunit - size;
@@ -309,8 +299,7 @@ static size_t plan_tables(ft_alloc *st, const dp_job *j)
 	int nmg = 0;
 	for (int q = 0; q < t->nswitch; q++) {
 		int v = t->postorder[q];
-		const ft_sw *s = &st->sw[v];
-		const int *kid = st->kids + s->kid0;
+		const tp_fattree_switch *s = &t->sw[v];
 		st->mg_lo[v] = nmg;
 		st->mg_n[v] = 0;
 		st->first[v] = -1;
@@ -321,14 +310,14 @@ static size_t plan_tables(ft_alloc *st, const dp_job *j)
 		} else {
 			long accF = 0, accS = 0;
 			for (int c = 0; c < s->nchild; c++)
-				accF += st->F[kid[c]];
+				accF += st->F[s->child[c]];
 			if (!accF) {    /* nothing free below: no table */
 				st->F[v] = st->S[v] = 0;
 				continue;
 			}
 			accF = 0;
 			for (int c = 0; c < s->nchild; c++) {
-				int ch = kid[c];
+				int ch = s->child[c];
 				if (!st->F[ch])
 					continue;
 				accF += st->F[ch];
@@ -370,8 +359,9 @@ static size_t plan_tables(ft_alloc *st, const dp_job *j)
  * left out), plus the tie-break. */
 static void fill_leaf(ft_alloc *st, int v, const dp_job *j)
 {
+	const tp_fattree *t = st->t;
 	int64_t *T = st->val + st->off[v];
-	int xc = st->xcap[v], dc = st->dcap[v], D = st->sw[v].depth;
+	int xc = st->xcap[v], dc = st->dcap[v], D = t->sw[v].depth;
 	int full = st->leaf_full[v], delta = st->S[v];
 	for (int i = 0; i < (xc + 1) * (dc + 1); i++)
 		T[i] = INF;
@@ -457,14 +447,14 @@ static void run_dp(ft_alloc *st, const dp_job *j)
 		int v = t->postorder[q];
 		if (!st->F[v])
 			continue;
-		if (st->sw[v].nchild == 0) {
+		if (t->sw[v].nchild == 0) {
 			fill_leaf(st, v, j);
 			continue;
 		}
 		int f = st->first[v];
 		const int64_t *A = st->val + st->off[f];
 		int xa = st->xcap[f], da = st->dcap[f];
-		int64_t w = -2 * (int64_t)st->sw[v].depth * j->K;
+		int64_t w = -2 * (int64_t)t->sw[v].depth * j->K;
 		for (int k = 0; k < st->mg_n[v]; k++) {
 			const ft_merge *m = &st->mg[st->mg_lo[v] + k];
 			merge(st, A, xa, da, m, w);
@@ -477,7 +467,8 @@ static void run_dp(ft_alloc *st, const dp_job *j)
 
 static void pick_leaf_units(ft_alloc *st, int v, int x, int d)
 {
-	const ft_sw *s = &st->sw[v];
+	const tp_fattree *t = st->t;
+	const tp_fattree_switch *s = &t->sw[v];
 	if (d > 0) {
 		st->picked[st->npicked++] = s->msu_hi - 1;
 		x--;
@@ -502,7 +493,7 @@ static void reconstruct(ft_alloc *st, int d)
 		int dd = stk[--sp], x = stk[--sp], v = stk[--sp];
 		if (!x)
 			continue;
-		if (st->sw[v].nchild == 0) {
+		if (t->sw[v].nchild == 0) {
 			pick_leaf_units(st, v, x, dd);
 			continue;
 		}
@@ -624,8 +615,6 @@ static void fattree_destroy(tp_alloc *a)
 	ft_alloc *st = a->state;
 	if (!st)
 		return;
-	free(st->sw);
-	free(st->kids);
 	free(st->mword);
 	free(st->mshift);
 	free(st->mmask);
@@ -687,23 +676,13 @@ static ft_alloc *state_new(const tp_fattree *t)
 	st->off = malloc(ns * sizeof(size_t));
 	st->mg = malloc(ns * sizeof(ft_merge));
 	st->stack = malloc(3 * ns * sizeof(int));
-	st->sw = malloc(ns * sizeof(ft_sw));
-	st->kids = malloc(ns * sizeof(int));
-	if (!st->sw || !st->kids || !st->mword || !st->mshift || !st->mmask || !st->mfree || !st->picked || !st->short_hist || !st->leaf_free ||
+	if (!st->mword || !st->mshift || !st->mmask || !st->mfree || !st->picked || !st->short_hist || !st->leaf_free ||
 	    !st->leaf_full || !st->F || !st->S || !st->xcap || !st->dcap ||
 	    !st->first || !st->mg_lo || !st->mg_n || !st->off || !st->mg ||
 	    !st->stack || ensure_cap(st, 4096)) {
 		tp_alloc tmp = { .state = st };
 		fattree_destroy(&tmp);
 		return NULL;
-	}
-	for (int v = 0, nk = 0; v < t->nswitch; v++) {
-		const tp_fattree_switch *s = &t->sw[v];
-		st->sw[v] = (ft_sw){ .nchild = s->nchild, .kid0 = nk,
-				     .depth = s->depth, .msu_lo = s->msu_lo,
-				     .msu_hi = s->msu_hi };
-		for (int c = 0; c < s->nchild; c++)
-			st->kids[nk++] = s->child[c];
 	}
 	st->aligned = 64 % t->nunit == 0;
 	for (int m = 0; m < t->nmsu; m++) {
