@@ -84,6 +84,8 @@ static long superset_failures(tp_alloc *a, uint64_t seed, int trials)
 			continue;
 		ck_assert(tp_nodeset_subset(&out, &s));
 		ck_assert_int_ge(tp_nodeset_count(&out), n);
+		if (tp_alloc_is_flat(a)) /* policies count on exactly n */
+			ck_assert_int_eq(tp_nodeset_count(&out), n);
 		tp_nodeset_copy(&own, &out);
 		if (tp_alloc_place(a, &own, n, &out))
 			bad++;

@@ -78,6 +78,139 @@ START_TEST(test_set_algebra)
 }
 END_TEST
 
+/* Range clear, lowest-n, counted or/andnot, spans and word ranges
+ * against bit-by-bit answers, around word boundaries. */
+static int naive_count(const tp_nodeset *s, int lo, int hi)
+{
+	int c = 0;
+	for (int i = lo; i < hi; i++)
+		c += tp_nodeset_test(s, i);
+	return c;
+}
+
+static void random_set(tp_nodeset *s, unsigned *seed, int density)
+{
+	tp_nodeset_zero(s);
+	for (int i = 0; i < s->n; i++) {
+		*seed = *seed * 1103515245u + 12345u;
+		if ((int)((*seed >> 16) % 100) < density)
+			tp_nodeset_set(s, i);
+	}
+}
+
+START_TEST(test_clear_range)
+{
+	static const int edges[] = { 0, 1, 63, 64, 65, 127, 128, 129, 199, 200 };
+	const int ne = sizeof(edges) / sizeof(*edges);
+	tp_nodeset s;
+	tp_nodeset_init(&s, 200);
+	for (int a = 0; a < ne; a++)
+		for (int b = a; b < ne; b++) {
+			int lo = edges[a], hi = edges[b], bad = 0;
+			tp_nodeset_fill(&s);
+			tp_nodeset_clear_range(&s, lo, hi);
+			for (int i = 0; i < 200; i++)
+				bad += tp_nodeset_test(&s, i) == (i >= lo && i < hi);
+			ck_assert_int_eq(bad, 0);
+			ck_assert_int_eq(tp_nodeset_count(&s), 200 - (hi - lo));
+			ck_assert_int_eq(tp_nodeset_count_range(&s, lo, 200),
+					 naive_count(&s, lo, 200));
+		}
+	tp_nodeset_fini(&s);
+}
+END_TEST
+
+START_TEST(test_lowest)
+{
+	unsigned seed = 5;
+	tp_nodeset s, out;
+	tp_nodeset_init(&s, 1000);
+	tp_nodeset_init(&out, 1000);
+	for (int round = 0; round < 50; round++) {
+		random_set(&s, &seed, round % 2 ? 3 : 60);
+		int have = tp_nodeset_count(&s);
+		tp_nodeset_fill(&out); /* stale content must go */
+		for (int want = 0; want <= have + 1; want += 1 + want / 3) {
+			int got = tp_nodeset_lowest(&s, want, &out);
+			ck_assert_int_eq(got, want < have ? want : have);
+			ck_assert_int_eq(tp_nodeset_count(&out), got);
+			ck_assert(tp_nodeset_subset(&out, &s));
+			/* no member of s below out's highest is left out */
+			int top = -1;
+			for (int i = tp_nodeset_next(&out, 0); i >= 0;
+			     i = tp_nodeset_next(&out, i + 1))
+				top = i;
+			ck_assert_int_eq(naive_count(&s, 0, top + 1), got);
+		}
+	}
+	tp_nodeset_fini(&s);
+	tp_nodeset_fini(&out);
+}
+END_TEST
+
+START_TEST(test_counted_and_spans)
+{
+	unsigned seed = 9;
+	tp_nodeset a, b, want, c;
+	tp_nodeset_init(&a, 700);
+	tp_nodeset_init(&b, 700);
+	tp_nodeset_init(&want, 700);
+	for (int round = 0; round < 60; round++) {
+		random_set(&a, &seed, 50);
+		random_set(&b, &seed, round % 3 ? 40 : 0);
+		if (round % 2) { /* a job-like run in a few words */
+			tp_nodeset_zero(&b);
+			tp_nodeset_set_range(&b, 100 + round, 300 + 2 * round);
+		}
+		int lo, hi;
+		tp_nodeset_span(&b, &lo, &hi);
+		int first = tp_nodeset_next(&b, 0);
+		if (first < 0) {
+			ck_assert_int_eq(lo, hi);
+		} else {
+			ck_assert_int_eq(lo, first / 64);
+			ck_assert_int_eq(naive_count(&b, 0, lo * 64), 0);
+			ck_assert_int_eq(naive_count(&b, hi * 64 < 700 ? hi * 64 : 700, 700), 0);
+			ck_assert(tp_nodeset_test(&b, tp_nodeset_next(&b, (hi - 1) * 64)));
+		}
+		tp_nodeset_copy(&want, &a);
+		tp_nodeset_or(&want, &b);
+		int gain = tp_nodeset_count(&want) - tp_nodeset_count(&a);
+		ck_assert_int_eq(tp_nodeset_init_copy(&c, &a), 0);
+		ck_assert(tp_nodeset_equal(&c, &a));
+		ck_assert_int_eq(tp_nodeset_or_counted(&c, &b), gain);
+		ck_assert(tp_nodeset_equal(&c, &want));
+		tp_nodeset_copy(&c, &a);
+		ck_assert_int_eq(tp_nodeset_or_counted_words(&c, &b, lo, hi), gain);
+		ck_assert(tp_nodeset_equal(&c, &want));
+		tp_nodeset_copy(&want, &a);
+		tp_nodeset_andnot(&want, &b);
+		int loss = tp_nodeset_count(&a) - tp_nodeset_count(&want);
+		tp_nodeset_copy(&c, &a);
+		ck_assert_int_eq(tp_nodeset_andnot_counted(&c, &b), loss);
+		ck_assert(tp_nodeset_equal(&c, &want));
+		tp_nodeset_copy(&c, &a);
+		ck_assert_int_eq(tp_nodeset_andnot_counted_words(&c, &b, lo, hi), loss);
+		ck_assert(tp_nodeset_equal(&c, &want));
+		tp_nodeset_zero(&c);
+		tp_nodeset_copy_words(&c, &b, lo, hi);
+		ck_assert(tp_nodeset_equal(&c, &b));
+		ck_assert_int_eq(tp_nodeset_intersects(&a, &b),
+				 tp_nodeset_count(&a) != tp_nodeset_count(&want));
+		for (int i = 0; i < 700; i += 7) {
+			int nc = tp_nodeset_next_clear(&a, i), j = i;
+			while (j < 700 && tp_nodeset_test(&a, j))
+				j++;
+			ck_assert_int_eq(nc, j);
+		}
+		tp_nodeset_fini(&c);
+	}
+	tp_nodeset_fini(&a);
+	tp_nodeset_fini(&b);
+	tp_nodeset_fini(&want);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("nodeset");
@@ -85,6 +218,9 @@ int main(void)
 	tcase_add_test(tc, test_set_range_and_count);
 	tcase_add_test(tc, test_next_and_format);
 	tcase_add_test(tc, test_set_algebra);
+	tcase_add_test(tc, test_clear_range);
+	tcase_add_test(tc, test_lowest);
+	tcase_add_test(tc, test_counted_and_spans);
 	suite_add_tcase(s, tc);
 	return tp_check_run(s);
 }

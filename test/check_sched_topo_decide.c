@@ -102,6 +102,7 @@ START_TEST(completing_nodes_end_now)
 	set_range(&s, 0, 2);
 	ck_assert_int_eq(st_view_add_ending(&v, &s), 0);
 	set_range(&v.c.free, 3, 4);
+	tp_cluster_recount_free(&v.c);
 	tp_cluster_free_at(&v.c, 100, &at);
 	ck_assert_int_eq(tp_nodeset_count(&at), 3);
 	/* An EASY pass reserves the 3-node head at "now" and starts nothing
@@ -135,6 +136,7 @@ static void index_window_case(const int (*rows)[3], size_t n, int free_nodes,
 	st_view_init(&v, a);
 	ck_assert_int_eq(st_view_begin(&v, 100, n + 1), 0);
 	set_range(&v.c.free, 0, free_nodes);
+	tp_cluster_recount_free(&v.c);
 	for (size_t i = 0; i < n; i++) {
 		/* id = arrival index; priority; nodes */
 		st_jobdesc d = { .id = rows[i][0], .priority = (uint32_t)rows[i][1],
@@ -211,6 +213,7 @@ static void rbhar_case(st_view *v, tp_alloc *a, int64_t now, int64_t x_est)
 	tp_nodeset_init(&s, 6);
 	ck_assert_int_eq(st_view_begin(v, now, 8), 0);
 	set_range(&v->c.free, 5, 6);
+	tp_cluster_recount_free(&v->c);
 	st_jobdesc ja = { .id = 10, .estimate = 500, .nodes = 4 };
 	set_range(&s, 0, 4);
 	ck_assert_int_ge(st_view_add_running(v, &ja, 750, 1250, &s, TP_NOT_FILL, 0), 0);
@@ -422,6 +425,7 @@ static void build(replay *r)
 	size_t n = r->w->njobs;
 	ck_assert_int_eq(st_view_begin(&r->v, r->now, n + 1), 0);
 	tp_nodeset_fill(&r->v.c.free);
+	tp_cluster_recount_free(&r->v.c);
 	for (size_t i = 0; i < n; i++) {
 		rjob *j = &r->j[i];
 		st_jobdesc d = { .id = j->w->id, .priority = j->prio,

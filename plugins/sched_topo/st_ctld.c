@@ -116,6 +116,7 @@ static void set_free(part_cycle *pc)
 		bit_and_not(b, booting_node_bitmap);
 	st_slurm_drop_powered_down(b);
 	tpl_bits_to_set(&pc->x->topo.map, b, &pc->x->view.c.free);
+	tp_cluster_recount_free(&pc->x->view.c);
 }
 
 static int add_running(part_cycle *pc)

@@ -29,6 +29,7 @@ int st_view_begin(st_view *v, int64_t now, size_t maxjobs)
 	if (tp_cluster_init(&v->c, v->alloc->nnodes, v->alloc))
 		return -1;
 	tp_nodeset_zero(&v->c.free);
+	tp_cluster_recount_free(&v->c);
 	v->c.now = now;
 	if (!v->placeable.known &&
 	    tp_placeable_init(&v->placeable, v->alloc->nnodes))

@@ -74,7 +74,8 @@ void st_view_fini(st_view *v);
 /*
  * Start a fresh view at `now` for at most `maxjobs` jobs (running +
  * pending + 1): no node free, nothing running, empty queue.  The caller
- * then sets v->c.free and adds jobs.  0, -1 on ENOMEM.
+ * then sets v->c.free (and calls tp_cluster_recount_free()) and adds
+ * jobs.  0, -1 on ENOMEM.
  */
 int st_view_begin(st_view *v, int64_t now, size_t maxjobs);
 

@@ -21,8 +21,9 @@ typedef struct tp_alloc tp_alloc;
 struct tp_fattree; /* fattree.h */
 struct tp_torus;   /* torus.h */
 
-/* Any `nodes` free nodes will do: feasibility is a matter of counting.
- * Policies may then reason with counts (textbook EASY / conservative). */
+/* Any `nodes` free nodes will do: feasibility is a matter of counting,
+ * and a placement holds exactly the nodes asked for.  Policies may then
+ * reason with counts (textbook EASY / conservative). */
 #define TP_ALLOC_FLAT 0x1u
 /* If a job can be placed on a set S, it can be placed on every superset
  * of S, and every placement P the allocator returns is itself such an S
@@ -155,6 +156,9 @@ static inline bool tp_job_has_range(const tp_job *j)
  * gives a range (alloc/place.c). */
 bool tp_job_fits(tp_alloc *a, const tp_nodeset *free, const tp_job *j,
 		 tp_nodeset *out);
+/* The same, for a caller that knows how many nodes `free` holds. */
+bool tp_job_fits_n(tp_alloc *a, const tp_nodeset *free, int nfree,
+		   const tp_job *j, tp_nodeset *out);
 int tp_alloc_capacity(tp_alloc *a, const tp_nodeset *free);
 double tp_alloc_cost(tp_alloc *a, const tp_nodeset *nodes);
 static inline bool tp_alloc_is_flat(const tp_alloc *a)

@@ -9,18 +9,11 @@
 static int first_free_place(tp_alloc *a, const tp_nodeset *free,
 		const tp_alloc_req *req, tp_nodeset *out)
 {
-	int nodes = req->nodes;
 	(void)a;
+	if (tp_nodeset_lowest(free, req->nodes, out) >= req->nodes)
+		return 0;
 	tp_nodeset_zero(out);
-	if (tp_nodeset_count(free) < nodes)
-		return -1;
-	int got = 0;
-	for (int i = tp_nodeset_next(free, 0); i >= 0 && got < nodes;
-	     i = tp_nodeset_next(free, i + 1)) {
-		tp_nodeset_set(out, i);
-		got++;
-	}
-	return 0;
+	return -1;
 }
 
 static const tp_alloc_ops first_free_ops = {

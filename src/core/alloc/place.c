@@ -3,11 +3,11 @@
 
 #include <stdlib.h>
 
-int tp_place_range(tp_alloc *a, const tp_nodeset *usable, int lo, int hi,
-		   const tp_alloc_req *proto, tp_nodeset *out)
+/* tp_place_range() on `usable`, which holds `have` nodes. */
+static int place_range_n(tp_alloc *a, const tp_nodeset *usable, int have,
+			 int lo, int hi, const tp_alloc_req *proto,
+			 tp_nodeset *out)
 {
-	int have = tp_nodeset_count(usable);
-
 	if (lo < 1)
 		lo = 1;
 	if (hi > have)
@@ -26,6 +26,13 @@ int tp_place_range(tp_alloc *a, const tp_nodeset *usable, int lo, int hi,
 	}
 	tp_nodeset_zero(out);
 	return -1;
+}
+
+int tp_place_range(tp_alloc *a, const tp_nodeset *usable, int lo, int hi,
+		   const tp_alloc_req *proto, tp_nodeset *out)
+{
+	return place_range_n(a, usable, tp_nodeset_count(usable), lo, hi,
+			     proto, out);
 }
 
 static int cmp_release_time(const void *x, const void *y)
@@ -91,11 +98,19 @@ int tp_place_earliest(tp_alloc *a, int64_t now, const tp_nodeset *free_now,
 	return k;
 }
 
-bool tp_job_fits(tp_alloc *a, const tp_nodeset *free, const tp_job *j,
-		 tp_nodeset *out)
+bool tp_job_fits_n(tp_alloc *a, const tp_nodeset *free, int nfree,
+		   const tp_job *j, tp_nodeset *out)
 {
 	tp_alloc_req req = tp_job_req(j);
 	if (!tp_job_has_range(j))
-		return tp_alloc_fits(a, free, &req, out);
-	return tp_place_range(a, free, j->nodes, j->max_nodes, &req, out) >= 0;
+		return req.nodes >= 1 && nfree >= req.nodes &&
+		       tp_alloc_place_req(a, free, &req, out) == 0;
+	return place_range_n(a, free, nfree, j->nodes, j->max_nodes, &req,
+			     out) >= 0;
+}
+
+bool tp_job_fits(tp_alloc *a, const tp_nodeset *free, const tp_job *j,
+		 tp_nodeset *out)
+{
+	return tp_job_fits_n(a, free, tp_nodeset_count(free), j, out);
 }

@@ -87,7 +87,7 @@ static int add_record(engine *e, const replay_job *j, int64_t end,
 	o->rec[o->nrec++] = (tp_record){
 		.id = j->job.id, .submit = j->job.submit, .start = j->start,
 		.end = end, .nodes_req = j->job.nodes,
-		.nodes_alloc = tp_nodeset_count(&r->nodes),
+		.nodes_alloc = r->count,
 		.estimate = j->job.estimate, .runtime = j->runtime,
 		.status = status, .extensions = j->extensions,
 		.attempt = j->attempt, .fill = j->fill, .cost = j->cost,
@@ -282,6 +282,10 @@ static int process_pass(engine *e)
 	tp_cluster *c = &e->c;
 	size_t nrun_before = c->nrun;
 	if (e->opts->check) {
+		if (c->nfree != tp_nodeset_count(&c->free))
+			return tp_errorf(e->err, "t=%" PRId64 ": %d free nodes "
+					 "counted, %d free", c->now, c->nfree,
+					 tp_nodeset_count(&c->free));
 		tp_nodeset_copy(&e->before, &c->free);
 		tp_nodeset_zero(&e->used);
 	}

@@ -20,6 +20,35 @@ static int grow(void **arr, size_t *cap, size_t need, size_t size)
 	return 0;
 }
 
+/* dst = a copy of src, whose members are all in words [lo, hi), on the
+ * words of a set released earlier when there is one: on a large machine
+ * a job's nodes fill few words, and a run or start then costs those, not
+ * the whole machine's. */
+static int set_copy(tp_cluster *c, tp_nodeset *dst, const tp_nodeset *src,
+		    int lo, int hi)
+{
+	if (c->nspare) {
+		dst->w = c->spare[--c->nspare];
+		dst->n = src->n;
+	} else if (tp_nodeset_init(dst, src->n)) {
+		return -1;
+	}
+	tp_nodeset_copy_words(dst, src, lo, hi);
+	return 0;
+}
+
+/* Spare sets are kept empty, so clearing words [lo, hi) is enough. */
+static void set_release(tp_cluster *c, tp_nodeset *s, int lo, int hi)
+{
+	if (s->w && !grow((void **)&c->spare, &c->capspare, c->nspare + 1,
+			  sizeof(*c->spare))) {
+		tp_nodeset_clear_range(s, lo * 64, hi * 64 < s->n ? hi * 64 : s->n);
+		c->spare[c->nspare++] = s->w;
+		s->w = NULL;
+	}
+	tp_nodeset_fini(s);
+}
+
 int tp_cluster_init(tp_cluster *c, int nnodes, tp_alloc *alloc)
 {
 	memset(c, 0, sizeof(*c));
@@ -28,13 +57,23 @@ int tp_cluster_init(tp_cluster *c, int nnodes, tp_alloc *alloc)
 	if (tp_nodeset_init(&c->free, nnodes))
 		return -1;
 	tp_nodeset_fill(&c->free);
+	c->nfree = nnodes;
 	return 0;
+}
+
+void tp_cluster_recount_free(tp_cluster *c)
+{
+	c->nfree = tp_nodeset_count(&c->free);
+	for (size_t i = 0; i < c->nrun && !c->nodes_shared; i++)
+		if (tp_nodeset_intersects(&c->free, &c->run[i].nodes))
+			c->nodes_shared = true;
 }
 
 void tp_cluster_clear_starts(tp_cluster *c)
 {
 	for (size_t i = 0; i < c->nstarts; i++)
-		tp_nodeset_fini(&c->starts[i].nodes);
+		set_release(c, &c->starts[i].nodes, c->starts[i].wlo,
+			    c->starts[i].whi);
 	c->nstarts = 0;
 }
 
@@ -43,10 +82,14 @@ void tp_cluster_fini(tp_cluster *c)
 	tp_cluster_clear_starts(c);
 	for (size_t i = 0; i < c->nrun; i++)
 		tp_nodeset_fini(&c->run[i].nodes);
+	for (size_t i = 0; i < c->nspare; i++)
+		free(c->spare[i]);
+	free(c->spare);
 	free(c->run);
 	free(c->queue);
 	free(c->starts);
 	tp_nodeset_fini(&c->free);
+	tp_nodeset_fini(&c->busy);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -59,30 +102,74 @@ int tp_cluster_enqueue(tp_cluster *c, tp_job *job)
 	return 0;
 }
 
-long tp_cluster_add_run(tp_cluster *c, tp_job *job, int64_t start,
-			int64_t limit, const tp_nodeset *nodes, int64_t fill_for)
+/* A run entry for `job` on a copy of `nodes`, members in words [lo, hi)
+ * (free is left alone). */
+static tp_run *push_run(tp_cluster *c, tp_job *job, int64_t start,
+			int64_t limit, const tp_nodeset *nodes, int64_t fill_for,
+			int lo, int hi)
 {
 	if (grow((void **)&c->run, &c->caprun, c->nrun + 1, sizeof(*c->run)))
-		return -1;
+		return NULL;
 	tp_run *r = &c->run[c->nrun];
 	memset(r, 0, sizeof(*r));
-	if (tp_nodeset_init(&r->nodes, c->nnodes))
-		return -1;
-	tp_nodeset_copy(&r->nodes, nodes);
+	if (set_copy(c, &r->nodes, nodes, lo, hi))
+		return NULL;
+	r->wlo = lo;
+	r->whi = hi;
 	r->job = job;
 	r->start = start;
 	r->limit = limit;
 	r->fill_for = fill_for;
-	tp_nodeset_andnot(&c->free, nodes);
-	return (long)c->nrun++;
+	c->nrun++;
+	return r;
+}
+
+/* Nodes from outside may already be a run's: keep the union of the runs
+ * from the first such node set on, to notice. */
+static int watch_shared(tp_cluster *c, const tp_nodeset *nodes)
+{
+	if (c->nodes_shared)
+		return 0;
+	if (!c->busy.w) {
+		if (tp_nodeset_init(&c->busy, c->nnodes))
+			return -1;
+		for (size_t i = 0; i < c->nrun && !c->nodes_shared; i++)
+			if (tp_nodeset_or_counted(&c->busy, &c->run[i].nodes) <
+			    c->run[i].count)
+				c->nodes_shared = true;
+	}
+	if (tp_nodeset_intersects(&c->busy, nodes))
+		c->nodes_shared = true;
+	return 0;
+}
+
+long tp_cluster_add_run(tp_cluster *c, tp_job *job, int64_t start,
+			int64_t limit, const tp_nodeset *nodes, int64_t fill_for)
+{
+	int lo, hi;
+	tp_nodeset_span(nodes, &lo, &hi);
+	if (watch_shared(c, nodes))
+		return -1;
+	tp_run *r = push_run(c, job, start, limit, nodes, fill_for, lo, hi);
+	if (!r)
+		return -1;
+	r->count = tp_nodeset_count(nodes);
+	if (!c->nodes_shared)
+		tp_nodeset_or(&c->busy, nodes);
+	c->nfree -= tp_nodeset_andnot_counted_words(&c->free, nodes, lo, hi);
+	return (long)c->nrun - 1;
 }
 
 void tp_cluster_end_run(tp_cluster *c, size_t i, int free_nodes)
 {
+	tp_run *r = &c->run[i];
 	if (free_nodes)
-		tp_nodeset_or(&c->free, &c->run[i].nodes);
-	tp_nodeset_fini(&c->run[i].nodes);
-	c->run[i] = c->run[--c->nrun];
+		c->nfree += tp_nodeset_or_counted_words(&c->free, &r->nodes,
+							r->wlo, r->whi);
+	if (c->busy.w && !c->nodes_shared)
+		tp_nodeset_andnot(&c->busy, &r->nodes);
+	set_release(c, &r->nodes, r->wlo, r->whi);
+	*r = c->run[--c->nrun];
 }
 
 long tp_cluster_find_run(const tp_cluster *c, const tp_job *job)
@@ -101,14 +188,23 @@ int tp_cluster_start(tp_cluster *c, size_t qi, const tp_nodeset *nodes,
 		 sizeof(*c->starts)))
 		return -1;
 	tp_start *s = &c->starts[c->nstarts];
-	if (tp_nodeset_init(&s->nodes, c->nnodes))
+	int lo, hi;
+	tp_nodeset_span(nodes, &lo, &hi);
+	if (set_copy(c, &s->nodes, nodes, lo, hi))
 		return -1;
-	if (tp_cluster_add_run(c, job, c->now, c->now + job->estimate, nodes,
-			       fill_for) < 0) {
-		tp_nodeset_fini(&s->nodes);
+	s->wlo = lo;
+	s->whi = hi;
+	tp_run *r = push_run(c, job, c->now, c->now + job->estimate, nodes,
+			     fill_for, lo, hi);
+	if (!r) {
+		set_release(c, &s->nodes, lo, hi);
 		return -1;
 	}
-	tp_nodeset_copy(&s->nodes, nodes);
+	/* The nodes are free, so none of them is a run's already. */
+	r->count = tp_nodeset_andnot_counted_words(&c->free, nodes, lo, hi);
+	c->nfree -= r->count;
+	if (c->busy.w && !c->nodes_shared)
+		tp_nodeset_or(&c->busy, nodes);
 	s->job = job;
 	s->fill_for = fill_for;
 	c->nstarts++;

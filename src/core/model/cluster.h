@@ -12,6 +12,7 @@
 #ifndef TP_CLUSTER_H
 #define TP_CLUSTER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -26,7 +27,9 @@ typedef struct tp_run {
 	tp_job *job;
 	int64_t start;
 	int64_t limit;      /* end by time limit: start + estimate + extensions */
-	tp_nodeset nodes;
+	tp_nodeset nodes;   /* read-only: its words may be reused */
+	int count;          /* members of nodes */
+	int wlo, whi;       /* nodes' members are in words [wlo, whi) */
 	int64_t fill_for;   /* id of the reserved head job it was backfilled
 			     * around, or TP_NOT_FILL */
 	int extensions;     /* RB_HAR extensions granted so far */
@@ -35,7 +38,9 @@ typedef struct tp_run {
 /* A decision made during a pass. */
 typedef struct tp_start {
 	tp_job *job;
-	tp_nodeset nodes;   /* owned by the cluster until tp_cluster_clear_starts */
+	tp_nodeset nodes;   /* owned by the cluster until tp_cluster_clear_starts;
+			     * read-only */
+	int wlo, whi;       /* nodes' members are in words [wlo, whi) */
 	int64_t fill_for;
 } tp_start;
 
@@ -44,6 +49,19 @@ typedef struct tp_cluster {
 	int nnodes;
 	tp_alloc *alloc;    /* not owned */
 	tp_nodeset free;    /* idle and usable (not down/drained/reserved) */
+	/* Members of free, kept up to date by the tp_cluster_* functions so
+	 * that "are there enough free nodes" costs nothing on a large
+	 * machine; whoever writes `free` directly calls
+	 * tp_cluster_recount_free() afterwards. */
+	int nfree;
+	/* Set for good once a node is in two runs, or free and in a run
+	 * (slurmctld may run jobs side by side on a node; a driver may write
+	 * `free` directly): free nodes can then no longer be counted by
+	 * adding up the runs' counts.  Runs started by a pass never share. */
+	bool nodes_shared;
+	/* The union of the runs' nodes, to notice sharing; kept from the
+	 * first tp_cluster_add_run() on (w NULL before), until nodes_shared. */
+	tp_nodeset busy;
 
 	tp_job **queue;     /* pending, highest priority first */
 	size_t nqueue, capqueue;
@@ -54,6 +72,10 @@ typedef struct tp_cluster {
 	tp_start *starts;   /* decisions since the last clear */
 	size_t nstarts, capstarts;
 
+	uint64_t **spare;   /* words of released run and start node sets,
+			     * all clear */
+	size_t nspare, capspare;
+
 	/* The head job's reservation from the last backfilling pass
 	 * (resv_job = NULL if none); read by the simulator's invariant checks
 	 * and the plugin's logs. */
@@ -63,6 +85,9 @@ typedef struct tp_cluster {
 
 int  tp_cluster_init(tp_cluster *c, int nnodes, tp_alloc *alloc);
 void tp_cluster_fini(tp_cluster *c);
+
+/* Count c->free again after writing it directly. */
+void tp_cluster_recount_free(tp_cluster *c);
 
 /* Queue maintenance (callers: engine, plugin). */
 int  tp_cluster_enqueue(tp_cluster *c, tp_job *job);       /* at the tail */

@@ -65,10 +65,9 @@ static int try_backfill(tp_policy *p, easy_ctx *x, size_t i)
 	return 1;
 }
 
-void tp_easy_pass(tp_policy *p, tp_cluster *c)
+/* Backfilling judged on node sets: any allocator, any head. */
+static void easy_by_sets(tp_policy *p, tp_cluster *c)
 {
-	if (tp_first_fit(c, 1) < 0 || c->nqueue == 0)
-		return;
 	easy_ctx x = { 0 };
 	if (ctx_init(&x, c) || tp_shadow_compute(c, x.head, NULL, &x.shadow))
 		goto out;
@@ -76,15 +75,104 @@ void tp_easy_pass(tp_policy *p, tp_cluster *c)
 		goto out; /* never placeable: no reservation, no backfill */
 	c->resv_job = c->queue[0];
 	c->resv_time = x.shadow.time;
-	int free_nodes = tp_nodeset_count(&c->free);
-	for (size_t i = 1; i < c->nqueue && free_nodes > 0;) {
+	for (size_t i = 1; i < c->nqueue && c->nfree > 0;) {
 		if (try_backfill(p, &x, i))
-			free_nodes = tp_nodeset_count(&c->free);
-		else
-			i++;
+			continue;
+		i++;
 	}
 out:
 	ctx_fini(&x);
+}
+
+/* Nodes job would get on c->free now, -1 if it does not fit.  Without
+ * node constraints a flat allocator's answer is a count (its placement
+ * waits until the job starts: *placed false); with them, `cand` holds
+ * the placement. */
+static int fit_count(tp_cluster *c, const tp_job *job, tp_nodeset *cand,
+		     bool *placed)
+{
+	tp_alloc_req req = tp_job_req(job);
+	*placed = tp_alloc_req_constrained(&req);
+	if (*placed)
+		return tp_place(c, job, cand) ? tp_nodeset_count(cand) : -1;
+	if (job->nodes < 1 || c->nfree < job->nodes)
+		return -1;
+	if (!tp_job_has_range(job))
+		return job->nodes;
+	/* A range gets as many nodes as are free, up to its maximum. */
+	return job->max_nodes < c->nfree ? job->max_nodes : c->nfree;
+}
+
+/* try_backfill() by counting: `avail` nodes are free at the shadow time
+ * and the head needs `need` of them. */
+static int try_backfill_count(tp_policy *p, easy_ctx *x, size_t i, int need,
+			      int *avail)
+{
+	tp_cluster *c = x->c;
+	const tp_job *job = c->queue[i];
+	bool placed;
+	if (job->nodes > c->nfree ||
+	    (!x->cand.w && tp_nodeset_init(&x->cand, c->nnodes)))
+		return 0;
+	int k = fit_count(c, job, &x->cand, &placed);
+	if (k < 0)
+		return 0;
+	int ends_in_time = c->now + job->estimate <= x->shadow.time;
+	if (!ends_in_time && *avail - k < need)
+		return 0;
+	if (!placed && !tp_place(c, job, &x->cand))
+		return 0;
+	if (tp_cluster_start(c, i, &x->cand, x->head->id))
+		return 0;
+	if (!ends_in_time)
+		*avail -= k;
+	p->stats.backfilled++;
+	return 1;
+}
+
+/*
+ * Textbook EASY, for a flat allocator and a head without node
+ * constraints: the same decisions as easy_by_sets(), taken on node counts
+ * (the head fits wherever enough nodes are free, and every candidate's
+ * nodes are free at the shadow time too), so a pass costs what its queue
+ * and running jobs cost, whatever the machine's size.
+ */
+static void easy_by_counts(tp_policy *p, tp_cluster *c)
+{
+	easy_ctx x = { .c = c, .head = c->queue[0] };
+	int need = x.head->nodes, avail;
+	if (tp_shadow_count(c, need, &x.shadow.time, &avail))
+		goto out;
+	if (x.shadow.time == INT64_MAX)
+		goto out;
+	c->resv_job = c->queue[0];
+	c->resv_time = x.shadow.time;
+	for (size_t i = 1; i < c->nqueue && c->nfree > 0;) {
+		if (try_backfill_count(p, &x, i, need, &avail))
+			continue;
+		i++;
+	}
+out:
+	tp_nodeset_fini(&x.cand);
+}
+
+/* Are counts enough to judge this pass (see easy_by_counts)? */
+static bool counts_suffice(const tp_cluster *c)
+{
+	const tp_job *head = c->queue[0];
+	tp_alloc_req req = tp_job_req(head);
+	return tp_alloc_is_flat(c->alloc) && !c->nodes_shared &&
+	       head->nodes >= 1 && !tp_alloc_req_constrained(&req);
+}
+
+void tp_easy_pass(tp_policy *p, tp_cluster *c)
+{
+	if (tp_first_fit(c, 1) < 0 || c->nqueue == 0)
+		return;
+	if (counts_suffice(c))
+		easy_by_counts(p, c);
+	else
+		easy_by_sets(p, c);
 }
 
 const tp_policy_ops tp_policy_easy = {

@@ -41,3 +41,40 @@ int tp_shadow_compute(const tp_cluster *c, const tp_job *job,
 	free(rel);
 	return k == -2 ? -1 : 0;
 }
+
+typedef struct count_release {
+	int64_t time;
+	int count;
+} count_release;
+
+static int cmp_count_release(const void *x, const void *y)
+{
+	const count_release *a = x, *b = y;
+
+	return (a->time > b->time) - (a->time < b->time);
+}
+
+int tp_shadow_count(const tp_cluster *c, int need, int64_t *time, int *avail)
+{
+	*avail = c->nfree;
+	*time = c->now;
+	if (c->nfree >= need)
+		return 0;
+	*time = INT64_MAX;
+	count_release *rel = malloc((c->nrun + 1) * sizeof(*rel));
+	if (!rel)
+		return -1;
+	for (size_t i = 0; i < c->nrun; i++)
+		rel[i] = (count_release){ c->run[i].limit, c->run[i].count };
+	qsort(rel, c->nrun, sizeof(*rel), cmp_count_release);
+	/* Runs ending at the same time free their nodes together. */
+	for (size_t i = 0; i < c->nrun && *time == INT64_MAX;) {
+		int64_t t = rel[i].time;
+		for (; i < c->nrun && rel[i].time == t; i++)
+			*avail += rel[i].count;
+		if (*avail >= need)
+			*time = t > c->now ? t : c->now;
+	}
+	free(rel);
+	return 0;
+}

@@ -28,4 +28,16 @@ void tp_shadow_fini(tp_shadow *s);
 int tp_shadow_compute(const tp_cluster *c, const tp_job *job,
 		      const tp_nodeset *hold, tp_shadow *s);
 
+/*
+ * The shadow time by counting nodes, as textbook EASY does: the earliest
+ * time (now, or a running job's limit) when c->nfree plus the nodes of the
+ * runs ended by then reach `need`; *avail gets that sum.  Equal to
+ * tp_shadow_compute() with no hold for a flat allocator and a job without
+ * node constraints that needs at least `need` nodes, while no two runs
+ * share a node (!c->nodes_shared); it costs no node-set operation, so
+ * nothing that grows with the machine.  *time is INT64_MAX when even
+ * every release is not enough.  Returns 0, -1 on ENOMEM.
+ */
+int tp_shadow_count(const tp_cluster *c, int need, int64_t *time, int *avail);
+
 #endif

@@ -55,6 +55,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "model/bitops.h"
 #include "model/error.h"
 #include "model/nodeset.h"
 
@@ -177,18 +178,15 @@ long long tp_fattree_hop_sum(const tp_fattree *t, const tp_nodeset *nodes);
 /* Free nodes of MSU m in `free` (popcount over its range). */
 int tp_fattree_msu_free(const tp_fattree *t, const tp_nodeset *free, int m);
 
-/* Bits set in x, branch- and call-free (the build does not assume a
- * popcount instruction; __builtin_popcountll would call libgcc). */
+/* Bits set in x (model/bitops.h: no libgcc call without a popcount
+ * instruction). */
 static inline int tp_fattree_popcount64(uint64_t x)
 {
-	x = x - ((x >> 1) & 0x5555555555555555ull);
-	x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
-	x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
-	return (int)((x * 0x0101010101010101ull) >> 56);
+	return tp_popcount64(x);
 }
 
-/* Members of s in [lo, hi), a word at a time (nodeset.h counts bit by bit;
- * allocators call this for every MSU or leaf at every decision). */
+/* Members of s in [lo, hi), a word at a time, inline: allocators call this
+ * for every MSU or leaf at every decision. */
 static inline int tp_fattree_count_range(const tp_nodeset *s, int lo, int hi)
 {
 	int c = 0;

@@ -134,7 +134,7 @@ long long tp_fattree_hop_sum(const tp_fattree *t, const tp_nodeset *nodes)
 	int words = tp_nodeset_words(nodes);
 	for (int k = 0; k < words; k++)
 		for (uint64_t w = nodes->w[k]; w; w &= w - 1) {
-			int i = k * 64 + __builtin_ctzll(w);
+			int i = k * 64 + tp_ctz64(w);
 			int m = t->node_msu[i];
 			if (!touched[m]) {
 				touched[m] = 1;
