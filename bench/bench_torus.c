@@ -189,8 +189,10 @@ static void compare_reference(const tp_torus *t, const char *label,
 {
 	int n = 0, mismatches = 0;
 	double spent = 0;
-	double *ref_ms = malloc((size_t)(max ? max : 1) * sizeof(double));
-	double *fast_same = malloc((size_t)(max ? max : 1) * sizeof(double));
+	if (!max)
+		return;
+	double *ref_ms = malloc((size_t)max * sizeof(double));
+	double *fast_same = malloc((size_t)max * sizeof(double));
 	for (int i = 0; i < max && spent < budget_s; i++) {
 		tp_box br, bf;
 		double t0 = now();

@@ -24,6 +24,8 @@
  */
 #include "topology/torus.h"
 
+#include "model/bitops.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -141,7 +143,7 @@ static long popcount_words(const uint64_t *a, int W)
 {
 	long c = 0;
 	for (int w = 0; w < W; w++)
-		c += __builtin_popcountll(a[w]);
+		c += tp_popcount64(a[w]);
 	return c;
 }
 
@@ -212,7 +214,7 @@ int tp_torus_erode_next(const tp_torus_erode *e, const uint64_t *corners,
 	uint64_t cur = corners[wi] & (~(uint64_t)0 << (from & 63));
 	for (;;) {
 		if (cur)
-			return (wi << 6) + __builtin_ctzll(cur);
+			return (wi << 6) + tp_ctz64(cur);
 		if (++wi == e->W)
 			return -1;
 		cur = corners[wi];

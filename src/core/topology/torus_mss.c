@@ -30,6 +30,8 @@
  */
 #include "topology/torus.h"
 
+#include "model/bitops.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -368,7 +370,7 @@ static int bits_next(const uint64_t *w, int nwords, int from)
 	uint64_t cur = w[wi] & (~(uint64_t)0 << (from & 63));
 	for (;;) {
 		if (cur)
-			return (wi << 6) + __builtin_ctzll(cur);
+			return (wi << 6) + tp_ctz64(cur);
 		if (++wi == nwords)
 			return -1;
 		cur = w[wi];
@@ -952,7 +954,7 @@ static int next_seed(const tp_mss_eval *e, int is, int from)
 		if (w == from >> 6)
 			u &= ~(uint64_t)0 << (from & 63);
 		if (u)
-			return (w << 6) + __builtin_ctzll(u);
+			return (w << 6) + tp_ctz64(u);
 	}
 	return -1;
 }
@@ -969,7 +971,7 @@ static int x_compact(tp_mss_eval *e)
 			continue;
 		}
 		e->xlist[n++] = w;
-		int b = (w << 6) + __builtin_ctzll(e->X[w]);
+		int b = (w << 6) + tp_ctz64(e->X[w]);
 		if (b < xmin)
 			xmin = b;
 	}
