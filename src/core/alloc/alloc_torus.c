@@ -14,190 +14,20 @@
  * per multiset of factors);
  * fs takes the first free candidate in the FsOrder= order (with
  * FsOrder=diameter that is shape-major, hence the same box as base);
- * mss evaluates phi after every free candidate and keeps the first one
- * with the largest phi in the FsOrder= order.  A size no box shape has
+ * mss evaluates phi after the free candidates and keeps the first one
+ * with the largest phi in the FsOrder= order (alloc_torus_mss.c, which
+ * stops at phi's upper bound).  Candidates come from alloc_torus_cand.c.  A size no box shape has
  * is packed into a box (Shapeless=pack, tp_torus_place_packed) unless
  * the request is for boxes only.
  */
+#include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "alloc/alloc_registry.h"
+#include "alloc/torus_cand.h"
 #include "topology/torus.h"
-
-/* ---- candidate enumeration ------------------------------------------- */
-
-/* Free candidates come from the erosion of the free set (torus_erode.c):
- * one bit set of low corners per shape, O(N/64) words a step, instead of
- * a locked-count test per placement. */
-typedef struct cand_ctx {
-	const tp_torus *t;
-	const tp_nodeset *avail;
-	tp_torus_erode *er;
-	/* mss */
-	tp_mss_eval *eval;
-	bool direct;         /* TP_TORUS_PLACE_DIRECT: never the fast one */
-	int nevals;
-	int64_t best_phi;
-	int64_t bound;       /* N L* + P*: no candidate's phi exceeds it */
-	tp_box *big;         /* the P* free boxes of volume L*, */
-	int nbig;            /* or -1 when there are too many to list */
-	int pass;            /* 0: every candidate; 1: those missing every
-			      * big box; 2: those meeting one */
-	long ordinal, best_ordinal; /* candidates in enumeration order */
-	int failed;
-	/* result */
-	bool found;
-	tp_box box;
-} cand_ctx;
-
-/* Returns true to stop the enumeration. */
-typedef bool (*cand_fn)(cand_ctx *c, const tp_box *box);
-
-static void box_at(const cand_ctx *c, int corner, const int *len, tp_box *box)
-{
-	memset(box, 0, sizeof(*box));
-	tp_torus_coord(c->t, corner, box->off);
-	memcpy(box->len, len, (size_t)tp_torus_ndims(c->t) * sizeof(int));
-}
-
-static void each_shape_major(cand_ctx *c, const tp_torus_shape *sh, int nsh,
-			     cand_fn fn)
-{
-	for (int r = 0; r < nsh; r++) {
-		const uint64_t *cs = tp_torus_erode_corners(c->er, sh[r].len);
-		if (!cs) {
-			c->failed = 1;
-			return;
-		}
-		for (int k = tp_torus_erode_next(c->er, cs, 0); k >= 0;
-		     k = tp_torus_erode_next(c->er, cs, k + 1)) {
-			tp_box box;
-			box_at(c, k, sh[r].len, &box);
-			if (fn(c, &box))
-				return;
-		}
-	}
-}
-
-static bool corner_in(const uint64_t *cs, int k)
-{
-	return cs[k >> 6] >> (k & 63) & 1;
-}
-
-/* Every shape's corner set first (nsh sets), then the corners of their
- * union in index order, each with its shapes in shape order. */
-static void each_offset_major(cand_ctx *c, const tp_torus_shape *sh, int nsh,
-			      cand_fn fn)
-{
-	int W = (tp_torus_nnodes(c->t) + 63) / 64;
-	uint64_t *sets = malloc((size_t)nsh * W * sizeof(uint64_t));
-	uint64_t *any = calloc((size_t)W, sizeof(uint64_t));
-	if (!sets || !any)
-		goto fail;
-	for (int r = 0; r < nsh; r++) {
-		const uint64_t *cs = tp_torus_erode_corners(c->er, sh[r].len);
-		if (!cs)
-			goto fail;
-		memcpy(sets + (size_t)r * W, cs, (size_t)W * sizeof(uint64_t));
-		for (int w = 0; w < W; w++)
-			any[w] |= cs[w];
-	}
-	for (int k = tp_torus_erode_next(c->er, any, 0); k >= 0;
-	     k = tp_torus_erode_next(c->er, any, k + 1)) {
-		for (int r = 0; r < nsh; r++) {
-			tp_box box;
-			if (!corner_in(sets + (size_t)r * W, k))
-				continue;
-			box_at(c, k, sh[r].len, &box);
-			if (fn(c, &box))
-				goto done;
-		}
-	}
-	goto done;
-fail:
-	c->failed = 1;
-done:
-	free(sets);
-	free(any);
-}
-
-static bool take_first(cand_ctx *c, const tp_box *box)
-{
-	c->found = true;
-	c->box = *box;
-	return true;
-}
-
-/* Big boxes the box misses. */
-static int misses_big(const cand_ctx *c, const tp_box *box)
-{
-	int k = 0;
-	for (int b = 0; b < c->nbig; b++)
-		k += !tp_torus_box_intersects(c->t, box, &c->big[b]);
-	return k;
-}
-
-/* Can the candidate at ordinal ord beat the best so far?  Its phi is at
- * most N L* + (the big boxes it misses): each MSS of volume L* after it
- * is one of them. */
-static bool may_beat(const cand_ctx *c, long ord, int missed)
-{
-	int64_t bound = c->bound - (c->nbig - missed);
-	return !c->found || bound > c->best_phi ||
-	       (bound == c->best_phi && ord < c->best_ordinal);
-}
-
-/* Candidates evaluated directly before the fast evaluator is built. */
-#define DIRECT_FIRST 2
-
-/* phi after the candidate.  The first DIRECT_FIRST candidates get the
- * direct evaluation (one Find_MSS each): most decisions end at the bound
- * within them, and building the fast evaluator costs about as much as
- * that many direct runs (measured: 3x one at 4,096 nodes, 2x at 49,152).
- * Both give the same phi (test/check_torus_mss). */
-static int64_t cand_phi(cand_ctx *c, const tp_box *box)
-{
-	if (!c->direct && c->nevals++ == DIRECT_FIRST) {
-		tp_mss_eval_free(c->eval);
-		if (!(c->eval = tp_mss_eval_new(c->t, c->avail, false)))
-			return -1;
-	}
-	return tp_mss_eval_phi(c->eval, box);
-}
-
-/* Keeps the first candidate (in enumeration order) of largest phi.  phi
- * reaches the bound N L* + P* only if every one of the P* boxes stays
- * whole, so pass 1 evaluates just the candidates that miss them all: the
- * first of those that reaches the bound is the choice (nothing beats it,
- * ties keep the earlier).  Only if none does, pass 2 evaluates the
- * others that may still beat the best (none reaches the bound) and the
- * earliest largest phi of both passes wins. */
-static bool keep_best_phi(cand_ctx *c, const tp_box *box)
-{
-	long ord = c->ordinal++;
-	if (c->pass) {
-		int missed = misses_big(c, box);
-		if ((c->pass == 1) != (missed == c->nbig))
-			return false;
-		if (c->pass == 2 && !may_beat(c, ord, missed))
-			return false;
-	}
-	int64_t phi = cand_phi(c, box);
-	if (phi < 0) {
-		c->failed = 1;
-		return true;
-	}
-	if (!c->found || phi > c->best_phi ||
-	    (phi == c->best_phi && ord < c->best_ordinal)) {
-		c->found = true;
-		c->best_phi = phi;
-		c->best_ordinal = ord;
-		c->box = *box;
-	}
-	return phi >= c->bound;
-}
 
 /* The shapes a method tries: base has its BaseShapes= reading; fs and
  * mss search every box, as Find_Systems is defined. */
@@ -206,39 +36,6 @@ static tp_torus_base_shapes method_reading(const tp_torus *t,
 {
 	return method == TP_TORUS_BASE ? tp_torus_options(t)->base_shapes
 				       : TP_TORUS_SHAPES_ALL;
-}
-
-/* Most boxes of volume L* listed for the two passes of keep_best_phi;
- * with more, one pass over every candidate. */
-#define MAX_BIG 256
-
-/* phi's upper bound N L* + P* over every subset of the free set, and the
- * P* boxes when they are few. */
-static int phi_bound(cand_ctx *c)
-{
-	int volume;
-	long count;
-	if (tp_torus_erode_largest(c->er, &volume, &count))
-		return -1;
-	c->bound = (int64_t)tp_torus_nnodes(c->t) * volume + count;
-	c->nbig = -1;
-	if (count <= MAX_BIG && (c->big = malloc(MAX_BIG * sizeof(tp_box))))
-		c->nbig = tp_torus_erode_largest_boxes(c->er, c->big, MAX_BIG);
-	return 0;
-}
-
-/* mss: the passes of keep_best_phi (one if the big boxes are unknown). */
-static void scan_mss(cand_ctx *c, const tp_torus_shape *sh, int nsh,
-		     void (*each)(cand_ctx *, const tp_torus_shape *, int,
-				  cand_fn))
-{
-	c->pass = c->nbig >= 0;
-	each(c, sh, nsh, keep_best_phi);
-	if (c->pass && !c->failed && !(c->found && c->best_phi >= c->bound)) {
-		c->pass = 2;
-		c->ordinal = 0;
-		each(c, sh, nsh, keep_best_phi);
-	}
 }
 
 /* tp_torus_place with `ntransit` in place of the torus's Ntransit, on the
@@ -258,21 +55,20 @@ static int place_transit(const tp_torus *t, tp_torus_method method,
 		return -1;
 	tp_torus_erode_reset(er, avail);
 	cand_ctx c = { .t = t, .avail = avail, .er = er, .direct = direct,
-		       .bound = INT64_MAX, .nbig = -1 };
-	if (method == TP_TORUS_MSS &&
-	    ((!(flags & TP_TORUS_PLACE_NO_BOUND) && phi_bound(&c)) ||
-	     !(c.eval = tp_mss_eval_new(t, avail, true))))
+		       .bound = INT64_MAX, .nbig = -1, .reach_from = LONG_MAX };
+	bool mss = method == TP_TORUS_MSS;
+	if (mss && tp_torus_mss_prepare(&c, flags))
 		c.failed = 1;
 	bool shape_major = method == TP_TORUS_BASE ||
 			   o->fs_order == TP_TORUS_FS_DIAMETER;
-	void (*each)(cand_ctx *, const tp_torus_shape *, int, cand_fn) =
-		shape_major ? each_shape_major : each_offset_major;
-	if (!c.failed && method == TP_TORUS_MSS)
-		scan_mss(&c, sh, nsh, each);
+	cand_each_fn each = shape_major ? tp_torus_each_shape_major
+					: tp_torus_each_offset_major;
+	if (!c.failed && mss)
+		tp_torus_mss_scan(&c, sh, nsh, each);
 	else if (!c.failed)
-		each(&c, sh, nsh, take_first);
-	tp_mss_eval_free(c.eval);
-	free(c.big);
+		each(&c, sh, nsh, tp_torus_take_first);
+	if (mss)
+		tp_torus_mss_done(&c);
 	free(sh);
 	if (c.failed || !c.found)
 		return -1;

@@ -1,0 +1,61 @@
+/*
+ * torus_cand.h - internal to the torus allocators: candidate boxes in
+ * the two enumeration orders (alloc_torus_cand.c) and torus-mss's scan
+ * over them (alloc_torus_mss.c).
+ */
+#ifndef TP_TORUS_CAND_H
+#define TP_TORUS_CAND_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "topology/torus.h"
+
+/* One scan over the free candidate boxes of a placement decision. */
+typedef struct cand_ctx {
+	const tp_torus *t;
+	const tp_nodeset *avail;
+	tp_torus_erode *er;
+	/* mss */
+	tp_mss_eval *eval;
+	bool direct;         /* TP_TORUS_PLACE_DIRECT: never the fast one */
+	int nevals;
+	int64_t best_phi;
+	int64_t bound;       /* N L* + P*: no candidate's phi exceeds it */
+	tp_box *big;         /* the P* free boxes of volume L*, */
+	int nbig;            /* or -1 when there are too many to list */
+	struct big_reach *reach; /* how each big box can be grown, or NULL */
+	tp_nodeset scratch;  /* with reach: a candidate's nodes */
+	long reach_from;     /* pass 1 used reach from this ordinal on */
+	int pass;            /* 0: every candidate; 1: those that may reach
+			      * the bound; 2: the others */
+	long ordinal, best_ordinal; /* candidates in enumeration order */
+	int failed;
+	/* result */
+	bool found;
+	tp_box box;
+} cand_ctx;
+
+/* Returns true to stop the enumeration. */
+typedef bool (*cand_fn)(cand_ctx *c, const tp_box *box);
+
+typedef void (*cand_each_fn)(cand_ctx *c, const tp_torus_shape *sh, int nsh,
+			     cand_fn fn);
+
+/* shape order, then low-corner index */
+void tp_torus_each_shape_major(cand_ctx *c, const tp_torus_shape *sh, int nsh,
+			       cand_fn fn);
+/* low-corner index, then shape order */
+void tp_torus_each_offset_major(cand_ctx *c, const tp_torus_shape *sh,
+				int nsh, cand_fn fn);
+/* Stops at the first candidate. */
+bool tp_torus_take_first(cand_ctx *c, const tp_box *box);
+
+/* torus-mss: the bound (unless flags has TP_TORUS_PLACE_NO_BOUND) and
+ * the evaluator; -1 on ENOMEM.  Then the scan, then the clean-up. */
+int tp_torus_mss_prepare(cand_ctx *c, unsigned flags);
+void tp_torus_mss_scan(cand_ctx *c, const tp_torus_shape *sh, int nsh,
+		       cand_each_fn each);
+void tp_torus_mss_done(cand_ctx *c);
+
+#endif
