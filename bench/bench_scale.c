@@ -1,0 +1,198 @@
+/*
+ * bench_scale - the simulator's cost by machine size, policy and
+ * allocator: the README's scale table.  (The topology allocators run
+ * fcfs and easy only: conservative plans every queued job on them.)
+ *
+ * One job stream, the first JOBS jobs of SDSC-SP2 (128 nodes), is
+ * replayed on every machine with each job's size multiplied by
+ * nodes / 128, so every machine sees the same schedule shape and the same
+ * work per job.  Machines: flat 128, 4,096 and 49,152 nodes (first-free);
+ * generated fat trees of 4,096 and 65,536 nodes (fattree); tori 8x8x8x8
+ * and the Blue Gene/Q-sized 8x12x16x16x2 (torus-base; a size no box has
+ * is packed, Shapeless=pack).  Each (machine, policy) runs in its own
+ * child process: its simulation CPU time, jobs/s and peak RSS are its
+ * own.  The ratio is per job against the flat 128-node replay under the
+ * same policy, measured in the same run.
+ * Usage: bench_scale [JOBS] [TRACE]
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "engine/engine.h"
+#include "io/swf.h"
+#include "topology/fattree.h"
+#include "topology/torus.h"
+
+#ifndef TP_DEFAULT_DATA_DIR
+#define TP_DEFAULT_DATA_DIR "../shared/data"
+#endif
+
+typedef struct machine {
+	const char *label, *alloc;
+	int nodes;
+	int npol;                  /* the first npol policies */
+	int ft_levels, ft_width;   /* fat tree */
+	int ndims, dims[5];        /* torus */
+} machine;
+
+static const machine machines[] = {
+	{ "flat", "first-free", 128, 3, 0, 0, 0, { 0 } },
+	{ "flat", "first-free", 4096, 3, 0, 0, 0, { 0 } },
+	{ "flat", "first-free", 49152, 3, 0, 0, 0, { 0 } },
+	{ "fat tree 4^6", "fattree", 4096, 2, 6, 4, 0, { 0 } },
+	{ "fat tree 16^4", "fattree", 65536, 2, 4, 16, 0, { 0 } },
+	{ "torus 8x8x8x8", "torus-base", 4096, 2, 0, 0, 4, { 8, 8, 8, 8 } },
+	{ "torus 8x12x16x16x2", "torus-base", 49152, 2, 0, 0, 5, { 8, 12, 16, 16, 2 } },
+};
+#define NMACH (sizeof(machines) / sizeof(*machines))
+
+static const char *policies[] = { "fcfs", "easy", "conservative" };
+#define NPOL (sizeof(policies) / sizeof(*policies))
+
+typedef struct result {
+	double sim_s;
+	size_t jobs;
+	long maxrss_kb;
+	int ok;
+} result;
+
+static double cpu_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* The first njobs of src with sizes times scale, on nodes * scale. */
+static int scaled_stream(const tp_workload *src, size_t njobs, int scale,
+			 tp_workload *out)
+{
+	*out = (tp_workload){ .nodes = src->nodes * scale, .ppn = 1 };
+	for (size_t k = 0; k < src->njobs && k < njobs; k++) {
+		tp_wjob j = src->jobs[k];
+		j.nodes *= scale;
+		j.max_nodes *= scale;
+		if (tp_workload_add(out, &j))
+			return -1;
+	}
+	return 0;
+}
+
+static int simulate(const machine *m, const char *policy,
+		    const tp_workload *w, result *res, tp_error *err)
+{
+	tp_fattree *ft = NULL;
+	tp_torus *tor = NULL;
+	if (m->ft_levels && !(ft = tp_fattree_generate(m->ft_levels, m->ft_width, err)))
+		return -1;
+	if (m->ndims && !(tor = tp_torus_generate(m->ndims, m->dims, NULL, err)))
+		return -1;
+	tp_alloc_cfg cfg = { .nnodes = m->nodes, .fattree = ft, .torus = tor };
+	tp_alloc *a = tp_alloc_create(m->alloc, &cfg, err);
+	tp_policy_opts o;
+	tp_policy_opts_default(&o);
+	tp_policy *p = a ? tp_policy_create(policy, &o, err) : NULL;
+	tp_sim_result r;
+	int rc = -1;
+	double t0 = cpu_now();
+	if (p && !tp_simulate(w, p, a, NULL, &r, err)) {
+		res->sim_s = cpu_now() - t0;
+		res->jobs = r.nrec;
+		tp_sim_result_fini(&r);
+		rc = 0;
+	}
+	tp_policy_destroy(p);
+	tp_alloc_destroy(a);
+	return rc;
+}
+
+/* In the child: build the stream and the machine, simulate, report. */
+static void child(const tp_workload *src, size_t njobs, const machine *m,
+		  const char *policy, int fd)
+{
+	result res = { 0 };
+	tp_error err = { "" };
+	tp_workload w;
+	if (scaled_stream(src, njobs, m->nodes / src->nodes, &w) ||
+	    simulate(m, policy, &w, &res, &err)) {
+		fprintf(stderr, "bench_scale: %s %s: %s\n", m->label, policy,
+			err.msg[0] ? err.msg : "out of memory");
+		_exit(1);
+	}
+	struct rusage ru;
+	getrusage(RUSAGE_SELF, &ru);
+	res.maxrss_kb = ru.ru_maxrss;
+	res.ok = 1;
+	if (write(fd, &res, sizeof(res)) != (ssize_t)sizeof(res))
+		_exit(1);
+	_exit(0);
+}
+
+static int run_one(const tp_workload *src, size_t njobs, const machine *m,
+		   const char *policy, result *res)
+{
+	int fds[2];
+	if (pipe(fds))
+		return -1;
+	pid_t pid = fork();
+	if (pid == 0) {
+		close(fds[0]);
+		child(src, njobs, m, policy, fds[1]);
+	}
+	close(fds[1]);
+	memset(res, 0, sizeof(*res));
+	ssize_t n = pid > 0 ? read(fds[0], res, sizeof(*res)) : -1;
+	close(fds[0]);
+	int st = 0;
+	if (pid > 0)
+		waitpid(pid, &st, 0);
+	return n == (ssize_t)sizeof(*res) && res->ok ? 0 : -1;
+}
+
+int main(int argc, char **argv)
+{
+	size_t njobs = argc > 1 ? (size_t)atol(argv[1]) : 2000;
+	const char *trace = argc > 2 ? argv[2]
+		: TP_DEFAULT_DATA_DIR "/traces/SDSC-SP2-1998-4.2-cln.swf.gz";
+	tp_error err = { "" };
+	tp_workload src = { 0 };
+	if (tp_swf_read(trace, NULL, &src, &err) || src.nodes != 128) {
+		fprintf(stderr, "bench_scale: %s\n",
+			err.msg[0] ? err.msg : "the stream must be a 128-node trace");
+		return 1;
+	}
+	printf("bench_scale: the first %zu jobs of %s, sizes times nodes/128;\n"
+	       "simulation CPU time, peak RSS of the process; ratio per job\n"
+	       "against flat 128 nodes under the same policy, this run\n",
+	       njobs, trace);
+	printf("%-20s %6s %-11s %-13s %8s %10s %8s %9s\n", "machine", "nodes",
+	       "allocator", "policy", "sim_s", "jobs/s", "peak_MiB",
+	       "vs_128");
+	double base[NPOL] = { 0 };
+	int failed = 0;
+	for (size_t m = 0; m < NMACH; m++)
+		for (size_t p = 0; p < NPOL && (int)p < machines[m].npol; p++) {
+			result r;
+			if (run_one(&src, njobs, &machines[m], policies[p], &r)) {
+				failed = 1;
+				continue;
+			}
+			double per = r.sim_s / (double)r.jobs;
+			if (m == 0)
+				base[p] = per;
+			printf("%-20s %6d %-11s %-13s %8.3f %10.0f %8.1f %8.2fx\n",
+			       machines[m].label, machines[m].nodes,
+			       machines[m].alloc, policies[p], r.sim_s,
+			       r.jobs / (r.sim_s > 0 ? r.sim_s : 1e-9),
+			       r.maxrss_kb / 1024.0,
+			       base[p] > 0 ? per / base[p] : 0);
+			fflush(stdout);
+		}
+	tp_workload_fini(&src);
+	return failed;
+}
