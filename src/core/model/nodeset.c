@@ -282,9 +282,17 @@ int tp_nodeset_next_clear(const tp_nodeset *s, int from)
 
 int tp_nodeset_lowest(const tp_nodeset *s, int count, tp_nodeset *out)
 {
-	int got = 0, k = 0, m = tp_nodeset_words(s);
+	return tp_nodeset_lowest_from(s, 0, count, out);
+}
+
+int tp_nodeset_lowest_from(const tp_nodeset *s, int from, int count,
+			   tp_nodeset *out)
+{
+	int got = 0, m = tp_nodeset_words(s);
+	int k = from < m ? from : m;
 	const uint64_t *w = s->w;
 	uint64_t *o = out->w;
+	memset(o, 0, (size_t)k * sizeof(*o));
 	/* Each word of out is written once, in order, as s is read. */
 	while (k < m && got < count) {
 		if (k + 8 <= m && !(w[k] | w[k + 1] | w[k + 2] | w[k + 3] |

@@ -71,6 +71,9 @@ int  tp_nodeset_next_clear(const tp_nodeset *s, int from); /* first clear >= fro
 /* out = the `count` lowest members of s (all of them if s has fewer), a
  * word at a time; returns how many out holds. */
 int  tp_nodeset_lowest(const tp_nodeset *s, int count, tp_nodeset *out);
+/* The same, for an s known to have no member in its words below `from`. */
+int  tp_nodeset_lowest_from(const tp_nodeset *s, int from, int count,
+			    tp_nodeset *out);
 
 /* "0-3,8,10-11" style list of indices; caller frees.  NULL on ENOMEM. */
 char *tp_nodeset_format(const tp_nodeset *s);
