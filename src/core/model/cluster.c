@@ -209,7 +209,8 @@ int tp_cluster_start(tp_cluster *c, size_t qi, const tp_nodeset *nodes,
 		return -1;
 	tp_start *s = &c->starts[c->nstarts];
 	int lo, hi;
-	tp_nodeset_span(nodes, &lo, &hi);
+	/* The nodes are free: none is in a word below free_lo. */
+	tp_nodeset_span_from(nodes, c->free_lo, &lo, &hi);
 	if (set_copy(c, &s->nodes, nodes, lo, hi))
 		return -1;
 	s->wlo = lo;

@@ -107,8 +107,13 @@ void tp_nodeset_copy_words(tp_nodeset *dst, const tp_nodeset *src, int lo,
  * skip the rest, eight words a test. */
 void tp_nodeset_span(const tp_nodeset *s, int *lo, int *hi)
 {
+	tp_nodeset_span_from(s, 0, lo, hi);
+}
+
+void tp_nodeset_span_from(const tp_nodeset *s, int from, int *lo, int *hi)
+{
 	const uint64_t *w = s->w;
-	int m = tp_nodeset_words(s), k = 0;
+	int m = tp_nodeset_words(s), k = from < m ? from : m;
 	for (; k + 8 <= m; k += 8)
 		if (w[k] | w[k + 1] | w[k + 2] | w[k + 3] | w[k + 4] | w[k + 5] |
 		    w[k + 6] | w[k + 7])

@@ -52,6 +52,8 @@ int  tp_nodeset_or_counted(tp_nodeset *dst, const tp_nodeset *src);
 int  tp_nodeset_andnot_counted(tp_nodeset *dst, const tp_nodeset *src);
 /* Words [*lo, *hi) hold every member of s (*lo == *hi when empty). */
 void tp_nodeset_span(const tp_nodeset *s, int *lo, int *hi);
+/* The same, for an s known to have no member in its words below `from`. */
+void tp_nodeset_span_from(const tp_nodeset *s, int from, int *lo, int *hi);
 /* Word-range forms, for a caller that keeps a set's span: only words
  * [lo, hi) are read and written, so a job's nodes cost what they fill,
  * not what the machine holds.  src must have no member outside them. */
