@@ -181,8 +181,16 @@ void tp_cluster_end_run(tp_cluster *c, size_t i, int free_nodes)
 {
 	tp_run *r = &c->run[i];
 	if (free_nodes) {
-		c->nfree += tp_nodeset_or_counted_words(&c->free, &r->nodes,
-							r->wlo, r->whi);
+		/* Unshared, none of the run's nodes is free now: all of them
+		 * come back, and r->count says how many. */
+		if (c->nodes_shared) {
+			c->nfree += tp_nodeset_or_counted_words(&c->free,
+					&r->nodes, r->wlo, r->whi);
+		} else {
+			tp_nodeset_or_words(&c->free, &r->nodes, r->wlo,
+					    r->whi);
+			c->nfree += r->count;
+		}
 		if (r->wlo < c->free_lo)
 			c->free_lo = r->wlo;
 	}

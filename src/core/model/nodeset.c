@@ -178,6 +178,13 @@ int tp_nodeset_or_counted(tp_nodeset *dst, const tp_nodeset *src)
 	return tp_nodeset_or_counted_words(dst, src, lo, hi);
 }
 
+void tp_nodeset_or_words(tp_nodeset *dst, const tp_nodeset *src, int lo,
+			 int hi)
+{
+	for (int k = lo; k < hi; k++)
+		dst->w[k] |= src->w[k];
+}
+
 int tp_nodeset_or_counted_words(tp_nodeset *dst, const tp_nodeset *src,
 				int lo, int hi)
 {

@@ -59,6 +59,8 @@ void tp_nodeset_span_from(const tp_nodeset *s, int from, int *lo, int *hi);
  * not what the machine holds.  src must have no member outside them. */
 void tp_nodeset_copy_words(tp_nodeset *dst, const tp_nodeset *src, int lo,
 			   int hi);
+void tp_nodeset_or_words(tp_nodeset *dst, const tp_nodeset *src, int lo,
+			 int hi);
 int  tp_nodeset_or_counted_words(tp_nodeset *dst, const tp_nodeset *src,
 				 int lo, int hi);
 int  tp_nodeset_andnot_counted_words(tp_nodeset *dst, const tp_nodeset *src,
