@@ -148,6 +148,47 @@ START_TEST(test_lowest)
 }
 END_TEST
 
+/* The forms given a bound below which s is empty, and the uncounted
+ * word-range or, against the plain ones. */
+START_TEST(test_from_bounds)
+{
+	unsigned seed = 13;
+	tp_nodeset s, a, b;
+	tp_nodeset_init(&s, 1000);
+	tp_nodeset_init(&a, 1000);
+	tp_nodeset_init(&b, 1000);
+	for (int round = 0; round < 40; round++) {
+		random_set(&s, &seed, round % 2 ? 3 : 60);
+		tp_nodeset_clear_range(&s, 0, 64 * (round % 13)); /* busy start */
+		int lo, hi;
+		tp_nodeset_span(&s, &lo, &hi);
+		const int froms[] = { 0, lo / 2, lo };
+		for (int f = 0; f < 3; f++) {
+			int l2, h2;
+			tp_nodeset_span_from(&s, froms[f], &l2, &h2);
+			ck_assert_int_eq(l2, lo);
+			ck_assert_int_eq(h2, hi);
+			for (int want = 1; want < 400; want *= 3) {
+				tp_nodeset_fill(&a); /* stale content must go */
+				tp_nodeset_fill(&b);
+				ck_assert_int_eq(
+					tp_nodeset_lowest_from(&s, froms[f], want, &a),
+					tp_nodeset_lowest(&s, want, &b));
+				ck_assert(tp_nodeset_equal(&a, &b));
+			}
+		}
+		random_set(&a, &seed, 50);
+		tp_nodeset_copy(&b, &a);
+		tp_nodeset_or(&a, &s);
+		tp_nodeset_or_words(&b, &s, lo, hi);
+		ck_assert(tp_nodeset_equal(&a, &b));
+	}
+	tp_nodeset_fini(&s);
+	tp_nodeset_fini(&a);
+	tp_nodeset_fini(&b);
+}
+END_TEST
+
 START_TEST(test_counted_and_spans)
 {
 	unsigned seed = 9;
@@ -220,6 +261,7 @@ int main(void)
 	tcase_add_test(tc, test_set_algebra);
 	tcase_add_test(tc, test_clear_range);
 	tcase_add_test(tc, test_lowest);
+	tcase_add_test(tc, test_from_bounds);
 	tcase_add_test(tc, test_counted_and_spans);
 	suite_add_tcase(s, tc);
 	return tp_check_run(s);

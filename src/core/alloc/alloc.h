@@ -64,6 +64,11 @@ typedef struct tp_alloc_req {
 	/* Only the allocator's own shapes: a torus box, not Shapeless=pack
 	 * (tp_place_range asks every size of a range this way first). */
 	bool boxes_only;
+	/* The free set passed with this request has no member in its words
+	 * below this one (0: nothing known).  A cluster that keeps this bound
+	 * spares a flat allocator the scan past the busy start of a large
+	 * machine; allocators may ignore it. */
+	int empty_words;
 } tp_alloc_req;
 
 /* Node groups of a machine (a fat tree's leaf switches), for max_groups. */
@@ -156,9 +161,10 @@ static inline bool tp_job_has_range(const tp_job *j)
  * gives a range (alloc/place.c). */
 bool tp_job_fits(tp_alloc *a, const tp_nodeset *free, const tp_job *j,
 		 tp_nodeset *out);
-/* The same, for a caller that knows how many nodes `free` holds. */
+/* The same, for a caller that knows how many nodes `free` holds and
+ * that its words below `empty_words` are empty (tp_alloc_req). */
 bool tp_job_fits_n(tp_alloc *a, const tp_nodeset *free, int nfree,
-		   const tp_job *j, tp_nodeset *out);
+		   int empty_words, const tp_job *j, tp_nodeset *out);
 int tp_alloc_capacity(tp_alloc *a, const tp_nodeset *free);
 double tp_alloc_cost(tp_alloc *a, const tp_nodeset *nodes);
 static inline bool tp_alloc_is_flat(const tp_alloc *a)

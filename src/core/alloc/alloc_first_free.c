@@ -10,7 +10,8 @@ static int first_free_place(tp_alloc *a, const tp_nodeset *free,
 		const tp_alloc_req *req, tp_nodeset *out)
 {
 	(void)a;
-	if (tp_nodeset_lowest(free, req->nodes, out) >= req->nodes)
+	if (tp_nodeset_lowest_from(free, req->empty_words, req->nodes, out) >=
+	    req->nodes)
 		return 0;
 	tp_nodeset_zero(out);
 	return -1;

@@ -99,9 +99,10 @@ int tp_place_earliest(tp_alloc *a, int64_t now, const tp_nodeset *free_now,
 }
 
 bool tp_job_fits_n(tp_alloc *a, const tp_nodeset *free, int nfree,
-		   const tp_job *j, tp_nodeset *out)
+		   int empty_words, const tp_job *j, tp_nodeset *out)
 {
 	tp_alloc_req req = tp_job_req(j);
+	req.empty_words = empty_words;
 	if (!tp_job_has_range(j))
 		return req.nodes >= 1 && nfree >= req.nodes &&
 		       tp_alloc_place_req(a, free, &req, out) == 0;
@@ -112,5 +113,5 @@ bool tp_job_fits_n(tp_alloc *a, const tp_nodeset *free, int nfree,
 bool tp_job_fits(tp_alloc *a, const tp_nodeset *free, const tp_job *j,
 		 tp_nodeset *out)
 {
-	return tp_job_fits_n(a, free, tp_nodeset_count(free), j, out);
+	return tp_job_fits_n(a, free, tp_nodeset_count(free), 0, j, out);
 }

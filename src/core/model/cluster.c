@@ -64,9 +64,25 @@ int tp_cluster_init(tp_cluster *c, int nnodes, tp_alloc *alloc)
 void tp_cluster_recount_free(tp_cluster *c)
 {
 	c->nfree = tp_nodeset_count(&c->free);
+	c->free_lo = 0;
 	for (size_t i = 0; i < c->nrun && !c->nodes_shared; i++)
 		if (tp_nodeset_intersects(&c->free, &c->run[i].nodes))
 			c->nodes_shared = true;
+}
+
+int tp_cluster_free_lo(tp_cluster *c)
+{
+	int m = tp_nodeset_words(&c->free);
+	while (c->free_lo < m && !c->free.w[c->free_lo])
+		c->free_lo++;
+	return c->free_lo;
+}
+
+tp_nodeset *tp_cluster_scratch(tp_cluster *c)
+{
+	if (!c->place.w && tp_nodeset_init(&c->place, c->nnodes))
+		return NULL;
+	return &c->place;
 }
 
 void tp_cluster_clear_starts(tp_cluster *c)
@@ -90,6 +106,7 @@ void tp_cluster_fini(tp_cluster *c)
 	free(c->starts);
 	tp_nodeset_fini(&c->free);
 	tp_nodeset_fini(&c->busy);
+	tp_nodeset_fini(&c->place);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -163,9 +180,20 @@ long tp_cluster_add_run(tp_cluster *c, tp_job *job, int64_t start,
 void tp_cluster_end_run(tp_cluster *c, size_t i, int free_nodes)
 {
 	tp_run *r = &c->run[i];
-	if (free_nodes)
-		c->nfree += tp_nodeset_or_counted_words(&c->free, &r->nodes,
-							r->wlo, r->whi);
+	if (free_nodes) {
+		/* Unshared, none of the run's nodes is free now: all of them
+		 * come back, and r->count says how many. */
+		if (c->nodes_shared) {
+			c->nfree += tp_nodeset_or_counted_words(&c->free,
+					&r->nodes, r->wlo, r->whi);
+		} else {
+			tp_nodeset_or_words(&c->free, &r->nodes, r->wlo,
+					    r->whi);
+			c->nfree += r->count;
+		}
+		if (r->wlo < c->free_lo)
+			c->free_lo = r->wlo;
+	}
 	if (c->busy.w && !c->nodes_shared)
 		tp_nodeset_andnot(&c->busy, &r->nodes);
 	set_release(c, &r->nodes, r->wlo, r->whi);
@@ -189,7 +217,8 @@ int tp_cluster_start(tp_cluster *c, size_t qi, const tp_nodeset *nodes,
 		return -1;
 	tp_start *s = &c->starts[c->nstarts];
 	int lo, hi;
-	tp_nodeset_span(nodes, &lo, &hi);
+	/* The nodes are free: none is in a word below free_lo. */
+	tp_nodeset_span_from(nodes, c->free_lo, &lo, &hi);
 	if (set_copy(c, &s->nodes, nodes, lo, hi))
 		return -1;
 	s->wlo = lo;

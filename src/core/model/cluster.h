@@ -54,6 +54,11 @@ typedef struct tp_cluster {
 	 * machine; whoever writes `free` directly calls
 	 * tp_cluster_recount_free() afterwards. */
 	int nfree;
+	/* c->free has no member in its words below free_lo (a lower bound,
+	 * raised by tp_cluster_free_lo(), lowered when a run's nodes are
+	 * freed): first-free on a large, busy machine then skips the busy
+	 * start of free instead of scanning it for every job. */
+	int free_lo;
 	/* Set for good once a node is in two runs, or free and in a run
 	 * (slurmctld may run jobs side by side on a node; a driver may write
 	 * `free` directly): free nodes can then no longer be counted by
@@ -72,6 +77,9 @@ typedef struct tp_cluster {
 	tp_start *starts;   /* decisions since the last clear */
 	size_t nstarts, capstarts;
 
+	/* Scratch for a placement (tp_cluster_scratch), NULL until needed. */
+	tp_nodeset place;
+
 	uint64_t **spare;   /* words of released run and start node sets,
 			     * all clear */
 	size_t nspare, capspare;
@@ -88,6 +96,13 @@ void tp_cluster_fini(tp_cluster *c);
 
 /* Count c->free again after writing it directly. */
 void tp_cluster_recount_free(tp_cluster *c);
+/* The first word of c->free that may have a member (tp_alloc_req's
+ * empty_words for c->free). */
+int tp_cluster_free_lo(tp_cluster *c);
+/* A set of c->nnodes for one placement at a time, kept between passes so
+ * a pass on a large machine allocates nothing; its contents are whatever
+ * the last user left.  NULL on ENOMEM. */
+tp_nodeset *tp_cluster_scratch(tp_cluster *c);
 
 /* Queue maintenance (callers: engine, plugin). */
 int  tp_cluster_enqueue(tp_cluster *c, tp_job *job);       /* at the tail */

@@ -107,8 +107,13 @@ void tp_nodeset_copy_words(tp_nodeset *dst, const tp_nodeset *src, int lo,
  * skip the rest, eight words a test. */
 void tp_nodeset_span(const tp_nodeset *s, int *lo, int *hi)
 {
+	tp_nodeset_span_from(s, 0, lo, hi);
+}
+
+void tp_nodeset_span_from(const tp_nodeset *s, int from, int *lo, int *hi)
+{
 	const uint64_t *w = s->w;
-	int m = tp_nodeset_words(s), k = 0;
+	int m = tp_nodeset_words(s), k = from < m ? from : m;
 	for (; k + 8 <= m; k += 8)
 		if (w[k] | w[k + 1] | w[k + 2] | w[k + 3] | w[k + 4] | w[k + 5] |
 		    w[k + 6] | w[k + 7])
@@ -171,6 +176,13 @@ int tp_nodeset_or_counted(tp_nodeset *dst, const tp_nodeset *src)
 	int lo, hi;
 	span_in(src, dst, &lo, &hi);
 	return tp_nodeset_or_counted_words(dst, src, lo, hi);
+}
+
+void tp_nodeset_or_words(tp_nodeset *dst, const tp_nodeset *src, int lo,
+			 int hi)
+{
+	for (int k = lo; k < hi; k++)
+		dst->w[k] |= src->w[k];
 }
 
 int tp_nodeset_or_counted_words(tp_nodeset *dst, const tp_nodeset *src,
@@ -282,9 +294,17 @@ int tp_nodeset_next_clear(const tp_nodeset *s, int from)
 
 int tp_nodeset_lowest(const tp_nodeset *s, int count, tp_nodeset *out)
 {
-	int got = 0, k = 0, m = tp_nodeset_words(s);
+	return tp_nodeset_lowest_from(s, 0, count, out);
+}
+
+int tp_nodeset_lowest_from(const tp_nodeset *s, int from, int count,
+			   tp_nodeset *out)
+{
+	int got = 0, m = tp_nodeset_words(s);
+	int k = from < m ? from : m;
 	const uint64_t *w = s->w;
 	uint64_t *o = out->w;
+	memset(o, 0, (size_t)k * sizeof(*o));
 	/* Each word of out is written once, in order, as s is read. */
 	while (k < m && got < count) {
 		if (k + 8 <= m && !(w[k] | w[k + 1] | w[k + 2] | w[k + 3] |

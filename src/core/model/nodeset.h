@@ -52,11 +52,15 @@ int  tp_nodeset_or_counted(tp_nodeset *dst, const tp_nodeset *src);
 int  tp_nodeset_andnot_counted(tp_nodeset *dst, const tp_nodeset *src);
 /* Words [*lo, *hi) hold every member of s (*lo == *hi when empty). */
 void tp_nodeset_span(const tp_nodeset *s, int *lo, int *hi);
+/* The same, for an s known to have no member in its words below `from`. */
+void tp_nodeset_span_from(const tp_nodeset *s, int from, int *lo, int *hi);
 /* Word-range forms, for a caller that keeps a set's span: only words
  * [lo, hi) are read and written, so a job's nodes cost what they fill,
  * not what the machine holds.  src must have no member outside them. */
 void tp_nodeset_copy_words(tp_nodeset *dst, const tp_nodeset *src, int lo,
 			   int hi);
+void tp_nodeset_or_words(tp_nodeset *dst, const tp_nodeset *src, int lo,
+			 int hi);
 int  tp_nodeset_or_counted_words(tp_nodeset *dst, const tp_nodeset *src,
 				 int lo, int hi);
 int  tp_nodeset_andnot_counted_words(tp_nodeset *dst, const tp_nodeset *src,
@@ -71,6 +75,9 @@ int  tp_nodeset_next_clear(const tp_nodeset *s, int from); /* first clear >= fro
 /* out = the `count` lowest members of s (all of them if s has fewer), a
  * word at a time; returns how many out holds. */
 int  tp_nodeset_lowest(const tp_nodeset *s, int count, tp_nodeset *out);
+/* The same, for an s known to have no member in its words below `from`. */
+int  tp_nodeset_lowest_from(const tp_nodeset *s, int from, int count,
+			    tp_nodeset *out);
 
 /* "0-3,8,10-11" style list of indices; caller frees.  NULL on ENOMEM. */
 char *tp_nodeset_format(const tp_nodeset *s);

@@ -6,36 +6,34 @@ bool tp_place(tp_cluster *c, const tp_job *job, tp_nodeset *out)
 	/* No allocator places a job on fewer nodes than it asks for. */
 	if (job->nodes > c->nfree)
 		return false;
-	return tp_job_fits_n(c->alloc, &c->free, c->nfree, job, out);
+	return tp_job_fits_n(c->alloc, &c->free, c->nfree,
+			     tp_cluster_free_lo(c), job, out);
 }
 
 long tp_first_fit(tp_cluster *c, int window)
 {
-	/* Allocated once a job has enough free nodes to be tried: on a large
-	 * machine most passes start nothing. */
-	tp_nodeset nodes = { 0 };
+	tp_nodeset *nodes = NULL;
 	long started = 0;
 	int skipped = 0;
 	/* Started jobs leave the queue, so the window slides over the jobs
 	 * still waiting: stop once `window` of them did not fit. */
 	for (size_t i = 0; i < c->nqueue && skipped < window;) {
 		const tp_job *job = c->queue[i];
-		if (job->nodes <= c->nfree && !nodes.w &&
-		    tp_nodeset_init(&nodes, c->nnodes)) {
+		if (job->nodes <= c->nfree && !nodes &&
+		    !(nodes = tp_cluster_scratch(c))) {
 			started = -1;
 			break;
 		}
-		if (!tp_place(c, job, &nodes)) {
+		if (!tp_place(c, job, nodes)) {
 			skipped++;
 			i++;
 			continue;
 		}
-		if (tp_cluster_start(c, i, &nodes, TP_NOT_FILL)) {
+		if (tp_cluster_start(c, i, nodes, TP_NOT_FILL)) {
 			started = -1;
 			break;
 		}
 		started++;
 	}
-	tp_nodeset_fini(&nodes);
 	return started;
 }

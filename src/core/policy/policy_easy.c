@@ -111,18 +111,18 @@ static int try_backfill_count(tp_policy *p, easy_ctx *x, size_t i, int need,
 	tp_cluster *c = x->c;
 	const tp_job *job = c->queue[i];
 	bool placed;
-	if (job->nodes > c->nfree ||
-	    (!x->cand.w && tp_nodeset_init(&x->cand, c->nnodes)))
+	tp_nodeset *cand;
+	if (job->nodes > c->nfree || !(cand = tp_cluster_scratch(c)))
 		return 0;
-	int k = fit_count(c, job, &x->cand, &placed);
+	int k = fit_count(c, job, cand, &placed);
 	if (k < 0)
 		return 0;
 	int ends_in_time = c->now + job->estimate <= x->shadow.time;
 	if (!ends_in_time && *avail - k < need)
 		return 0;
-	if (!placed && !tp_place(c, job, &x->cand))
+	if (!placed && !tp_place(c, job, cand))
 		return 0;
-	if (tp_cluster_start(c, i, &x->cand, x->head->id))
+	if (tp_cluster_start(c, i, cand, x->head->id))
 		return 0;
 	if (!ends_in_time)
 		*avail -= k;
@@ -141,10 +141,9 @@ static void easy_by_counts(tp_policy *p, tp_cluster *c)
 {
 	easy_ctx x = { .c = c, .head = c->queue[0] };
 	int need = x.head->nodes, avail;
-	if (tp_shadow_count(c, need, &x.shadow.time, &avail))
-		goto out;
-	if (x.shadow.time == INT64_MAX)
-		goto out;
+	if (tp_shadow_count(c, need, &x.shadow.time, &avail) ||
+	    x.shadow.time == INT64_MAX)
+		return;
 	c->resv_job = c->queue[0];
 	c->resv_time = x.shadow.time;
 	for (size_t i = 1; i < c->nqueue && c->nfree > 0;) {
@@ -152,8 +151,6 @@ static void easy_by_counts(tp_policy *p, tp_cluster *c)
 			continue;
 		i++;
 	}
-out:
-	tp_nodeset_fini(&x.cand);
 }
 
 /* Are counts enough to judge this pass (see easy_by_counts)? */
