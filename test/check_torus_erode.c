@@ -1,5 +1,5 @@
 /* check_torus_erode.c - unit tests for torus_erode.c: the corner sets
- * against placement-by-placement tests, L* and P* against a search over
+ * and free counts against placement-by-placement tests, L* and P* against a search over
  * every shape, and torus-mss's early stop at N L* + P* against the full
  * scan (the same box on random states). */
 #include "check_util.h"
@@ -131,6 +131,27 @@ static bool next_shape(const tp_torus *t, int *len)
 	return false;
 }
 
+/* The free count at every placement's low corner is the number of free
+ * nodes of its box. */
+static void check_free_counts(const tp_torus *t, tp_torus_erode *e,
+			      const tp_nodeset *avail, const int *len)
+{
+	const int *fc = tp_torus_erode_free_counts(e, len);
+	ck_assert_ptr_nonnull(fc);
+	tp_nodeset box;
+	tp_nodeset_init(&box, tp_torus_nnodes(t));
+	for (long k = 0; k < tp_torus_placements(t, len); k++) {
+		tp_box b;
+		tp_torus_placement(t, len, k, &b);
+		tp_nodeset_zero(&box);
+		tp_torus_box_nodes(t, &b, &box);
+		tp_nodeset_and(&box, avail);
+		ck_assert_int_eq(fc[tp_torus_box_corner(t, &b)],
+				 tp_nodeset_count(&box));
+	}
+	tp_nodeset_fini(&box);
+}
+
 /* For every shape: the corner set is exactly the free placements' low
  * corners; and L*, P* are the largest volume with a free placement and
  * the number of its free placements. */
@@ -158,6 +179,7 @@ START_TEST(test_corners_and_largest_random)
 				ck_assert_ptr_nonnull(cs);
 				long np = tp_torus_placements(t, len), nfree = 0;
 				int from = 0;
+				check_free_counts(t, e, &avail, len);
 				for (long k = 0; k < np; k++) {
 					tp_box b;
 					tp_torus_placement(t, len, k, &b);

@@ -99,6 +99,40 @@ typedef struct torus_alloc {
 	tp_torus_erode *er; /* kept across decisions: its masks are the torus's */
 } torus_alloc;
 
+/* Does a shape have a placement with this low corner?  (A line needs room;
+ * a spanned ring only has offset 0.) */
+static bool corner_fits(const tp_torus *t, const int *off, const int *len)
+{
+	const int *dims = tp_torus_dims(t);
+	const bool *wrap = tp_torus_wrap(t);
+	for (int i = 0; i < tp_torus_ndims(t); i++) {
+		if (wrap[i] ? (len[i] == dims[i] && off[i])
+			    : off[i] + len[i] > dims[i])
+			return false;
+	}
+	return true;
+}
+
+/* The placement of shape len with the lowest low corner (placement
+ * order) holding at least `nodes` free nodes, into box. */
+static bool first_holding(const tp_torus *t, tp_torus_erode *er,
+			  const int *len, int nodes, tp_box *box)
+{
+	const int *free = tp_torus_erode_free_counts(er, len);
+	int N = tp_torus_nnodes(t), n = tp_torus_ndims(t);
+	for (int k = 0; free && k < N; k++) {
+		if (free[k] < nodes)
+			continue;
+		memset(box, 0, sizeof(*box));
+		tp_torus_coord(t, k, box->off);
+		if (!corner_fits(t, box->off, len))
+			continue;
+		memcpy(box->len, len, (size_t)n * sizeof(int));
+		return true;
+	}
+	return false;
+}
+
 /* Shapeless=pack: `nodes` has no box shape on this torus at all (3 on
  * 2x2x2, 5 on 4x4x2x2), or none whose positions are all present
  * (torus_present.c), so no box of it ever frees.  The job gets the
@@ -120,24 +154,19 @@ int tp_torus_place_packed(const tp_torus *t, tp_torus_base_shapes reading,
 	    nodes < 1 || tp_nodeset_count(avail) < nodes ||
 	    tp_torus_size_has_box(t, reading, nodes))
 		return -1;
-	tp_torus_counts *cnt = tp_torus_counts_new(t, avail);
-	if (!cnt)
+	tp_torus_erode *er = tp_torus_erode_new(t, avail);
+	if (!er)
 		return -1;
 	int most = tp_torus_nnodes(t) < 2 * nodes ? tp_torus_nnodes(t) : 2 * nodes;
 	bool found = false;
 	tp_box box;
 	for (int m = nodes + 1; m <= most && !found; m++) {
 		nsh = tp_torus_shapes_read(t, m, 0, reading, &sh);
-		for (int r = 0; r < nsh && !found; r++) {
-			long np = tp_torus_placements(t, sh[r].len);
-			for (long k = 0; k < np && !found; k++) {
-				tp_torus_placement(t, sh[r].len, k, &box);
-				found = m - tp_torus_counts_locked(cnt, &box) >= nodes;
-			}
-		}
+		for (int r = 0; r < nsh && !found; r++)
+			found = first_holding(t, er, sh[r].len, nodes, &box);
 		free(sh);
 	}
-	tp_torus_counts_free(cnt);
+	tp_torus_erode_free(er);
 	if (!found)
 		return -1;
 	tp_torus_box_nodes(t, &box, out);

@@ -232,6 +232,12 @@ void tp_torus_erode_free(tp_torus_erode *e);
  * tp_torus_placement that are free.  Valid until the next call; NULL on
  * ENOMEM or a length outside 1..d_i. */
 const uint64_t *tp_torus_erode_corners(tp_torus_erode *e, const int *len);
+/* The free nodes of the box of shape len at every low corner (by node
+ * index; a corner where no placement lies - a line's end, a spanned
+ * ring's offset > 0 - has a value that means nothing).  Running sums
+ * along each dimension: O(n N) per shape.  Valid until the next call;
+ * NULL on ENOMEM or a length outside 1..d_i. */
+const int *tp_torus_erode_free_counts(tp_torus_erode *e, const int *len);
 /* Next corner >= from in a set of tp_torus_erode_corners, or -1. */
 int tp_torus_erode_next(const tp_torus_erode *e, const uint64_t *corners,
 			int from);

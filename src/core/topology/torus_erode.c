@@ -49,6 +49,7 @@ struct tp_torus_erode {
 	/* the last tp_torus_erode_largest: the shapes of volume L* (if no
 	 * more than KEEP_SHAPES) */
 	int nbest;        /* -1: more than KEEP_SHAPES */
+	int *cnt, *cnt_tmp; /* tp_torus_erode_free_counts, when first used */
 	int best_len[KEEP_SHAPES][TP_TORUS_MAX_DIMS];
 };
 
@@ -344,6 +345,51 @@ int tp_torus_erode_largest_boxes(tp_torus_erode *e, tp_box *boxes, int max)
 	return k;
 }
 
+/* ---- free counts of boxes ---------------------------------------------- */
+
+/* out = in summed over windows of len positions along dimension i (past
+ * the end of a line counts nothing): one running sum per line. */
+static void window_sum(const tp_torus_erode *e, const int *in, int *out,
+		       int i, int len)
+{
+	int d = e->dims[i], s = e->stride[i], period = d * s;
+	for (int outer = 0; outer < e->N; outer += period)
+		for (int base = outer; base < outer + s; base++) {
+			int sum = 0;
+			for (int k = 0; k < len; k++)
+				sum += k < d ? in[base + k * s] : 0;
+			for (int p = 0; p < d; p++) {
+				out[base + p * s] = sum;
+				int q = p + len;
+				sum -= in[base + p * s];
+				if (q < d)
+					sum += in[base + q * s];
+				else if (e->wrap[i])
+					sum += in[base + (q - d) * s];
+			}
+		}
+}
+
+const int *tp_torus_erode_free_counts(tp_torus_erode *e, const int *len)
+{
+	if (!e->cnt && (!(e->cnt = malloc((size_t)e->N * sizeof(int))) ||
+			!(e->cnt_tmp = malloc((size_t)e->N * sizeof(int)))))
+		return NULL;
+	for (int x = 0; x < e->N; x++)
+		e->cnt[x] = (int)(e->free[x >> 6] >> (x & 63) & 1);
+	for (int i = 0; i < e->n; i++) {
+		if (len[i] < 1 || len[i] > e->dims[i])
+			return NULL;
+		if (len[i] == 1)
+			continue;
+		window_sum(e, e->cnt, e->cnt_tmp, i, len[i]);
+		int *t = e->cnt;
+		e->cnt = e->cnt_tmp;
+		e->cnt_tmp = t;
+	}
+	return e->cnt;
+}
+
 /* ---- life cycle ------------------------------------------------------------ */
 
 tp_torus_erode *tp_torus_erode_new(const tp_torus *t, const tp_nodeset *free)
@@ -412,5 +458,7 @@ void tp_torus_erode_free(tp_torus_erode *e)
 	free(e->free);
 	free(e->out);
 	free(e->tmp);
+	free(e->cnt);
+	free(e->cnt_tmp);
 	free(e);
 }
