@@ -257,7 +257,7 @@ START_TEST(test_conf_key)
 	tp_torus_free(t);
 	path = tmpdir_write("bad.conf", "Dimensions=4x2x2\nNodes=n[1-16]\nBaseShapes=sorted\n");
 	ck_assert_ptr_null(tp_torus_load(path, &err));
-	char want[400];
+	char want[600]; /* a path of up to 511 bytes and the message */
 	snprintf(want, sizeof(want), "%s:3: unknown BaseShapes=sorted (canonical or all)",
 		 path);
 	ck_assert_str_eq(err.msg, want);
