@@ -302,6 +302,60 @@ static size_t plan_tables(ft_alloc *st, const dp_job *j)
 	return total;
 }
 
+/* Records a merge of child ch into v's accumulated table of up to x
+ * units and d deficit; returns the table size. */
+static size_t add_merge(ft_alloc *st, int v, int ch, int x, int d, size_t off)
+{
+	ft_merge *m = &st->mg[st->mg_lo[v] + st->mg_n[v]++];
+	m->child = ch;
+	m->x = x;
+	m->d = d;
+	m->off = off;
+	return (size_t)(x + 1) * (size_t)(d + 1);
+}
+
+/* plan_tables() without short units anywhere: a subtree's F is its count
+ * of free units capped at k, so a single pass over the live switches,
+ * parents first, plans everything (run_dp() sets inner offsets). */
+static size_t plan_plain(ft_alloc *st, const dp_job *j)
+{
+	const tp_fattree *t = st->t;
+	size_t total = 0;
+	int nmg = 0, sp = 0, *stk = st->stack;
+	st->nlive = 0;
+	if (st->c.sub[t->root])
+		stk[sp++] = t->root;
+	while (sp) {
+		int v = stk[--sp];
+		const tp_fattree_switch *s = &t->sw[v];
+		st->live[st->nlive++] = v;
+		st->F[v] = st->xcap[v] = mini(j->k, st->c.sub[v]);
+		st->S[v] = st->dcap[v] = 0;
+		st->mg_lo[v] = nmg;
+		st->mg_n[v] = 0;
+		st->first[v] = -1;
+		if (s->nchild == 0) {
+			st->off[v] = total;
+			total += (size_t)st->xcap[v] + 1;
+			continue;
+		}
+		int accF = 0;
+		for (int c = 0; c < s->nchild; c++) {
+			int ch = s->child[c];
+			if (!st->c.sub[ch])
+				continue;
+			stk[sp++] = ch;
+			accF = mini(j->k, accF + mini(j->k, st->c.sub[ch]));
+			if (st->first[v] < 0)
+				st->first[v] = ch;
+			else
+				total += add_merge(st, v, ch, accF, 0, total);
+		}
+		nmg += st->mg_n[v];
+	}
+	return total;
+}
+
 /* A leaf choosing x of its free units: the per-unit depth term and its
  * C(x,2) pairs whose lowest common switch is the leaf (see
  * doc/fattree-design.md; the +1 of every pair is the constant C(k,2),
@@ -411,6 +465,7 @@ static void run_dp(ft_alloc *st, const dp_job *j)
 			xa = m->x;
 			da = m->d;
 		}
+		st->off[v] = (size_t)(A - st->val);
 	}
 }
 
@@ -496,7 +551,7 @@ static int place_multi(ft_alloc *st, int n, int k, tp_nodeset *out)
 		else
 			j.prefer = 0;
 	}
-	if (ensure_cap(st, plan_tables(st, &j)))
+	if (ensure_cap(st, st->has_short ? plan_tables(st, &j) : plan_plain(st, &j)))
 		return -1;
 	if (!st->c.sub[t->root] || st->xcap[t->root] < k)
 		return -1;
