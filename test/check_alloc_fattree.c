@@ -564,6 +564,73 @@ START_TEST(test_invariants_large)
 }
 END_TEST
 
+/* ---- counts carried between calls == counts made afresh ---- */
+
+/* Next free set of a churn: the last placement taken, a random range
+ * freed or taken, a few nodes flipped, or (rarely) a new random state. */
+static void churn_step(rnd *r, const tp_fattree *t, tp_nodeset *free,
+		       const tp_nodeset *placed)
+{
+	int n = t->nnodes, lo = rn(r, n), hi = lo + 1 + rn(r, n - lo);
+	switch (rn(r, 8)) {
+	case 0:
+	case 1:
+	case 2:
+		tp_nodeset_andnot(free, placed);
+		break;
+	case 3:
+		tp_nodeset_set_range(free, lo, hi);
+		break;
+	case 4:
+		for (int v = lo; v < hi; v++)
+			tp_nodeset_clear(free, v);
+		break;
+	case 5:
+	case 6:
+		for (int i = 1 + rn(r, 4); i > 0; i--) {
+			int v = rn(r, n);
+			if (tp_nodeset_test(free, v))
+				tp_nodeset_clear(free, v);
+			else
+				tp_nodeset_set(free, v);
+		}
+		break;
+	default:
+		random_state(r, t, free);
+	}
+}
+
+START_TEST(test_cache_matches_fresh)
+{
+	rnd r = { 20261124u };
+	for (int iter = 0; iter < 300; iter++) {
+		int gran = rn(&r, 4);
+		tp_fattree *t = iter % 10 ? random_tree(&r, 300) : gen(4, 4);
+		set_opts(t, gran, rn(&r, 2), rn(&r, 4) != 0);
+		tp_alloc *a = make("fattree", t);
+		tp_nodeset free, out, want;
+		tp_nodeset_init(&free, t->nnodes);
+		tp_nodeset_init(&out, t->nnodes);
+		tp_nodeset_init(&want, t->nnodes);
+		random_state(&r, t, &free);
+		for (int step = 0; step < 60; step++) {
+			int n = 1 + rn(&r, rn(&r, 4) ? 12 : t->nnodes);
+			int rc = tp_alloc_place(a, &free, n, &out);
+			tp_alloc *fresh = make("fattree", t);
+			QUIET_EQ(rc, tp_alloc_place(fresh, &free, n, &want));
+			QUIET(tp_nodeset_equal(&out, &want));
+			tp_alloc_destroy(fresh);
+			churn_step(&r, t, &free, &out);
+		}
+		tp_nodeset_fini(&free);
+		tp_nodeset_fini(&out);
+		tp_nodeset_fini(&want);
+		tp_alloc_destroy(a);
+		tp_fattree_free(t);
+	}
+}
+END_TEST
+
 /* ---- tree-greedy, worked by hand (Slurm 22.05 cons_tres rules) ---- */
 
 START_TEST(test_tree_greedy_hand)
@@ -617,6 +684,7 @@ int main(void)
 	tcase_add_test(tc, test_dp_short_units);
 	tcase_add_test(tc, test_dp_matches_brute_force);
 	tcase_add_test(tc, test_invariants_large);
+	tcase_add_test(tc, test_cache_matches_fresh);
 	tcase_add_test(tc, test_tree_greedy_hand);
 	suite_add_tcase(s, tc);
 	if (tmpdir_make("check_alloc_fattree")) {

@@ -7,6 +7,8 @@
  * topology they were built with; they keep no per-job state, so a policy may
  * ask "what if" questions (reservations, backfill checks) freely, and
  * slurmctld's TEST_ONLY/WILL_RUN and the simulator get the same answers.
+ * Counts an allocator carries between calls to answer faster ("fattree")
+ * must not change any answer.
  */
 #ifndef TP_ALLOC_H
 #define TP_ALLOC_H

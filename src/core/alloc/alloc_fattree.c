@@ -26,8 +26,10 @@
  * gives more units to earlier children (Switches= order) and, inside a
  * leaf, the lowest-indexed units.
  *
- * Stateless between calls: everything is derived from the free set.  The
- * scratch buffers make one allocator instance non-reentrant.
+ * The answer depends on the free set alone.  Its counts per MSU, leaf and
+ * subtree are carried from call to call and updated where the free set
+ * changed (fattree_counts.h); they and the scratch buffers make one
+ * allocator instance non-reentrant.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -35,6 +37,7 @@
 #include <string.h>
 
 #include "alloc/alloc_registry.h"
+#include "alloc/fattree_counts.h"
 #include "topology/fattree.h"
 
 #define INF INT64_MAX
@@ -48,18 +51,11 @@ typedef struct ft_merge {
 typedef struct ft_alloc {
 	const tp_fattree *t;
 	int nunit, max_depth;
-	/* scan of the free set */
-	int *mword;       /* [nmsu] word holding the MSU, -1 if it straddles */
-	uint8_t *mshift;  /* [nmsu] its first bit in that word */
-	uint64_t *mmask;  /* [nmsu] size-bit mask */
-	int *mfree;       /* [nmsu] free nodes per MSU */
-	bool aligned;     /* MSU m is nodes [m*Nunit, (m+1)*Nunit), Nunit | 64 */
 	bool has_short;   /* some leaf ends with a short unit */
-	int *leaf_free;   /* [nswitch] completely free MSUs of a leaf */
-	int *leaf_full;   /* [nswitch] ... of which full-size */
-	int *short_hist;  /* [nunit] completely free short MSUs by size */
-	int free_full, free_short, max_leaf_free;
+	ft_counts c;      /* free counts, carried between decisions */
 	/* DP over switches */
+	int *live;        /* [nswitch] switches with free units, pre-order */
+	int nlive;
 	int *F, *S, *xcap, *dcap, *first, *mg_lo, *mg_n; /* [nswitch] */
 	size_t *off;                                     /* [nswitch] */
 	ft_merge *mg;                                    /* [nswitch] */
@@ -71,80 +67,9 @@ typedef struct ft_alloc {
 	int npicked;
 } ft_alloc;
 
-/* ---- scan ---- */
-
 static int msu_size(const ft_alloc *st, int m)
 {
 	return tp_fattree_msu_size(st->t, m);
-}
-
-/* Free nodes of MSU m: one shift-mask-popcount when it sits in a word. */
-static int msu_count(const ft_alloc *st, const tp_nodeset *free, int m)
-{
-	int w = st->mword[m];
-	if (w < 0)
-		return tp_fattree_count_range(free, st->t->msu_lo[m], st->t->msu_lo[m + 1]);
-	return tp_fattree_popcount64((free->w[w] >> st->mshift[m]) & st->mmask[m]);
-}
-
-/* Aligned MSUs: free counts of all the MSUs of a word at once, by the
- * first steps of a SWAR popcount (each step doubles the lane width; a lane
- * of w bits holds counts up to w). */
-static void count_aligned(ft_alloc *st, const tp_nodeset *free)
-{
-	int w = st->nunit, per = 64 / w, words = tp_nodeset_words(free);
-	uint64_t lane = w == 64 ? ~0ull : ((uint64_t)1 << w) - 1;
-	for (int k = 0, m = 0; k < words && m < st->t->nmsu; k++) {
-		uint64_t c = free->w[k];
-		if (w >= 2)
-			c = c - ((c >> 1) & 0x5555555555555555ull);
-		if (w >= 4)
-			c = (c & 0x3333333333333333ull) + ((c >> 2) & 0x3333333333333333ull);
-		if (w >= 8)
-			c = (c + (c >> 4)) & 0x0f0f0f0f0f0f0f0full;
-		if (w >= 16)
-			c = (c + (c >> 8)) & 0x00ff00ff00ff00ffull;
-		if (w >= 32)
-			c = (c + (c >> 16)) & 0x0000ffff0000ffffull;
-		if (w >= 64)
-			c = (c + (c >> 32)) & 0xffffffffull;
-		for (int j = 0; j < per && m < st->t->nmsu; j++, m++)
-			st->mfree[m] = (int)((c >> (j * w)) & lane);
-	}
-}
-
-/* Free nodes per MSU, completely free MSUs per leaf, short-unit sizes. */
-static void scan_free(ft_alloc *st, const tp_nodeset *free)
-{
-	const tp_fattree *t = st->t;
-	memset(st->short_hist, 0, (size_t)st->nunit * sizeof(int));
-	st->free_full = st->free_short = st->max_leaf_free = 0;
-	if (st->aligned)
-		count_aligned(st, free);
-	else
-		for (int m = 0; m < t->nmsu; m++)
-			st->mfree[m] = msu_count(st, free, m);
-	for (int l = 0; l < t->nleaf; l++) {
-		const tp_fattree_switch *s = &t->sw[t->leaves[l]];
-		int all = 0, full = 0;
-		for (int m = s->msu_lo; m < s->msu_hi; m++) {
-			int size = msu_size(st, m);
-			int f = st->mfree[m];
-			if (f != size)
-				continue;
-			all++;
-			if (size == st->nunit)
-				full++;
-			else
-				st->short_hist[size]++;
-		}
-		st->leaf_free[t->leaves[l]] = all;
-		st->leaf_full[t->leaves[l]] = full;
-		st->free_full += full;
-		st->free_short += all - full;
-		if (all > st->max_leaf_free)
-			st->max_leaf_free = all;
-	}
 }
 
 /* ---- one MSU or less (u == 1) ---- */
@@ -162,10 +87,7 @@ static void take_free(const ft_alloc *st, const tp_nodeset *free, int m,
 
 static int busy_exact(const ft_alloc *st, int n)
 {
-	for (int m = 0; m < st->t->nmsu; m++)
-		if (st->mfree[m] == n && n < msu_size(st, m))
-			return m;
-	return -1;
+	return ft_counts_busy_first(&st->c, n);
 }
 
 static int best_free_unit(const ft_alloc *st, int n)
@@ -174,12 +96,12 @@ static int best_free_unit(const ft_alloc *st, int n)
 	int best = -1, bwaste = 0, bleaf = 0;
 	for (int l = 0; l < t->nleaf; l++) {
 		int v = t->leaves[l];
-		if (!st->leaf_free[v])
+		if (!st->c.leaf_free[v])
 			continue;
-		int lf = t->opts.prefer_full ? st->leaf_free[v] : 0;
+		int lf = t->opts.prefer_full ? st->c.leaf_free[v] : 0;
 		for (int m = t->sw[v].msu_lo; m < t->sw[v].msu_hi; m++) {
 			int size = msu_size(st, m), waste = size - n;
-			if (st->mfree[m] != size || waste < 0)
+			if (st->c.mfree[m] != size || waste < 0)
 				continue;
 			if (best < 0 || waste < bwaste ||
 			    (waste == bwaste && (lf < bleaf || (lf == bleaf && m < best)))) {
@@ -192,15 +114,15 @@ static int best_free_unit(const ft_alloc *st, int n)
 	return best;
 }
 
+/* Busy MSUs have fewer free nodes than Nunit. */
 static int busy_fitting(const ft_alloc *st, int n)
 {
-	int best = -1;
-	for (int m = 0; m < st->t->nmsu; m++) {
-		int f = st->mfree[m];
-		if (f >= n && f < msu_size(st, m) && (best < 0 || f < st->mfree[best]))
-			best = m;
+	for (int f = n; f < st->nunit; f++) {
+		int m = ft_counts_busy_first(&st->c, f);
+		if (m >= 0)
+			return m;
 	}
-	return best;
+	return -1;
 }
 
 static int place_single(ft_alloc *st, const tp_nodeset *free, int n,
@@ -221,13 +143,13 @@ static int place_single(ft_alloc *st, const tp_nodeset *free, int n,
  * or -1.  Full units first, then short ones by decreasing size. */
 static int units_needed(const ft_alloc *st, int n, int u)
 {
-	if (st->free_full >= u && (long)u * st->nunit >= n)
+	if (st->c.free_full >= u && (long)u * st->nunit >= n)
 		return u;
-	long cap = (long)st->free_full * st->nunit;
-	int k = st->free_full, size = st->nunit - 1, left = 0;
+	long cap = (long)st->c.free_full * st->nunit;
+	int k = st->c.free_full, size = st->nunit - 1, left = 0;
 	while (k < u || cap < n) {
 		while (!left && size > 0)
-			if (!(left = st->short_hist[size]))
+			if (!(left = st->c.short_hist[size]))
 				size--;
 		if (!left)
 			return -1;
@@ -279,7 +201,7 @@ static int short_deficit(const ft_alloc *st, int l, int slack)
 	if (!st->has_short || t->sw[l].msu_lo == t->sw[l].msu_hi)
 		return 0;
 	int m = t->sw[l].msu_hi - 1, size = msu_size(st, m);
-	if (size == st->nunit || st->mfree[m] != size)
+	if (size == st->nunit || st->c.mfree[m] != size)
 		return 0;
 	int d = st->nunit - size;
 	return d <= slack ? d : 0;
@@ -291,26 +213,53 @@ typedef struct dp_job {
 	int prefer;
 } dp_job;
 
+/* Switches with a completely free unit below, parents before children:
+ * the others have no table, and skipping them here spares visiting the
+ * whole tree at every decision. */
+static void find_live(ft_alloc *st)
+{
+	const tp_fattree *t = st->t;
+	int sp = 0, *stk = st->stack;
+	st->nlive = 0;
+	if (st->c.sub[t->root])
+		stk[sp++] = t->root;
+	while (sp) {
+		int v = stk[--sp];
+		const tp_fattree_switch *s = &t->sw[v];
+		st->live[st->nlive++] = v;
+		for (int c = s->nchild - 1; c >= 0; c--)
+			if (st->c.sub[s->child[c]])
+				stk[sp++] = s->child[c];
+	}
+}
+
+/* F of a child: switches off the live list have no free unit. */
+static int child_F(const ft_alloc *st, int ch)
+{
+	return st->c.sub[ch] ? st->F[ch] : 0;
+}
+
 /* Pass 1: free units per subtree, table sizes and offsets. */
 static size_t plan_tables(ft_alloc *st, const dp_job *j)
 {
 	const tp_fattree *t = st->t;
 	size_t total = 0;
 	int nmg = 0;
-	for (int q = 0; q < t->nswitch; q++) {
-		int v = t->postorder[q];
+	find_live(st);
+	for (int q = st->nlive - 1; q >= 0; q--) {
+		int v = st->live[q];
 		const tp_fattree_switch *s = &t->sw[v];
 		st->mg_lo[v] = nmg;
 		st->mg_n[v] = 0;
 		st->first[v] = -1;
 		if (s->nchild == 0) {
 			int d = short_deficit(st, v, j->slack);
-			st->F[v] = st->leaf_full[v] + (d > 0);
+			st->F[v] = st->c.leaf_full[v] + (d > 0);
 			st->S[v] = d;
 		} else {
 			long accF = 0, accS = 0;
 			for (int c = 0; c < s->nchild; c++)
-				accF += st->F[s->child[c]];
+				accF += child_F(st, s->child[c]);
 			if (!accF) {    /* nothing free below: no table */
 				st->F[v] = st->S[v] = 0;
 				continue;
@@ -318,7 +267,7 @@ static size_t plan_tables(ft_alloc *st, const dp_job *j)
 			accF = 0;
 			for (int c = 0; c < s->nchild; c++) {
 				int ch = s->child[c];
-				if (!st->F[ch])
+				if (!child_F(st, ch))
 					continue;
 				accF += st->F[ch];
 				accS = accS + st->S[ch] > j->slack ? j->slack : accS + st->S[ch];
@@ -353,6 +302,60 @@ static size_t plan_tables(ft_alloc *st, const dp_job *j)
 	return total;
 }
 
+/* Records a merge of child ch into v's accumulated table of up to x
+ * units and d deficit; returns the table size. */
+static size_t add_merge(ft_alloc *st, int v, int ch, int x, int d, size_t off)
+{
+	ft_merge *m = &st->mg[st->mg_lo[v] + st->mg_n[v]++];
+	m->child = ch;
+	m->x = x;
+	m->d = d;
+	m->off = off;
+	return (size_t)(x + 1) * (size_t)(d + 1);
+}
+
+/* plan_tables() without short units anywhere: a subtree's F is its count
+ * of free units capped at k, so a single pass over the live switches,
+ * parents first, plans everything (run_dp() sets inner offsets). */
+static size_t plan_plain(ft_alloc *st, const dp_job *j)
+{
+	const tp_fattree *t = st->t;
+	size_t total = 0;
+	int nmg = 0, sp = 0, *stk = st->stack;
+	st->nlive = 0;
+	if (st->c.sub[t->root])
+		stk[sp++] = t->root;
+	while (sp) {
+		int v = stk[--sp];
+		const tp_fattree_switch *s = &t->sw[v];
+		st->live[st->nlive++] = v;
+		st->F[v] = st->xcap[v] = mini(j->k, st->c.sub[v]);
+		st->S[v] = st->dcap[v] = 0;
+		st->mg_lo[v] = nmg;
+		st->mg_n[v] = 0;
+		st->first[v] = -1;
+		if (s->nchild == 0) {
+			st->off[v] = total;
+			total += (size_t)st->xcap[v] + 1;
+			continue;
+		}
+		int accF = 0;
+		for (int c = 0; c < s->nchild; c++) {
+			int ch = s->child[c];
+			if (!st->c.sub[ch])
+				continue;
+			stk[sp++] = ch;
+			accF = mini(j->k, accF + mini(j->k, st->c.sub[ch]));
+			if (st->first[v] < 0)
+				st->first[v] = ch;
+			else
+				total += add_merge(st, v, ch, accF, 0, total);
+		}
+		nmg += st->mg_n[v];
+	}
+	return total;
+}
+
 /* A leaf choosing x of its free units: the per-unit depth term and its
  * C(x,2) pairs whose lowest common switch is the leaf (see
  * doc/fattree-design.md; the +1 of every pair is the constant C(k,2),
@@ -362,12 +365,12 @@ static void fill_leaf(ft_alloc *st, int v, const dp_job *j)
 	const tp_fattree *t = st->t;
 	int64_t *T = st->val + st->off[v];
 	int xc = st->xcap[v], dc = st->dcap[v], D = t->sw[v].depth;
-	int full = st->leaf_full[v], delta = st->S[v];
+	int full = st->c.leaf_full[v], delta = st->S[v];
 	for (int i = 0; i < (xc + 1) * (dc + 1); i++)
 		T[i] = INF;
 	for (int x = 0; x <= xc; x++) {
 		int64_t hop = (int64_t)x * (j->k - 1) * D - 2 * D * pairs(x);
-		int64_t val = hop * j->K + (j->prefer ? (int64_t)x * st->leaf_free[v] : 0);
+		int64_t val = hop * j->K + (j->prefer ? (int64_t)x * st->c.leaf_free[v] : 0);
 		if (x <= full)
 			T[x * (dc + 1)] = val;
 		if (delta && x >= 1 && x - 1 <= full)
@@ -443,8 +446,8 @@ static void merge(ft_alloc *st, const int64_t *A, int xa, int da,
 static void run_dp(ft_alloc *st, const dp_job *j)
 {
 	const tp_fattree *t = st->t;
-	for (int q = 0; q < t->nswitch; q++) {
-		int v = t->postorder[q];
+	for (int q = st->nlive - 1; q >= 0; q--) {
+		int v = st->live[q];
 		if (!st->F[v])
 			continue;
 		if (t->sw[v].nchild == 0) {
@@ -462,6 +465,7 @@ static void run_dp(ft_alloc *st, const dp_job *j)
 			xa = m->x;
 			da = m->d;
 		}
+		st->off[v] = (size_t)(A - st->val);
 	}
 }
 
@@ -474,7 +478,7 @@ static void pick_leaf_units(ft_alloc *st, int v, int x, int d)
 		x--;
 	}
 	for (int m = s->msu_lo; m < s->msu_hi && x > 0; m++)
-		if (msu_size(st, m) == st->nunit && st->mfree[m] == st->nunit) {
+		if (msu_size(st, m) == st->nunit && st->c.mfree[m] == st->nunit) {
 			st->picked[st->npicked++] = m;
 			x--;
 		}
@@ -540,16 +544,16 @@ static int place_multi(ft_alloc *st, int n, int k, tp_nodeset *out)
 	if (j.prefer) {
 		/* hops must dominate the tie-break; skip it if that could
 		 * overflow (only for absurdly large trees) */
-		double K = (double)k * st->max_leaf_free + 1;
+		double K = (double)k * st->c.max_leaf_free + 1;
 		double bound = 4.0 * k * (double)k * (st->max_depth + 1) * K;
 		if (bound < 4e18)
 			j.K = (int64_t)K;
 		else
 			j.prefer = 0;
 	}
-	if (ensure_cap(st, plan_tables(st, &j)))
+	if (ensure_cap(st, st->has_short ? plan_tables(st, &j) : plan_plain(st, &j)))
 		return -1;
-	if (st->xcap[t->root] < k)
+	if (!st->c.sub[t->root] || st->xcap[t->root] < k)
 		return -1;
 	run_dp(st, &j);
 	const int64_t *R = st->val + st->off[t->root];
@@ -575,7 +579,7 @@ static int fattree_place(tp_alloc *a, const tp_nodeset *free,
 	tp_nodeset_zero(out);
 	if (nodes < 1 || tp_nodeset_count(free) < nodes)
 		return -1;
-	scan_free(st, free);
+	ft_counts_update(&st->c, free);
 	int u = (nodes + st->nunit - 1) / st->nunit;
 	if (u == 1 && !place_single(st, free, nodes, out))
 		return 0;
@@ -598,7 +602,7 @@ static int fattree_capacity(tp_alloc *a, const tp_nodeset *free)
 	int sum = 0;
 	for (int m = 0; m < t->nmsu; m++) {
 		int size = msu_size(st, m);
-		if (msu_count(st, free, m) == size)
+		if (ft_counts_msu_free(&st->c, free, m) == size)
 			sum += size;
 	}
 	return sum;
@@ -615,13 +619,8 @@ static void fattree_destroy(tp_alloc *a)
 	ft_alloc *st = a->state;
 	if (!st)
 		return;
-	free(st->mword);
-	free(st->mshift);
-	free(st->mmask);
-	free(st->mfree);
-	free(st->leaf_free);
-	free(st->leaf_full);
-	free(st->short_hist);
+	ft_counts_fini(&st->c);
+	free(st->live);
 	free(st->F);
 	free(st->S);
 	free(st->xcap);
@@ -658,14 +657,8 @@ static ft_alloc *state_new(const tp_fattree *t)
 	for (int l = 0; l < t->nleaf; l++)
 		if (t->sw[t->leaves[l]].depth > st->max_depth)
 			st->max_depth = t->sw[t->leaves[l]].depth;
-	st->mword = malloc(nm * sizeof(int));
-	st->mshift = malloc(nm);
-	st->mmask = malloc(nm * sizeof(uint64_t));
-	st->mfree = malloc(nm * sizeof(int));
+	st->live = malloc(ns * sizeof(int));
 	st->picked = malloc(nm * sizeof(int));
-	st->short_hist = malloc((size_t)t->nunit * sizeof(int));
-	st->leaf_free = calloc(ns, sizeof(int));
-	st->leaf_full = calloc(ns, sizeof(int));
 	st->F = malloc(ns * sizeof(int));
 	st->S = malloc(ns * sizeof(int));
 	st->xcap = malloc(ns * sizeof(int));
@@ -676,24 +669,15 @@ static ft_alloc *state_new(const tp_fattree *t)
 	st->off = malloc(ns * sizeof(size_t));
 	st->mg = malloc(ns * sizeof(ft_merge));
 	st->stack = malloc(3 * ns * sizeof(int));
-	if (!st->mword || !st->mshift || !st->mmask || !st->mfree || !st->picked || !st->short_hist || !st->leaf_free ||
-	    !st->leaf_full || !st->F || !st->S || !st->xcap || !st->dcap ||
+	if (!st->live || !st->picked || !st->F || !st->S || !st->xcap || !st->dcap ||
 	    !st->first || !st->mg_lo || !st->mg_n || !st->off || !st->mg ||
-	    !st->stack || ensure_cap(st, 4096)) {
+	    !st->stack || ensure_cap(st, 4096) || ft_counts_init(&st->c, t)) {
 		tp_alloc tmp = { .state = st };
 		fattree_destroy(&tmp);
 		return NULL;
 	}
-	st->aligned = 64 % t->nunit == 0;
-	for (int m = 0; m < t->nmsu; m++) {
-		int lo = t->msu_lo[m], size = t->msu_lo[m + 1] - lo;
-		int fits = (lo & 63) + size <= 64;
-		st->aligned &= lo == m * t->nunit && size == t->nunit;
-		st->has_short |= size != t->nunit;
-		st->mword[m] = fits ? lo >> 6 : -1;
-		st->mshift[m] = (uint8_t)(lo & 63);
-		st->mmask[m] = size >= 64 ? ~0ull : ((uint64_t)1 << size) - 1;
-	}
+	for (int m = 0; m < t->nmsu; m++)
+		st->has_short |= tp_fattree_msu_size(t, m) != t->nunit;
 	return st;
 }
 
