@@ -20,7 +20,6 @@
  * is packed into a box (Shapeless=pack, tp_torus_place_packed) unless
  * the request is for boxes only.
  */
-#include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,7 +54,7 @@ static int place_transit(const tp_torus *t, tp_torus_method method,
 		return -1;
 	tp_torus_erode_reset(er, avail);
 	cand_ctx c = { .t = t, .avail = avail, .er = er, .direct = direct,
-		       .bound = INT64_MAX, .nbig = -1, .reach_from = LONG_MAX };
+		       .bound = INT64_MAX, .nbig = -1 };
 	bool mss = method == TP_TORUS_MSS;
 	if (mss && tp_torus_mss_prepare(&c, flags))
 		c.failed = 1;

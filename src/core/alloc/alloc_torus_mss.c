@@ -12,44 +12,125 @@
  * them); test/check_torus_erode checks the choice against the full scan
  * on random states, bench_torus the speed-up.
  */
-#include <limits.h>
 #include <stdlib.h>
 
 #include "alloc/torus_cand.h"
 
-/* Most grows (P* L*) spent on the reach of the big boxes. */
-#define MAX_REACH_GROWS 16384
+/* Most nodes (P* L*) of big boxes whose reach is worked out. */
+#define MAX_REACH_NODES 16384
 
 /*
  * When can a big box M (free, of volume L*) be an MSS after candidate B?
- * Its seed s lies in M and grows into M in S minus B.  If what s grows
- * into in S misses B, it is the same box there (tp_mss_eval_grown), so:
- * M can be an MSS only if some node of M grows into M in S, or B meets
- * what some node of M grows into in S (their union: the reach of M).
+ * Its seed s lies in M and grows into M in S' = S minus B.  Growing
+ * fixes dimension 0 first (a line through s), then 1, ...: the box from s
+ * is M exactly when, for each dimension i that M neither spans (ring)
+ * nor ends against (line), the slabs just outside M on both sides of
+ * dimension i - M's extent in dimensions < i, s's coordinates in those
+ * > i - each hold a node locked in S'.  Inside M growth never stops.
+ * So if some s has all its stopping slabs locked in S, M grows from s in
+ * S already (grown); otherwise B must meet one of the stopping slabs that
+ * are free in S (their union: the reach of M, a shell around M).
  */
 typedef struct big_reach {
 	bool grown;          /* some node of M grows into M in S */
-	tp_nodeset reach;    /* else the union of what its nodes grow into */
+	tp_nodeset reach;    /* else the free stopping slabs of its nodes */
 } big_reach;
 
-static int reach_of(cand_ctx *c, const tp_box *m, tp_nodeset *nodes,
-		    big_reach *r)
+/* Local coordinates of M: k[j] in 0..len_j-1, the odometer over those of
+ * dimensions > i (last fastest); false when it wraps. */
+static bool next_suffix(const tp_box *m, int n, int i, int *k)
 {
-	r->grown = false;
-	if (tp_nodeset_init(&r->reach, tp_torus_nnodes(c->t)))
-		return -1;
-	tp_nodeset_zero(nodes);
-	tp_torus_box_nodes(c->t, m, nodes);
-	for (int u = tp_nodeset_next(nodes, 0); u >= 0;
-	     u = tp_nodeset_next(nodes, u + 1)) {
-		const tp_box *g = tp_mss_eval_grown(c->eval, u);
-		if (!g || tp_torus_box_equal(c->t, g, m)) {
-			r->grown = true; /* unknown counts as grown */
-			return 0;
-		}
-		tp_torus_box_nodes(c->t, g, &r->reach);
+	for (int j = n - 1; j > i; j--) {
+		if (++k[j] < m->len[j])
+			return true;
+		k[j] = 0;
+	}
+	return false;
+}
+
+static int suffix_index(const tp_box *m, int n, int i, const int *k)
+{
+	int q = 0;
+	for (int j = i + 1; j < n; j++)
+		q = q * m->len[j] + k[j];
+	return q;
+}
+
+/* The stopping slab of dimension i, direction dir, for the suffix k; false
+ * if M spans the ring or ends against the line there. */
+static bool stop_slab(const tp_torus *t, const tp_box *m, int i, int dir,
+		      const int *k, tp_box *slab)
+{
+	int d = tp_torus_dims(t)[i], n = tp_torus_ndims(t);
+	bool wrap = tp_torus_wrap(t)[i];
+	if (m->len[i] == d)
+		return false;
+	int p = dir > 0 ? m->off[i] + m->len[i] : m->off[i] - 1;
+	if (!wrap && (p < 0 || p >= d))
+		return false;
+	*slab = *m;
+	slab->off[i] = (p + d) % d;
+	slab->len[i] = 1;
+	for (int j = i + 1; j < n; j++) {
+		slab->off[j] = (m->off[j] + k[j]) % tp_torus_dims(t)[j];
+		slab->len[j] = 1;
+	}
+	return true;
+}
+
+/* open[i][q]: a stopping slab of dimension i for suffix q is free in S;
+ * adds the free ones to r->reach. */
+static int open_slabs(cand_ctx *c, const tp_box *m, big_reach *r,
+		      bool **open)
+{
+	int n = tp_torus_ndims(c->t);
+	for (int i = 0; i < n; i++) {
+		int k[TP_TORUS_MAX_DIMS] = { 0 }, q = 1;
+		for (int j = i + 1; j < n; j++)
+			q *= m->len[j];
+		if (!(open[i] = calloc((size_t)q, sizeof(bool))))
+			return -1;
+		do {
+			for (int dir = 1; dir >= -1; dir -= 2) {
+				tp_box slab;
+				if (!stop_slab(c->t, m, i, dir, k, &slab) ||
+				    !tp_torus_box_all_free(c->t, &slab, c->avail))
+					continue;
+				open[i][suffix_index(m, n, i, k)] = true;
+				tp_torus_box_nodes(c->t, &slab, &r->reach);
+			}
+		} while (next_suffix(m, n, i, k));
 	}
 	return 0;
+}
+
+/* Does some node of M have every stopping slab locked in S? */
+static bool some_node_grows(const tp_box *m, int n, bool **open)
+{
+	int k[TP_TORUS_MAX_DIMS] = { 0 };
+	do {
+		bool closed = true;
+		for (int i = 0; i < n && closed; i++)
+			closed = !open[i][suffix_index(m, n, i, k)];
+		if (closed)
+			return true;
+	} while (next_suffix(m, n, -1, k));
+	return false;
+}
+
+static int reach_of(cand_ctx *c, const tp_box *m, big_reach *r)
+{
+	int n = tp_torus_ndims(c->t), rc = -1;
+	bool *open[TP_TORUS_MAX_DIMS] = { NULL };
+	if (tp_nodeset_init(&r->reach, tp_torus_nnodes(c->t)))
+		return -1;
+	if (!open_slabs(c, m, r, open)) {
+		r->grown = some_node_grows(m, n, open);
+		rc = 0;
+	}
+	for (int i = 0; i < n; i++)
+		free(open[i]);
+	return rc;
 }
 
 static void free_reach(cand_ctx *c)
@@ -63,11 +144,12 @@ static void free_reach(cand_ctx *c)
 		tp_nodeset_fini(&c->scratch);
 }
 
-/* The reach of every big box, with the fast evaluator just built. */
+/* The reach of every big box (none if they are too large: then every big
+ * box a candidate misses counts as reachable). */
 static void build_reach(cand_ctx *c)
 {
 	if (c->nbig <= 0 || (long)c->nbig * tp_torus_box_size(c->t, &c->big[0]) >
-				    MAX_REACH_GROWS)
+				    MAX_REACH_NODES)
 		return;
 	if (tp_nodeset_init(&c->scratch, tp_torus_nnodes(c->t)) ||
 	    !(c->reach = calloc((size_t)c->nbig, sizeof(*c->reach)))) {
@@ -75,12 +157,10 @@ static void build_reach(cand_ctx *c)
 		return;
 	}
 	for (int b = 0; b < c->nbig; b++)
-		if (reach_of(c, &c->big[b], &c->scratch, &c->reach[b])) {
+		if (reach_of(c, &c->big[b], &c->reach[b])) {
 			free_reach(c);
 			return;
 		}
-	if (c->pass == 1)
-		c->reach_from = c->ordinal;
 }
 
 /* May big box b be an MSS after the candidate (whose nodes are in
@@ -91,17 +171,15 @@ static bool can_reach(const cand_ctx *c, int b)
 	return r->grown || tp_nodeset_intersects(&c->scratch, &r->reach);
 }
 
-/* Big boxes the candidate misses (*missed) and of those, the ones that
- * may be MSSs after it (the return value). */
-static int big_after(cand_ctx *c, const tp_box *box, int *missed)
+/* The big boxes that may be MSSs after the candidate: those it misses
+ * whose reach it meets (or every one it misses, without reaches). */
+static int big_after(cand_ctx *c, const tp_box *box)
 {
 	int k = 0;
 	bool listed = false;
-	*missed = 0;
 	for (int b = 0; b < c->nbig; b++) {
 		if (tp_torus_box_intersects(c->t, box, &c->big[b]))
 			continue;
-		++*missed;
 		if (c->reach && !listed) {
 			tp_nodeset_zero(&c->scratch);
 			tp_torus_box_nodes(c->t, box, &c->scratch);
@@ -112,11 +190,11 @@ static int big_after(cand_ctx *c, const tp_box *box, int *missed)
 	return k;
 }
 
-/* Did pass 1 evaluate the candidate?  Those that miss every big box
- * (before the reach was known), or that may keep them all as MSSs. */
-static bool in_pass1(const cand_ctx *c, long ord, int missed, int reach)
+/* Did pass 1 evaluate the candidate?  Those that may keep every big box
+ * an MSS. */
+static bool in_pass1(const cand_ctx *c, int reach)
 {
-	return missed == c->nbig && (ord < c->reach_from || reach == c->nbig);
+	return reach == c->nbig;
 }
 
 /* Can the candidate at ordinal ord beat the best so far?  Its phi is at
@@ -134,10 +212,10 @@ static bool pass_takes(cand_ctx *c, long ord, const tp_box *box)
 {
 	if (!c->pass)
 		return true;
-	int missed, reach = big_after(c, box, &missed);
+	int reach = big_after(c, box);
 	if (c->pass == 1)
-		return in_pass1(c, ord, missed, reach);
-	return !in_pass1(c, ord, missed, reach) && may_beat(c, ord, reach);
+		return in_pass1(c, reach);
+	return !in_pass1(c, reach) && may_beat(c, ord, reach);
 }
 
 /* Candidates evaluated directly before the fast evaluator is built. */
@@ -147,16 +225,13 @@ static bool pass_takes(cand_ctx *c, long ord, const tp_box *box)
  * direct evaluation (one Find_MSS each): most decisions end at the bound
  * within them, and building the fast evaluator costs about as much as
  * that many direct runs (measured: 3x one at 4,096 nodes, 2x at 49,152).
- * Both give the same phi (test/check_torus_mss).  With the fast one come
- * the grown boxes, hence the reach of the big boxes. */
+ * Both give the same phi (test/check_torus_mss). */
 static int64_t cand_phi(cand_ctx *c, const tp_box *box)
 {
 	if (!c->direct && c->nevals++ == DIRECT_FIRST) {
 		tp_mss_eval_free(c->eval);
 		if (!(c->eval = tp_mss_eval_new(c->t, c->avail, false)))
 			return -1;
-		if (c->pass)
-			build_reach(c);
 	}
 	return tp_mss_eval_phi(c->eval, box);
 }
@@ -216,8 +291,6 @@ void tp_torus_mss_scan(cand_ctx *c, const tp_torus_shape *sh, int nsh,
 	if (c->pass && !c->failed && !(c->found && c->best_phi >= c->bound)) {
 		c->pass = 2;
 		c->ordinal = 0;
-		if (!c->reach && !c->direct && c->nevals > DIRECT_FIRST)
-			build_reach(c);
 		each(c, sh, nsh, keep_best_phi);
 	}
 }
@@ -226,6 +299,7 @@ int tp_torus_mss_prepare(cand_ctx *c, unsigned flags)
 {
 	if (!(flags & TP_TORUS_PLACE_NO_BOUND) && phi_bound(c))
 		return -1;
+	build_reach(c);
 	/* direct first (cand_phi) */
 	return (c->eval = tp_mss_eval_new(c->t, c->avail, true)) ? 0 : -1;
 }

@@ -26,7 +26,6 @@ typedef struct cand_ctx {
 	int nbig;            /* or -1 when there are too many to list */
 	struct big_reach *reach; /* how each big box can be grown, or NULL */
 	tp_nodeset scratch;  /* with reach: a candidate's nodes */
-	long reach_from;     /* pass 1 used reach from this ordinal on */
 	int pass;            /* 0: every candidate; 1: those that may reach
 			      * the bound; 2: the others */
 	long ordinal, best_ordinal; /* candidates in enumeration order */

@@ -283,11 +283,7 @@ int64_t tp_mss_eval_phi(tp_mss_eval *e, const tp_box *box);
  * callers that also test candidate boxes. */
 const tp_torus_counts *tp_mss_eval_counts(const tp_mss_eval *e);
 void tp_mss_eval_free(tp_mss_eval *e);
-/* The box Find_MSS grows from free node u in the evaluator's free set
- * (cached).  For any candidate B it is also the box grown from u in the
- * free set minus B whenever it misses B.  NULL for a direct evaluator, a
- * node that is not free, or on ENOMEM. */
-const tp_box *tp_mss_eval_grown(tp_mss_eval *e, int u);
+
 
 /* ---- placement (alloc_torus.c) --------------------------------------- */
 

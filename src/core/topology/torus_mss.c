@@ -1116,11 +1116,3 @@ int64_t tp_mss_eval_phi(tp_mss_eval *e, const tp_box *box)
 {
 	return e->direct ? direct_phi(e, box) : fast_phi(e, box);
 }
-
-const tp_box *tp_mss_eval_grown(tp_mss_eval *e, int u)
-{
-	if (e->direct || !tp_nodeset_test(&e->free, u))
-		return NULL;
-	const tp_box *b = grow_s(e, u);
-	return e->pool.failed ? NULL : b;
-}
