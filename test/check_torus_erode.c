@@ -206,6 +206,11 @@ START_TEST(test_corners_and_largest_random)
 			ck_assert_int_eq(tp_torus_erode_largest(e, &v, &c), 0);
 			ck_assert_int_eq(v, best);
 			ck_assert_int_eq(c, count);
+			/* kept for the same free set, redone for the next */
+			tp_torus_erode_reset(e, &avail);
+			ck_assert_int_eq(tp_torus_erode_largest(e, &v, &c), 0);
+			ck_assert_int_eq(v, best);
+			ck_assert_int_eq(c, count);
 			nonempty += best > 1;
 		}
 		tp_torus_erode_free(e);

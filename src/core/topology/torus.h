@@ -242,7 +242,8 @@ const int *tp_torus_erode_free_counts(tp_torus_erode *e, const int *len);
 int tp_torus_erode_next(const tp_torus_erode *e, const uint64_t *corners,
 			int from);
 /* L*, the volume of the largest free box, and P*, the number of distinct
- * free boxes of that volume (0, 0 if nothing is free).  Every MSS of a
+ * free boxes of that volume (0, 0 if nothing is free); kept until a reset
+ * to a different free set.  Every MSS of a
  * subset of the free set is such a box, so phi of any subset is at most
  * N L* + P*.  0, or -1 on ENOMEM. */
 int tp_torus_erode_largest(tp_torus_erode *e, int *volume, long *count);

@@ -50,6 +50,11 @@ struct tp_torus_erode {
 	 * more than KEEP_SHAPES) */
 	int nbest;        /* -1: more than KEEP_SHAPES */
 	int *cnt, *cnt_tmp; /* tp_torus_erode_free_counts, when first used */
+	/* L* and P* of the free set, kept until the set changes: a scheduler
+	 * tries several jobs on one free set */
+	bool have_largest;
+	int largest_volume;
+	long largest_count;
 	int best_len[KEEP_SHAPES][TP_TORUS_MAX_DIMS];
 };
 
@@ -305,6 +310,11 @@ static void walk_from(tp_torus_erode *e, walk *wk, int i, int volume)
 
 int tp_torus_erode_largest(tp_torus_erode *e, int *volume, long *count)
 {
+	if (e->have_largest) {
+		*volume = e->largest_volume;
+		*count = e->largest_count;
+		return 0;
+	}
 	walk wk = { .best = 0, .count = 0 };
 	e->nbest = 0;
 	*volume = 0;
@@ -318,8 +328,9 @@ int tp_torus_erode_largest(tp_torus_erode *e, int *volume, long *count)
 	walk_from(e, &wk, 0, 1);
 	if (wk.failed)
 		return -1;
-	*volume = wk.best;
-	*count = wk.count;
+	*volume = e->largest_volume = wk.best;
+	*count = e->largest_count = wk.count;
+	e->have_largest = true;
 	return 0;
 }
 
@@ -437,7 +448,11 @@ tp_torus_erode *tp_torus_erode_new(const tp_torus *t, const tp_nodeset *free)
 
 void tp_torus_erode_reset(tp_torus_erode *e, const tp_nodeset *free)
 {
-	memcpy(e->free, free->w, (size_t)e->W * sizeof(uint64_t));
+	size_t bytes = (size_t)e->W * sizeof(uint64_t);
+	if (e->have_largest && !memcmp(e->free, free->w, bytes))
+		return;
+	memcpy(e->free, free->w, bytes);
+	e->have_largest = false;
 }
 
 static void free_all(uint64_t **v, int n)
