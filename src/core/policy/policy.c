@@ -13,6 +13,11 @@ static const tp_policy_ops *const policies[] = {
 	&tp_policy_window_ff,
 	&tp_policy_batch_njob,
 	&tp_policy_rb_har,
+	&tp_policy_olb,
+	&tp_policy_min_min,
+	&tp_policy_min_max,
+	&tp_policy_sjs,
+	&tp_policy_pjs,
 	NULL,
 };
 
@@ -76,6 +81,8 @@ void tp_policy_pass(tp_policy *p, tp_cluster *c)
 {
 	size_t before = c->nstarts;
 	p->stats.passes++;
+	if (!p->ops->pass)
+		return; /* heterogeneous: tp_het_pass() */
 	p->ops->pass(p, c);
 	p->stats.started += c->nstarts - before;
 }
@@ -87,4 +94,9 @@ tp_limit_action tp_policy_at_limit(tp_policy *p, tp_cluster *c, size_t ri,
 	if (!p->ops->at_limit)
 		return TP_LIMIT_KILL;
 	return p->ops->at_limit(p, c, ri, arg);
+}
+
+int tp_policy_het_algo(const tp_policy *p)
+{
+	return p->ops->het_algo - 1;
 }

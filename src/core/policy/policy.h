@@ -68,6 +68,11 @@ typedef struct tp_policy_ops {
 	 * still running.  NULL means always kill. */
 	tp_limit_action (*at_limit)(tp_policy *p, tp_cluster *c, size_t ri,
 				    int64_t *arg);
+	/* The heterogeneous schedules (spec D; hetero/het.h) do not pass over
+	 * a tp_cluster: pass is NULL and het_algo is their tp_het_algo + 1
+	 * (0 for every other policy).  Drivers with partitions of different
+	 * speeds call tp_het_pass() for them. */
+	int het_algo;
 } tp_policy_ops;
 
 struct tp_policy {
@@ -97,5 +102,13 @@ extern const tp_policy_ops tp_policy_conservative;
 extern const tp_policy_ops tp_policy_window_ff;
 extern const tp_policy_ops tp_policy_batch_njob;
 extern const tp_policy_ops tp_policy_rb_har;
+extern const tp_policy_ops tp_policy_olb;
+extern const tp_policy_ops tp_policy_min_min;
+extern const tp_policy_ops tp_policy_min_max;
+extern const tp_policy_ops tp_policy_sjs;
+extern const tp_policy_ops tp_policy_pjs;
+
+/* The tp_het_algo of a heterogeneous policy, -1 for the others. */
+int tp_policy_het_algo(const tp_policy *p);
 
 #endif
