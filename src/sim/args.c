@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "alloc/alloc.h"
+#include "policy/policy.h"
 #include "topology/torus.h"
 
 enum {
@@ -14,6 +15,7 @@ enum {
 	OPT_TORUS, OPT_LENIENT, OPT_ESTERR, OPT_SEED, OPT_JOBS_CSV,
 	OPT_SUMMARY, OPT_PLOT, OPT_CHECK, OPT_QUIET, OPT_HELP, OPT_JOB_REQS,
 	OPT_SLICE, OPT_EST_FIELD, OPT_WINDOWS, OPT_BASE_SHAPES,
+	OPT_MACHINE, OPT_HET_JOBS, OPT_TRUTH, OPT_EXPDB, OPT_ORACLE,
 	OPT_SETTING = 1024, /* + index in tp_settings_table */
 };
 
@@ -39,6 +41,11 @@ static const struct option fixed_opts[] = {
 	{ "check", no_argument, NULL, OPT_CHECK },
 	{ "quiet", no_argument, NULL, OPT_QUIET },
 	{ "help", no_argument, NULL, OPT_HELP },
+	{ "machine", required_argument, NULL, OPT_MACHINE },
+	{ "het-jobs", required_argument, NULL, OPT_HET_JOBS },
+	{ "truth", required_argument, NULL, OPT_TRUTH },
+	{ "expdb", required_argument, NULL, OPT_EXPDB },
+	{ "oracle", no_argument, NULL, OPT_ORACLE },
 };
 #define NFIXED (sizeof(fixed_opts) / sizeof(fixed_opts[0]))
 #define MAX_SETTINGS 32
@@ -78,7 +85,10 @@ static void usage(FILE *fp)
 		"               [--jobs FIRST:COUNT | --windows K:LEN:SEED | --windows LEN@I1,I2,...]\n"
 		"               [--estimate-field N] [--job-requests FILE] [--lenient] [--estimate-error SPEC] [--seed S] [--check] [--quiet]\n"
 		"               [--plot PREFIX] --jobs-csv OUT --summary-json OUT\n"
-		"               (OUT may be - or /dev/null)\nsettings:\n");
+		"               (OUT may be - or /dev/null)\n"
+		"       toposim --machine FILE --het-jobs FILE --truth FILE [--expdb FILE | --oracle]\n"
+		"               --policy olb|min-min|min-max|sjs|pjs [--jobs-csv OUT] [--summary-json OUT] [--quiet]\n"
+		"settings:\n");
 	for (const tp_setting *e = tp_settings_table; e->name; e++) {
 		char f[32];
 		if (!(e->scope & TP_SCOPE_SIM))
@@ -185,6 +195,11 @@ static void parse_one(sim_config *c, int o, const char *arg)
 	case OPT_CHECK: c->check = true; break;
 	case OPT_QUIET: c->quiet = true; break;
 	case OPT_HELP: usage(stdout); exit(0);
+	case OPT_MACHINE: c->machine = arg; break;
+	case OPT_HET_JOBS: c->het_jobs = arg; break;
+	case OPT_TRUTH: c->truth = arg; break;
+	case OPT_EXPDB: c->expdb = arg; break;
+	case OPT_ORACLE: c->oracle = true; break;
 	default:
 		if (o >= OPT_SETTING && o < OPT_SETTING + MAX_SETTINGS) {
 			set_setting(c, (size_t)(o - OPT_SETTING), arg);
@@ -195,8 +210,58 @@ static void parse_one(sim_config *c, int o, const char *arg)
 	}
 }
 
-static void check_required(const sim_config *c)
+/* The policy's tp_het_algo (registry), -1 for a cluster policy. */
+static int policy_het_algo(const sim_config *c)
 {
+	tp_error err;
+	tp_policy *p = tp_policy_create(c->set.policy, &c->set.popts, &err);
+	int a = p ? tp_policy_het_algo(p) : -1;
+	tp_policy_destroy(p);
+	return a;
+}
+
+static void usage_error(const char *msg)
+{
+	fprintf(stderr, "toposim: %s\n", msg);
+	exit(2);
+}
+
+/* --machine: the heterogeneous simulator; its options only. */
+static void check_het(sim_config *c)
+{
+	if (!c->policy_given)
+		usage_error("--policy is required (olb, min-min, min-max, sjs or pjs with --machine)");
+	if (c->het_algo < 0) {
+		fprintf(stderr, "toposim: --policy %s is not a heterogeneous policy: "
+			"--machine needs olb, min-min, min-max, sjs or pjs\n", c->set.policy);
+		exit(2);
+	}
+	if (!c->het_jobs || !c->truth)
+		usage_error(!c->het_jobs ? "--machine needs --het-jobs FILE"
+				       : "--machine needs --truth FILE (the actual run times)");
+	if (c->expdb && c->oracle)
+		usage_error("--expdb and --oracle exclude each other");
+	if (c->workload || c->topology || c->fattree_conf || c->torus ||
+	    c->job_reqs || c->windows.k || c->slice_count || c->plot || c->esterr)
+		usage_error("--machine runs the heterogeneous simulator: --workload, --topology, "
+			    "--fattree-conf, --torus, --job-requests, --windows, --jobs, --plot "
+			    "and --estimate-error do not apply");
+}
+
+static void check_required(sim_config *c)
+{
+	c->het_algo = c->policy_given ? policy_het_algo(c) : -1;
+	if (c->machine) {
+		check_het(c);
+		return;
+	}
+	if (c->het_jobs || c->truth || c->expdb || c->oracle)
+		usage_error("--het-jobs, --truth, --expdb and --oracle need --machine FILE");
+	if (c->het_algo >= 0) {
+		fprintf(stderr, "toposim: --policy %s is a heterogeneous policy: it needs "
+			"--machine FILE --het-jobs FILE --truth FILE\n", c->set.policy);
+		exit(2);
+	}
 	const char *missing = !c->workload ? "--workload"
 			    : !c->policy_given ? "--policy"
 			    : !c->jobs_csv ? "--jobs-csv"

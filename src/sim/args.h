@@ -27,6 +27,10 @@ typedef struct sim_config {
 				 * torus.conf's BaseShapes= */
 	uint64_t seed;
 	bool check, quiet;
+	/* Heterogeneous mode (--machine; spec D, hetero/het_sim.h). */
+	const char *machine, *het_jobs, *truth, *expdb;
+	bool oracle;
+	int het_algo;           /* the policy's tp_het_algo, -1: not one */
 } sim_config;
 
 /* Parse argv into *c; exits with a message on bad usage (status 2). */

@@ -12,6 +12,7 @@
 #include "args.h"
 #include "engine/engine.h"
 #include "engine/metrics.h"
+#include "het_run.h"
 #include "io/esterr.h"
 #include "io/jobreqs.h"
 #include "io/swf.h"
@@ -365,7 +366,7 @@ int main(int argc, char **argv)
 	sim_config c;
 	tp_error err = { "" };
 	sim_parse_args(&c, argc, argv);
-	int rc = run(&c, &err);
+	int rc = c.machine ? sim_het_run(&c, &err) : run(&c, &err);
 	if (rc)
 		fprintf(stderr, "toposim: %s\n", err.msg);
 	sim_windows_fini(&c.windows);

@@ -1,0 +1,76 @@
+/* het_run.c - toposim --machine: read the machine, jobs, truth and
+ * (optional) scheduling database, run hetero/het_sim.h, write its CSV and
+ * summary; see toposim(1). */
+#include "het_run.h"
+
+#include <stdio.h>
+
+#include "hetero/het_conf.h"
+#include "hetero/het_sim.h"
+#include "output.h"
+
+static int write_out(const sim_config *c, const tp_het_conf *m,
+		     const tp_het_workload *w, const tp_het_sim_result *r,
+		     tp_error *err)
+{
+	FILE *fp;
+	if (c->jobs_csv) {
+		if (!(fp = sim_open_out(c->jobs_csv, err)))
+			return -1;
+		tp_het_sim_write_csv(fp, m, w, r);
+		if (sim_close_out(fp, c->jobs_csv, err))
+			return -1;
+	}
+	if (c->summary_json) {
+		if (!(fp = sim_open_out(c->summary_json, err)))
+			return -1;
+		tp_het_sim_write_json(fp, r, c->set.policy);
+		if (sim_close_out(fp, c->summary_json, err))
+			return -1;
+	}
+	if (!c->quiet)
+		fprintf(stderr, "toposim: %s on %s: %zu/%zu jobs ran (%zu killed at their limit), "
+			"total job time %.1f s, mean wait %.1f s, makespan %.1f s, "
+			"%.1f %% parallel, %zu passes, %.3f ms CPU per pass\n",
+			c->set.policy, c->machine, r->ran, r->n, r->killed, r->total,
+			r->mean_wait, r->makespan, 100 * r->frac_parallel, r->passes,
+			r->passes ? 1e3 * r->decide_cpu / (double)r->passes : 0);
+	return 0;
+}
+
+int sim_het_run(const sim_config *c, tp_error *err)
+{
+	tp_het_conf m;
+	tp_het_workload w = { 0 };
+	tp_het_sim_result r = { 0 };
+	tp_expdb *truth = tp_expdb_new(), *db = tp_expdb_new();
+	int64_t until;
+	int rc = -1;
+	if (!truth || !db) {
+		tp_errorf(err, "out of memory");
+		goto out;
+	}
+	if (tp_het_conf_read(c->machine, &m, err))
+		goto out;
+	if (tp_het_jobs_read(c->het_jobs, &m, &w, err) ||
+	    tp_expdb_load(truth, c->truth, &until, err) ||
+	    (c->expdb && tp_expdb_load(db, c->expdb, &until, err)))
+		goto conf;
+	if (!tp_expdb_size(truth)) {
+		tp_errorf(err, "%s: the truth has no run times (missing or empty file) ''",
+			  c->truth);
+		goto conf;
+	}
+	tp_het_sim_opts o = { .algo = (tp_het_algo)c->het_algo, .oracle = c->oracle };
+	if (tp_het_sim_run(&m, &w, db, truth, &o, &r, err))
+		goto conf;
+	rc = write_out(c, &m, &w, &r, err);
+	tp_het_sim_result_fini(&r);
+conf:
+	tp_het_workload_fini(&w);
+	tp_het_conf_fini(&m);
+out:
+	tp_expdb_free(truth);
+	tp_expdb_free(db);
+	return rc;
+}
