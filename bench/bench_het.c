@@ -8,15 +8,16 @@
  *       number of jobs, 5 to 1,000, on the 40-machine set, by % of
  *       possibly-parallel jobs, and PJS/SJS (paper: 2-3x);
  *   (b) case study 2: total job time of PJS and SJS on the 142-machine
- *       site, all jobs presented at time 0: expected (the static plan at
- *       0) and simulated (hetero/het_sim.h, re-planning at every event,
+ *       site, all jobs presented at time 0 (5 and 15 jobs: the light end
+ *       of the paper's figure 5; then 0.25x, 1x, 4x the machines):
+ *       expected (the static plan at 0) and simulated (hetero/het_sim.h, re-planning at every event,
  *       predictions = the truth), by % possibly parallel and load, with
  *       PJS's saving (paper: up to ~50 % at light load, never worse);
  *       OLB, min-min and min-max for context;
  *   (c) case study 3: per-priority-level total job time, priority mixes
  *       10/10/80, 25/25/50, 50/25/25 (levels 0/1/2) and none.
  *
- * Every number is a mean over --seeds seeds (default 3).  Built with
+ * Every number is a mean over --seeds seeds (default 5).  Built with
  * -DTP_HET_SMOKE (het_smoke, a `make check` test) it runs tiny sizes and
  * fails unless PJS's expected total is never above SJS's and every job
  * of every simulated run ends.  Exit status 0, 1 if a check failed, 2 on
@@ -196,9 +197,14 @@ static void study1(int seeds, const size_t *sizes, size_t nsizes,
 
 /* ---- (b) total job time --------------------------------------------- */
 
-static const struct { const char *name; double load; } loads[] = {
-	{ "light", 0.25 }, { "moderate", 1 }, { "heavy", 4 },
+/* The paper's figure 5 counts jobs (5 to 100 on its 142 machines): the
+ * first two rows are its light end, fewer jobs than clusters; then
+ * 0.25x, 1x and 4x the machines. */
+static const struct { const char *name; double load; size_t njobs; } loads[] = {
+	{ "5 jobs", 0, 5 }, { "15 jobs", 0, 15 }, { "light", 0.25, 0 },
+	{ "moderate", 1, 0 }, { "heavy", 4, 0 },
 };
+#define NLOADS (sizeof(loads) / sizeof(loads[0]))
 
 typedef struct totals {
 	double exp[5], sim[5], lexp[5][3], lsim[5][3];
@@ -232,7 +238,7 @@ static void study2(int seeds, const int *pcts, size_t npcts, size_t nloads,
 		   tp_hetgen_machine mach)
 {
 	static const tp_het_algo two[] = { TP_HET_SJS, TP_HET_PJS };
-	printf("\n(b) case study 2: total job time sum(end - submit), all jobs at time 0 (load x machines),\n"
+	printf("\n(b) case study 2: total job time sum(end - submit), all jobs at time 0 (N jobs, or load x machines),\n"
 	       "    %s, predictions = truth, 10^3 s, mean over %d seed(s);\n"
 	       "    expected = the static plan at 0, simulated = het_sim re-planning at every event\n",
 	       mach == TP_HETGEN_SITE ? "142 machines (17 clusters of 8, one of 6)" : "40 machines",
@@ -246,6 +252,7 @@ static void study2(int seeds, const int *pcts, size_t npcts, size_t nloads,
 			tp_hetgen_opts_default(&o);
 			o.machine = mach;
 			o.load = loads[l].load;
+			o.njobs = loads[l].njobs;
 			o.pct_parallel = pcts[q];
 			run_algos(&o, seeds, two, 2, &t);
 			CHECK(t.exp[1] <= t.exp[0] * (1 + 1e-9),
@@ -253,7 +260,8 @@ static void study2(int seeds, const int *pcts, size_t npcts, size_t nloads,
 			      t.exp[0], loads[l].name, pcts[q]);
 			int nm = mach == TP_HETGEN_SITE ? 142 : 40;
 			printf("%-9s %5ld %5d %10.1f %10.1f %6.1f%% %10.1f %10.1f %6.1f%%\n",
-			       loads[l].name, lround(loads[l].load * nm), pcts[q],
+			       loads[l].name, loads[l].njobs ? (long)loads[l].njobs
+			       : lround(loads[l].load * nm), pcts[q],
 			       t.exp[0] / seeds / 1e3, t.exp[1] / seeds / 1e3,
 			       100 * (1 - t.exp[1] / t.exp[0]), t.sim[0] / seeds / 1e3,
 			       t.sim[1] / seeds / 1e3, 100 * (1 - t.sim[1] / t.sim[0]));
@@ -275,6 +283,7 @@ static void context(int seeds, size_t nloads, tp_hetgen_machine mach)
 		tp_hetgen_opts_default(&o);
 		o.machine = mach;
 		o.load = loads[l].load;
+		o.njobs = loads[l].njobs;
 		run_algos(&o, seeds, all5, 5, &t);
 		for (int a = 0; a < 5; a++)
 			printf("%-9s %-8s %10.1f %10.1f\n", loads[l].name,
@@ -326,7 +335,7 @@ static void study3(int seeds, double load, tp_hetgen_machine mach)
 
 int main(int argc, char **argv)
 {
-	int seeds = 3;
+	int seeds = 5;
 	bool quick = false;
 #ifdef TP_HET_SMOKE
 	quick = true;
@@ -354,13 +363,13 @@ int main(int argc, char **argv)
 	       quick ? ", quick sizes" : "");
 	if (quick) {
 		study1(seeds, small_sizes, 2, small_pcts, 3);
-		study2(seeds, small_pcts, 3, 2, TP_HETGEN_SMALL);
+		study2(seeds, small_pcts, 3, 4, TP_HETGEN_SMALL);
 		context(seeds, 1, TP_HETGEN_SMALL);
 		study3(seeds, 1, TP_HETGEN_SMALL);
 	} else {
 		study1(seeds, sizes, 8, pcts, 6);
-		study2(seeds, pcts, 6, 3, TP_HETGEN_SITE);
-		context(seeds, 3, TP_HETGEN_SITE);
+		study2(seeds, pcts, 6, NLOADS, TP_HETGEN_SITE);
+		context(seeds, NLOADS, TP_HETGEN_SITE);
 		study3(seeds, 1, TP_HETGEN_SITE);
 	}
 	if (failures)
