@@ -53,6 +53,8 @@ expect_fail "badj:1: Partitions: no such partition 'zz'" --machine "$tmp/m" --he
 printf 'topo-expdb 1\nlearned_until 0\na\tp\tone\t1\t100\t0\n' > "$tmp/badt"
 expect_fail "badt:3:" --machine "$tmp/m" --het-jobs "$tmp/j" --truth "$tmp/badt" --policy sjs
 
+expect_fail "nope.expdb: No such file" "${het[@]}" --policy sjs --expdb "$tmp/nope.expdb"
+
 # The oracle: a on q (10 s), b on both nodes of w (30 s), then job 3 (its
 # truth 100 s on one node, limit 60) killed at 30 + 60.
 "$toposim" "${het[@]}" --policy pjs --oracle --quiet --jobs-csv "$tmp/o.csv" \

@@ -3,7 +3,10 @@
  * summary; see toposim(1). */
 #include "het_run.h"
 
+#include <errno.h>
 #include <stdio.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "hetero/het_conf.h"
 #include "hetero/het_sim.h"
@@ -52,6 +55,12 @@ int sim_het_run(const sim_config *c, tp_error *err)
 	}
 	if (tp_het_conf_read(c->machine, &m, err))
 		goto out;
+	/* The database's loader reads a missing file as empty (slurmctld's
+	 * first start); here a missing file is a mistake. */
+	if (c->expdb && access(c->expdb, R_OK)) {
+		tp_errorf(err, "%s: %s", c->expdb, strerror(errno));
+		goto conf;
+	}
 	if (tp_het_jobs_read(c->het_jobs, &m, &w, err) ||
 	    tp_expdb_load(truth, c->truth, &until, err) ||
 	    (c->expdb && tp_expdb_load(db, c->expdb, &until, err)))

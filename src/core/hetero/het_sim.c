@@ -60,9 +60,10 @@ static double sim_etc(void *arg, const tp_het_job *j, int p, int n)
 	double t = truth_time(s, j->owner, p, n);
 	if (t < 0)
 		return TP_HET_NO_RUN;
-	if (s->oracle)
-		return t > 0 ? t : 1e-6;
-	return tp_expdb_etc(&s->etc_arg, j, p, n);
+	double e = s->oracle ? t : tp_expdb_etc(&s->etc_arg, j, p, n);
+	/* A run of 0 s (a truth or a history of 0) is still a run: ETCs
+	 * are > 0. */
+	return e > 0 ? e : 1e-6;
 }
 
 static int setup(sim *s, tp_error *err)
