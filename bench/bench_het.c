@@ -15,7 +15,10 @@
  *       PJS's saving (paper: up to ~50 % at light load, never worse);
  *       OLB, min-min and min-max for context;
  *   (c) case study 3: per-priority-level total job time, priority mixes
- *       10/10/80, 25/25/50, 50/25/25 (levels 0/1/2) and none.
+ *       10/10/80, 25/25/50, 50/25/25 (levels 0/1/2) and none;
+ *   (d) online: Poisson arrivals at 30/60/90 % of capacity, every
+ *       algorithm learning online from an empty database against the
+ *       oracle.
  *
  * Every number is a mean over --seeds seeds (default 5).  Built with
  * -DTP_HET_SMOKE (het_smoke, a `make check` test) it runs tiny sizes and
@@ -123,9 +126,10 @@ static double plan_total(inst *x, tp_het_algo a, double *lv, double *cpu)
 	return total;
 }
 
-static void simulate(inst *x, tp_het_algo a, tp_het_sim_result *r)
+static void simulate_as(inst *x, tp_het_algo a, bool oracle,
+			tp_het_sim_result *r)
 {
-	tp_het_sim_opts o = { .algo = a, .oracle = true };
+	tp_het_sim_opts o = { .algo = a, .oracle = oracle };
 	tp_error err = { "" };
 	if (tp_het_sim_run(&x->c, &x->w, NULL, x->truth, &o, r, &err)) {
 		fprintf(stderr, "bench_het: %s\n", err.msg);
@@ -136,6 +140,11 @@ static void simulate(inst *x, tp_het_algo a, tp_het_sim_result *r)
 	for (size_t i = 0; i < r->n; i++)
 		CHECK(!r->job[i].ran || r->job[i].end >= r->job[i].start,
 		      "job %lld ends before it starts", (long long)r->job[i].id);
+}
+
+static void simulate(inst *x, tp_het_algo a, tp_het_sim_result *r)
+{
+	simulate_as(x, a, true, r);
 }
 
 static int cmp_dbl(const void *a, const void *b)
@@ -333,6 +342,48 @@ static void study3(int seeds, double load, tp_hetgen_machine mach)
 	}
 }
 
+/* ---- (d) online: Poisson arrivals, learning against the oracle ------ */
+
+static void study4(int seeds, size_t njobs, const double *utils, size_t nutil,
+		   tp_hetgen_machine mach)
+{
+	printf("\n(d) online: %zu jobs, Poisson arrivals offering 30/60/90 %% of capacity, 50 %% possibly\n"
+	       "    parallel, %s; the scheduling database empty and learning online\n"
+	       "    (learn) or the truth (oracle); total job time 10^3 s, mean wait s, %% run in parallel,\n"
+	       "    mean over %d seed(s)\n", njobs,
+	       mach == TP_HETGEN_SITE ? "142 machines" : "40 machines", seeds);
+	printf("%5s %-8s %10s %10s %7s %10s %10s %7s\n", "util", "algo", "learn",
+	       "wait", "%par", "oracle", "wait", "%par");
+	for (size_t u = 0; u < nutil; u++)
+		for (int a = 0; a < 5; a++) {
+			double tot[2] = { 0 }, wait[2] = { 0 }, par[2] = { 0 };
+			for (int seed = 1; seed <= seeds; seed++) {
+				tp_hetgen_opts o;
+				inst x;
+				tp_hetgen_opts_default(&o);
+				o.machine = mach;
+				o.njobs = njobs;
+				o.arrival_util = utils[u];
+				o.seed = (uint64_t)seed;
+				inst_make(&x, &o);
+				for (int k = 0; k < 2; k++) {
+					tp_het_sim_result r;
+					simulate_as(&x, all5[a], k == 1, &r);
+					tot[k] += r.total;
+					wait[k] += r.mean_wait;
+					par[k] += r.frac_parallel;
+					tp_het_sim_result_fini(&r);
+				}
+				inst_free(&x);
+			}
+			printf("%4.0f%% %-8s %10.1f %10.0f %6.1f%% %10.1f %10.0f %6.1f%%\n",
+			       100 * utils[u], tp_het_algo_name(all5[a]),
+			       tot[0] / seeds / 1e3, wait[0] / seeds, 100 * par[0] / seeds,
+			       tot[1] / seeds / 1e3, wait[1] / seeds, 100 * par[1] / seeds);
+			fflush(stdout);
+		}
+}
+
 int main(int argc, char **argv)
 {
 	int seeds = 5;
@@ -366,11 +417,13 @@ int main(int argc, char **argv)
 		study2(seeds, small_pcts, 3, 4, TP_HETGEN_SMALL);
 		context(seeds, 1, TP_HETGEN_SMALL);
 		study3(seeds, 1, TP_HETGEN_SMALL);
+		study4(seeds, 60, (const double[]){ 0.6 }, 1, TP_HETGEN_SMALL);
 	} else {
 		study1(seeds, sizes, 8, pcts, 6);
 		study2(seeds, pcts, 6, NLOADS, TP_HETGEN_SITE);
 		context(seeds, NLOADS, TP_HETGEN_SITE);
 		study3(seeds, 1, TP_HETGEN_SITE);
+		study4(seeds, 500, (const double[]){ 0.3, 0.6, 0.9 }, 3, TP_HETGEN_SITE);
 	}
 	if (failures)
 		fprintf(stderr, "bench_het: %d check(s) failed\n", failures);
