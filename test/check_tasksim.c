@@ -263,6 +263,46 @@ START_TEST(test_deterministic)
 }
 END_TEST
 
+/* A larger mix (replicas 1-3, tasks of 1-3 CPUs, two failures) under
+ * both rules: every job ends after it started, every task's result is
+ * counted once, cores are never over-used on average. */
+START_TEST(test_invariants)
+{
+	tp_ts_node node[6];
+	tp_ts_job job[40];
+	static const double speed[] = { 1, 2, 4, 1, 2, 4 };
+	int ntasks = 0;
+	for (int k = 0; k < N(node); k++)
+		node[k] = (tp_ts_node){ .name = (char *)"n", .cores = 2 + 2 * (k % 3),
+					.mem = 4096, .speed = speed[k], .fail = -1 };
+	node[2].fail = 33.3;
+	node[4].fail = 90;
+	for (int j = 0; j < N(job); j++) {
+		job[j] = (tp_ts_job){ .id = (j * 7) % N(job), .submit = j * 2.5,
+				      .tasks = 1 + (j * 5) % 13, .cores = 1 + j % 3,
+				      .mem = 256.0 * (1 + j % 4), .work = 5 + (j * 3) % 17,
+				      .replicas = 1 + (j % 5 == 0) + (j % 10 == 0) };
+		ntasks += job[j].tasks;
+	}
+	for (int rule = 0; rule < 2; rule++) {
+		run(node, N(node), job, N(job), rule ? tp_ll_pick_first : NULL);
+		ck_assert_int_eq(res.jobs_finished, N(job));
+		int results = 0;
+		for (int k = 0; k < N(node); k++)
+			results += res.node_results[k];
+		ck_assert_int_eq(results, ntasks);
+		for (int j = 0; j < N(job); j++) {
+			ck_assert(res.job[j].first_start >= res.job[j].submit);
+			ck_assert(res.job[j].end > res.job[j].first_start);
+		}
+		ck_assert(res.core_util > 0 && res.core_util <= 1.0 + 1e-12);
+		ck_assert(res.tasks_lost > 0);
+		ck_assert(res.copies_cancelled > 0);
+		tp_ts_result_fini(&res);
+	}
+}
+END_TEST
+
 /* ---- files ------------------------------------------------------------ */
 
 static void setup_tmp(void)
@@ -378,6 +418,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_all_lost);
 	tcase_add_test(tc, test_input_errors);
 	tcase_add_test(tc, test_deterministic);
+	tcase_add_test(tc, test_invariants);
 	suite_add_tcase(s, tc);
 	TCase *tf = tcase_create("files");
 	tcase_add_checked_fixture(tf, setup_tmp, teardown_tmp);
