@@ -237,6 +237,11 @@ START_TEST(test_input_errors)
 	in.njobs = 2;
 	ck_assert_int_eq(tp_ts_run(&in, NULL, &res, &err), -1);
 	ck_assert_str_eq(err.msg, "job 1: duplicate job id");
+	in.njobs = 1;
+	node[1].speed = 1e-3;
+	job[0].work = 1e7;
+	ck_assert_int_eq(tp_ts_run(&in, NULL, &res, &err), -1);
+	ck_assert_str_eq(err.msg, "job 1: Work 1e+07 on node n1 (speed 0.001) runs over 1e+09 s");
 	in.nnodes = 0;
 	ck_assert_int_eq(tp_ts_run(&in, NULL, &res, &err), -1);
 	ck_assert_str_eq(err.msg, "no nodes");
@@ -371,9 +376,9 @@ START_TEST(test_read_errors)
 	expect_error("nodes", "NodeName=n1 CPUs=4 Memory=8\nNodeName=n2 CPUs=x Memory=8\n",
 		     "2: CPUs: 'x' is not a whole number from 1 to 1048576");
 	expect_error("nodes", "NodeName=n1 CPUs=4 Memory=8 Speed=0\n",
-		     "1: Speed: '0' is not a number > 0");
+		     "1: Speed: '0' is not a number > 0 and <= 1e+09");
 	expect_error("nodes", "NodeName=n1 CPUs=4 Memory=8 Fail=-3\n",
-		     "1: Fail: '-3' is not a number >= 0");
+		     "1: Fail: '-3' is not a number >= 0 and <= 1e+09");
 	expect_error("nodes", "NodeName=n1 CPUs=4 Memory=8 Color=red\n",
 		     "1: unknown key 'Color' (known: NodeName, CPUs, Memory, Speed, Fail)");
 	expect_error("nodes", "NodeName=n1 CPUs=4 Memory=8\n# c\nNodeName=n1 CPUs=4 Memory=8\n",
@@ -381,7 +386,7 @@ START_TEST(test_read_errors)
 	expect_error("nodes", "NodeName=n1 CPUs=4\n", "1: node 'n1' has no Memory=");
 	expect_error("nodes", "CPUs=4 Memory=1\n", "1: no NodeName= on the line");
 	expect_error("jobs", "JobId=1 Submit=0 Tasks=4 Memory=1 Work=-1\n",
-		     "1: Work: '-1' is not a number > 0");
+		     "1: Work: '-1' is not a number > 0 and <= 1e+09");
 	expect_error("jobs", "JobId=1 Submit=0 Tasks=4 Memory=1 Work=1 Replicas=0\n",
 		     "1: Replicas: '0' is not a whole number from 1 to 1024");
 	expect_error("jobs", "JobId=1 Submit=0 Tasks=4 Memory=1 Work=1\n"
@@ -389,9 +394,11 @@ START_TEST(test_read_errors)
 		     "2: JobId: duplicate job '1'");
 	expect_error("jobs", "JobId=1 Submit=0 Tasks=4 Memory=1\n", "1: no Work= on the line");
 	expect_error("jobs", "JobId=1 Submit=soon Tasks=4 Memory=1 Work=1\n",
-		     "1: Submit: 'soon' is not a number >= 0");
+		     "1: Submit: 'soon' is not a number >= 0 and <= 1e+09");
+	expect_error("jobs", "JobId=1 Submit=1e10 Tasks=4 Memory=1 Work=1\n",
+		     "1: Submit: '1e10' is not a number >= 0 and <= 1e+09");
 	expect_error("jobs", "JobId=1 Submit=0 Tasks=4 Memory=nan Work=1\n",
-		     "1: Memory: 'nan' is not a number >= 0");
+		     "1: Memory: 'nan' is not a number >= 0 and <= 1e+09");
 }
 END_TEST
 

@@ -8,6 +8,10 @@
 
 #include "engine/evheap.h"
 
+/* Longest time a submit, a failure or one copy's run may take, s: far
+ * from the limits of int64 microseconds. */
+#define TS_MAX_RUN 1e9
+
 enum { C_IDLE, C_WAIT, C_RUN, C_DONE, C_CANCEL, C_LOST };
 
 typedef struct ts_copy {
@@ -327,12 +331,19 @@ static int check_job(const tp_ts_input *in, int j, tp_error *err)
 {
 	const tp_ts_job *jb = &in->job[j];
 	if (jb->tasks < 1 || jb->cores < 1 || jb->replicas < 1 ||
-	    !(jb->work > 0) || !(jb->mem >= 0) || !(jb->submit >= 0))
-		return tp_errorf(err, "job %lld: Tasks, CPUs, Replicas >= 1, Work > 0, Memory and Submit >= 0 needed",
+	    !(jb->work > 0) || !(jb->mem >= 0) ||
+	    !(jb->submit >= 0 && jb->submit <= TS_MAX_RUN))
+		return tp_errorf(err, "job %lld: Tasks, CPUs, Replicas >= 1, Work > 0, Memory >= 0 and Submit from 0 to 1e9 needed",
 				 (long long)jb->id);
 	if (jb->replicas > in->nnodes)
 		return tp_errorf(err, "job %lld: Replicas=%d but only %d node(s): copies of a task never share a node",
 				 (long long)jb->id, jb->replicas, in->nnodes);
+	for (int k = 0; k < in->nnodes; k++)
+		if (!(jb->work / in->node[k].speed <= TS_MAX_RUN))
+			return tp_errorf(err, "job %lld: Work %g on node %s (speed %g) runs over %g s",
+					 (long long)jb->id, jb->work,
+					 in->node[k].name ? in->node[k].name : "?",
+					 in->node[k].speed, TS_MAX_RUN);
 	for (int k = 0; k < in->nnodes; k++)
 		if (in->node[k].cores >= jb->cores && in->node[k].mem >= jb->mem)
 			return 0;
@@ -347,8 +358,8 @@ static int check_input(const tp_ts_input *in, tp_error *err)
 		return tp_errorf(err, "no nodes");
 	for (int k = 0; k < in->nnodes; k++)
 		if (in->node[k].cores < 1 || !(in->node[k].speed > 0) ||
-		    !(in->node[k].mem > 0))
-			return tp_errorf(err, "node %s: CPUs >= 1, Memory > 0 and Speed > 0 needed",
+		    !(in->node[k].mem > 0) || !(in->node[k].fail <= TS_MAX_RUN))
+			return tp_errorf(err, "node %s: CPUs >= 1, Memory > 0, Speed > 0 and Fail <= 1e9 needed",
 					 in->node[k].name ? in->node[k].name : "?");
 	for (int j = 0; j < in->njobs; j++) {
 		if (check_job(in, j, err))

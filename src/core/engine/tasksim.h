@@ -66,8 +66,10 @@ typedef struct tp_ts_input {
 
 /* Append the nodes of a file "NodeName=n1 CPUs=4 Memory=8192 [Speed=2]
  * [Fail=SECONDS]" / the jobs of a file "JobId=1 Submit=0 Tasks=16
- * [CPUs=1] Memory=512 Work=60 [Replicas=1]" to in.  0, or -1 with
- * "FILE:LINE: message 'VALUE'" in err (in keeps the lines read before). */
+ * [CPUs=1] Memory=512 Work=60 [Replicas=1]" to in, which is empty or
+ * filled only by these readers (they grow its arrays).  Times, Work and
+ * Memory are at most 1e9.  0, or -1 with "FILE:LINE: message 'VALUE'"
+ * in err (in keeps the lines read before). */
 int tp_ts_read_nodes(tp_ts_input *in, const char *path, tp_error *err);
 int tp_ts_read_jobs(tp_ts_input *in, const char *path, tp_error *err);
 void tp_ts_input_fini(tp_ts_input *in);
@@ -96,7 +98,8 @@ typedef struct tp_ts_result {
 } tp_ts_result;
 
 /* Simulate in with the placement rule pick (NULL: tp_ll_pick).  0, or -1
- * with err (a job no node could ever hold, Replicas > nodes, ENOMEM). */
+ * with err (a job no node could ever hold, Replicas > nodes, a copy
+ * running over 1e9 s, duplicate job ids, ENOMEM). */
 int tp_ts_run(const tp_ts_input *in, tp_ll_pick_fn pick, tp_ts_result *out,
 	      tp_error *err);
 void tp_ts_result_fini(tp_ts_result *r);

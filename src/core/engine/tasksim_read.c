@@ -29,17 +29,21 @@ static int parse_int(const ts_at *at, const char *key, const char *v,
 	return 0;
 }
 
-/* A finite number >= lo (> lo when strict). */
+/* Times and sizes stay far from int64 microseconds' limits. */
+#define TS_MAX 1e9
+
+/* A number >= lo (> lo when strict) and <= TS_MAX. */
 static int parse_num(const ts_at *at, const char *key, const char *v,
 		     double lo, bool strict, double *out, tp_error *err)
 {
 	char *end;
 	errno = 0;
 	double d = strtod(v, &end);
-	if (errno || end == v || *end || !isfinite(d) || d < lo ||
+	if (errno || end == v || *end || !(d >= lo && d <= TS_MAX) ||
 	    (strict && d == lo))
-		return tp_errorf(err, "%s:%d: %s: '%s' is not a number %s %g",
-				 at->file, at->line, key, v, strict ? ">" : ">=", lo);
+		return tp_errorf(err, "%s:%d: %s: '%s' is not a number %s %g and <= %g",
+				 at->file, at->line, key, v, strict ? ">" : ">=", lo,
+				 TS_MAX);
 	*out = d;
 	return 0;
 }
