@@ -129,7 +129,8 @@ void tp_het_plan_fini(tp_het_plan *p);
  * ready times the previous levels left: the paper's priority queues);
  * within a level queue order is the array's order (OLB's FIFO, and every
  * tie).  Returns 0, or -1 with err (out of memory, a job naming a
- * partition that does not exist).
+ * partition that does not exist).  `out` is overwritten, not freed:
+ * tp_het_plan_fini() a plan before planning into it again.
  */
 int tp_het_schedule(const tp_het_machine *m, double now,
 		    const tp_het_job *jobs, size_t njobs, tp_het_algo algo,
