@@ -93,12 +93,13 @@ static int jclass_of(st_ctx *x, const job_record_t *j)
 }
 
 /* A job that ran to its end (exit 0): its run time is a sample of its
- * class on its partition and node count.  Failed, cancelled and
+ * class on its partition and node count (total_nodes: node_cnt drops to
+ * 0 as the nodes finish their epilogs).  Failed, cancelled and
  * timed-out runs say nothing about how long the work takes. */
 static bool learnable(const job_record_t *j)
 {
 	return (j->job_state & JOB_STATE_BASE) == JOB_COMPLETE &&
-	       j->part_ptr && j->part_ptr->name && j->node_cnt &&
+	       j->part_ptr && j->part_ptr->name && j->total_nodes &&
 	       j->start_time && j->end_time >= j->start_time;
 }
 
@@ -122,14 +123,14 @@ static void learn(st_ctx *x, time_t now)
 		int mc = tp_expdb_mclass(h->db, j->part_ptr->name);
 		double secs = difftime(j->end_time, j->start_time);
 		if (jc < 0 || mc < 0 ||
-		    tp_expdb_add(h->db, jc, mc, (int)j->node_cnt, secs)) {
+		    tp_expdb_add(h->db, jc, mc, (int)j->total_nodes, secs)) {
 			error("%s: out of memory learning %pJ", ST_TYPE, j);
 			continue;
 		}
 		h->learned++;
 		debug("%s: learned %pJ: class %s, partition %s, %u nodes, %.0f s",
 		      ST_TYPE, j, class_of(j, x->params.class_key),
-		      j->part_ptr->name, j->node_cnt, secs);
+		      j->part_ptr->name, j->total_nodes, secs);
 	}
 	list_iterator_destroy(it);
 	h->learned_until = upto;
@@ -226,7 +227,8 @@ static int build_ready(het_cycle *hc)
 		int jc = jclass_of(x, j);
 		int mc = tp_expdb_mclass(x->het.db, j->part_ptr->name);
 		double pred = (jc < 0 || mc < 0) ? 0 :
-			tp_expdb_predict(x->het.db, jc, mc, (int)j->node_cnt, 0);
+			tp_expdb_predict(x->het.db, jc, mc,
+					 (int)j->total_nodes, 0);
 		double end = tp_het_expected_free(now, (double)j->start_time,
 						  pred, (double)j->end_time);
 		FOR_EACH_BIT(j->node_bitmap, n)
