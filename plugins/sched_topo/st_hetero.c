@@ -429,9 +429,9 @@ static void start_one(het_cycle *hc, const tp_het_plan *plan,
 	st_stats_started(&x->stats, x->params.policy, 0);
 	/* One line per start, in decision order: the live tests compare
 	 * partition and node count with the simulator's. */
-	info("%s: cycle %" PRIu64 ": %s: started JobId=%u on %s in partition %s (%d nodes, %s, expected %.0f s, plan %s)",
+	info("%s: cycle %" PRIu64 ": %s: started JobId=%u on %s in partition %s (%d node%s, %s, expected %.0f s, plan %s)",
 	     ST_TYPE, x->stats.cycles + 1, x->params.policy, j->job_id,
-	     j->nodes, p->name, a->nodes,
+	     j->nodes, p->name, a->nodes, a->nodes == 1 ? "" : "s",
 	     a->parallel ? "parallel" : "sequential", a->end - a->start,
 	     tp_het_algo_name(plan->used));
 	if (!j->node_bitmap || !bit_equal(j->node_bitmap, hc->bits)) {
