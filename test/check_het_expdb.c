@@ -397,6 +397,17 @@ START_TEST(random_bytes_never_crash)
 			ok++;
 		}
 		tp_expdb_free(db);
+		/* the same bytes as sacct output */
+		if (n == 0)
+			continue;
+		FILE *in = fmemopen(buf, n, "r");
+		db = tp_expdb_new();
+		size_t added;
+		rc = tp_expdb_seed_sacct(db, in, "fuzz", (tp_class_key)(round % 4),
+					 &added, &err);
+		ck_assert(rc == 0 || rc == -1);
+		fclose(in);
+		tp_expdb_free(db);
 	}
 	ck_assert_int_gt(bad, 0);
 	ck_assert_int_gt(ok, 0);

@@ -368,6 +368,14 @@ START_TEST(test_errors)
 	ck_assert_int_eq(tp_het_schedule(&m, 0, &j, 1, TP_HET_SJS, fx_etc_fn,
 					 &e, &p, &err), -1);
 	ck_assert_ptr_nonnull(strstr(err.msg, "node count"));
+	/* a partition naming a node the machine does not have */
+	static const int n9[] = { 9 };
+	const tp_het_part bad_parts[] = { { "Q", 0, n9, 1 } };
+	tp_het_machine bm = { 1, ready, bad_parts, 1 };
+	j = fx_job(3, 1, 1, p0, 1);
+	ck_assert_int_eq(tp_het_schedule(&bm, 0, &j, 1, TP_HET_OLB, fx_etc_fn,
+					 &e, &p, &err), -1);
+	ck_assert_ptr_nonnull(strstr(err.msg, "partition Q: node 9"));
 	/* no jobs: an empty plan */
 	fx_plan(&m, 0, NULL, 0, TP_HET_PJS, &e, &p);
 	ck_assert_uint_eq(p.n, 0);

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "hetero/het_expdb.h"
 #include "io/settings.h"
 
 /* ---- helpers ------------------------------------------------------------ */
@@ -125,7 +126,7 @@ START_TEST(table_defaults_and_scopes)
 		if (e->type == TP_SET_CHOICE || e->type == TP_SET_TEXT)
 			ck_assert_str_eq(buf, e->def);
 	}
-	ck_assert_int_eq(nsched, 10);
+	ck_assert_int_eq(nsched, 11);
 	ck_assert_int_eq(ntorus, 2);
 	tp_error err = { { 0 } };
 	ck_assert_int_eq(tp_settings_check(&sim, ~0u, &err), 0);
@@ -356,6 +357,16 @@ START_TEST(every_key_parses)
 	ck_assert_ptr_nonnull(strstr(m.last, "unknown key 'topo_requeue'"));
 	ck_assert_ptr_nonnull(strstr(m.last, "topo_rbhar_requeue"));
 	ck_assert_int_eq(p.popts.rbhar_requeue, 0);
+	/* the heterogeneous policies' class key: an enum of
+	 * tp_class_key_names(), sched/topo only */
+	ck_assert_int_eq(parse(&p, NULL, "topo_class_key=wckey", TP_SCOPE_SCHED,
+			       &m), 0);
+	ck_assert_int_eq(p.class_key, TP_CLASS_WCKEY);
+	ck_assert_int_eq(parse(&p, &p, "topo_class_key=account", TP_SCOPE_SCHED,
+			       &m), 1);
+	ck_assert_ptr_nonnull(strstr(m.last, "'account'"));
+	ck_assert_int_eq(p.class_key, TP_CLASS_WCKEY);
+	ck_assert_ptr_null(tp_setting_find("class_key", TP_SCOPE_SIM));
 	/* every policy name */
 	for (const char *const *n = tp_policy_names(); *n; n++) {
 		char text[64];
@@ -749,7 +760,7 @@ START_TEST(no_key_contains_a_slurm_key)
 			nours++;
 		}
 	}
-	ck_assert_int_eq(nours, 12);
+	ck_assert_int_eq(nours, 13);
 	for (int e = 0; examples[e]; e++)
 		ck_assert_msg(tp_slurm_key_in(examples[e]) == NULL,
 			      "'%s' contains Slurm's '%s'", examples[e],

@@ -70,11 +70,19 @@ expect 1 "v9.expdb:1: unsupported version (this reads 1) '9'" show "$tmp/v9.expd
 expect 1 "$tmp/missing.expdb: No such file" show "$tmp/missing.expdb"
 expect 1 "$tmp/no/dir.tmp" add "$tmp/no/dir" a b 1 1
 
+# add and seed keep the file's learned_until mark
+printf 'topo-expdb 1\nlearned_until 1764000000\n' > "$tmp/marked.expdb"
+"$expdb" add "$tmp/marked.expdb" a b 1 5 && grep -qx 'learned_until 1764000000' "$tmp/marked.expdb" &&
+	ok || bad "add lost learned_until: $(cat "$tmp/marked.expdb")"
+"$expdb" show "$tmp/marked.expdb" | grep -q '^learned_until 1764000000 (2025-11-24T16:00:00Z), 1 entries' &&
+	ok || bad "show learned_until: $("$expdb" show "$tmp/marked.expdb")"
+
 # usage errors
 expect 2 "usage:" show
 expect 2 "unknown command 'frob'" frob
 expect 2 "--key: not one of name user wckey comment: 'host'" seed --key host "$db"
 expect 2 "--key is required" seed "$db"
+expect 2 "option needs a value: '--from'" seed --key name "$db" --from
 expect 2 "NODES: not a whole number >= 1: '0'" add "$db" a b 0 5
 expect 2 "SECONDS: not a finite number >= 0: '-3'" add "$db" a b 1 -3
 

@@ -51,6 +51,7 @@ const uint32_t plugin_version = SLURM_VERSION_NUMBER;
 
 #define ST_FILLS_FILE "sched_topo.fills"
 #define ST_STATS_FILE "sched_topo.stats"
+#define ST_EXPDB_FILE "sched_topo.expdb"
 
 static pthread_t agent_tid;
 static pthread_mutex_t thread_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -63,7 +64,7 @@ static bool reconf_pending;
 /* Owned by the agent thread while it runs (init() before, fini() after):
  * nothing else touches it, so it is read and written without locks. */
 static st_ctx ctx;
-static char *fills_path, *stats_path;
+static char *fills_path, *stats_path, *expdb_path;
 static int topo_nodes = -1; /* node_record_count at the last load_topo() */
 
 /* ---- settings ------------------------------------------------------- */
@@ -119,6 +120,9 @@ static void set_paths(void)
 {
 	xfree(fills_path);
 	xfree(stats_path);
+	xfree(expdb_path);
+	expdb_path = xstrdup_printf("%s/%s", slurm_conf.state_save_location,
+				    ST_EXPDB_FILE);
 	fills_path = xstrdup_printf("%s/%s", slurm_conf.state_save_location,
 				    ST_FILLS_FILE);
 	stats_path = xstrdup_printf("%s/%s", slurm_conf.state_save_location,
@@ -189,7 +193,7 @@ static uint64_t usec_between(const struct timeval *a, const struct timeval *b)
 static void save_files(void)
 {
 	tp_error err = { { 0 } };
-	static bool fills_failed, stats_failed; /* log each failure once */
+	static bool fills_failed, stats_failed, expdb_failed; /* log once */
 
 	if (ctx.fills.dirty) {
 		if (st_fills_save(&ctx.fills, fills_path, &err)) {
@@ -199,6 +203,13 @@ static void save_files(void)
 		} else {
 			fills_failed = false;
 		}
+	}
+	if (st_het_save(&ctx.het, expdb_path, &err)) {
+		if (!expdb_failed)
+			error("%s: %s", plugin_type, err.msg);
+		expdb_failed = true;
+	} else {
+		expdb_failed = false;
 	}
 	if (st_stats_write(&ctx.stats, stats_path, &err)) {
 		if (!stats_failed)
@@ -300,6 +311,10 @@ extern int init(void)
 	else if (ctx.fills.n)
 		info("%s: %zu fill job(s) restored from %s", plugin_type,
 		     ctx.fills.n, fills_path);
+	if (st_het_init(&ctx.het, expdb_path)) {
+		slurm_mutex_unlock(&thread_lock);
+		return SLURM_ERROR;
+	}
 	stop_agent = false;
 	topo_nodes = -1;
 	slurm_thread_create(&agent_tid, agent, NULL);
@@ -323,11 +338,13 @@ extern void fini(void)
 		if (ctx.topo_ok)
 			st_topo_fini(&ctx.topo);
 		st_fills_fini(&ctx.fills);
+		st_het_fini(&ctx.het);
 		st_seen_fini(&ctx.seen);
 		tp_policy_destroy(ctx.policy);
 		memset(&ctx, 0, sizeof(ctx));
 		xfree(fills_path);
 		xfree(stats_path);
+		xfree(expdb_path);
 	}
 	slurm_mutex_unlock(&thread_lock);
 }

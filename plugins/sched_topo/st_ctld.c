@@ -24,6 +24,7 @@
 #include "model/job.h"
 #include "st_ctld.h"
 #include "st_decide.h"
+#include "st_hetero.h"
 #include "st_slurm.h"
 #include "tpl_compat.h"
 #include "tpl_nodetable.h"
@@ -426,7 +427,7 @@ static void apply_limit(void *arg, st_view *v, const st_limit_dec *d)
 
 /* select_nodes() on exactly `want`: every other node is excluded, the way
  * sched/backfill narrows a job to its non-reserved nodes. */
-static int start_on(job_record_t *j, bitstr_t *want, bool fill)
+int st_ctld_start_on(job_record_t *j, bitstr_t *want, bool fill)
 {
 	bitstr_t *orig = j->details->exc_node_bitmap;
 	bitstr_t *exc = bit_copy(want);
@@ -458,10 +459,9 @@ static int start_on(job_record_t *j, bitstr_t *want, bool fill)
 
 /* What follows every start this cycle makes: launch it as Slurm's
  * schedulers do, and remember it as seen (not started at submission). */
-static void started(part_cycle *pc, job_record_t *j)
+void st_ctld_started(st_ctx *x, job_record_t *j, time_t now)
 {
-	st_ctx *x = pc->x;
-	last_job_update = pc->now;
+	last_job_update = now;
 	if (st_seen_note(&x->seen, j->job_id) < 0)
 		st_seen_reset(&x->seen);
 	st_slurm_launch(j);
@@ -486,7 +486,7 @@ static void apply_start(part_cycle *pc, const tp_start *s)
 	if (!IS_JOB_PENDING(j))
 		return;
 	j->part_ptr = pc->part;
-	int rc = start_on(j, pc->bits, fill);
+	int rc = st_ctld_start_on(j, pc->bits, fill);
 	if (rc != SLURM_SUCCESS) {
 		char *want = bitmap2node_name(pc->bits);
 		x->stats.start_failed++;
@@ -495,7 +495,7 @@ static void apply_start(part_cycle *pc, const tp_start *s)
 		xfree(want);
 		return;
 	}
-	started(pc, j);
+	st_ctld_started(pc->x, j, pc->now);
 	st_stats_started(&x->stats, x->params.policy, fill);
 	if (fill && !st_fills_add(&x->fills, j->job_id, s->fill_for))
 		error("%s: out of memory recording fill job %pJ", ST_TYPE, j);
@@ -539,7 +539,7 @@ static void preempt_for_waiting(part_cycle *pc)
 			      slurm_strerror(rc));
 			continue;
 		}
-		started(pc, j);
+		st_ctld_started(pc->x, j, pc->now);
 		x->stats.started_preempting++;
 		info("%s: cycle %" PRIu64 ": started JobId=%u on %s in partition %s (preempting, PreemptType=%s)",
 		     ST_TYPE, x->stats.cycles + 1, j->job_id, j->nodes,
@@ -709,13 +709,17 @@ uint32_t st_ctld_cycle(st_ctx *x, time_t now)
 	survey_jobs(x);
 	st_fills_unsee(&x->fills);
 
-	tpl_list_iter_t pit = list_iterator_create(part_list);
-	part_record_t *part;
-	while ((part = list_next(pit))) {
-		pc.part = part;
-		cycle_partition(&pc, recs, k, maxjobs);
+	if (tp_policy_het_algo(x->policy) >= 0) {
+		st_het_cycle(x, recs, k, now);
+	} else {
+		tpl_list_iter_t pit = list_iterator_create(part_list);
+		part_record_t *part;
+		while ((part = list_next(pit))) {
+			pc.part = part;
+			cycle_partition(&pc, recs, k, maxjobs);
+		}
+		list_iterator_destroy(pit);
 	}
-	list_iterator_destroy(pit);
 
 	st_seen_end(&x->seen, (int64_t)now);
 	size_t gone = st_fills_drop_unseen(&x->fills);

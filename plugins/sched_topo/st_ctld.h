@@ -26,8 +26,14 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "slurm/slurm.h"
+#include "src/common/slurm_xlator.h" /* before other Slurm headers */
+#include "src/common/bitstring.h"
+#include "src/slurmctld/slurmctld.h"
+
 #include "policy/policy.h"
 #include "st_fills.h"
+#include "st_hetero.h"
 #include "st_seen.h"
 #include "io/settings.h"
 #include "st_stats.h"
@@ -40,6 +46,7 @@ typedef struct st_ctx {
 	st_topo topo;
 	bool topo_ok;
 	st_fills fills;
+	st_het het;          /* heterogeneous policies: run-time database */
 	st_seen seen;        /* running jobs of the last cycle */
 	st_stats stats;
 	st_view view;
@@ -49,5 +56,13 @@ typedef struct st_ctx {
 /* One cycle over every partition; the caller holds the locks above.
  * Returns the number of jobs started. */
 uint32_t st_ctld_cycle(st_ctx *x, time_t now);
+
+/* Start a pending job through select_nodes() on exactly `want` (every
+ * other node excluded for the call, as sched/backfill narrows a job to
+ * its non-reserved nodes); Slurm's return code. */
+int st_ctld_start_on(job_record_t *j, bitstr_t *want, bool fill);
+/* What follows every start a cycle makes: launch it as Slurm's
+ * schedulers do, and remember it as seen (not started at submission). */
+void st_ctld_started(st_ctx *x, job_record_t *j, time_t now);
 
 #endif

@@ -180,6 +180,9 @@ static int cmd_seed(int argc, char **argv)
 					     argv[i]);
 		} else if (strcmp(argv[i], "--from") == 0 && i + 1 < argc) {
 			from = argv[++i];
+		} else if (strcmp(argv[i], "--key") == 0 ||
+			   strcmp(argv[i], "--from") == 0) {
+			return usage("option needs a value:", argv[i]);
 		} else if (argv[i][0] == '-' && argv[i][1] && !out) {
 			return usage("unknown option", argv[i]);
 		} else if (!out) {

@@ -229,13 +229,25 @@ sx() { "$TOPO_CLUSTER" exec --dir "$LIVE_DIR" -- "$@"; }
 # Kill (-9 with --kill9) and restart slurmctld.
 restart_ctld() { "$TOPO_CLUSTER" restart-ctld --dir "$LIVE_DIR" "$@"; }
 
-# slurmctld writes its state at most every 5 s (SAVE_MAX_WAIT in
-# src/slurmctld/state_save.c, polled once a second): only after that long is
-# every change made so far on disk, so only then may a crash test demand it.
-# (sleep in the background: `wait` lets a SIGTERM/SIGINT trap run at once.)
+# slurmctld writes its state within 5 s of a change (SAVE_MAX_WAIT in
+# src/slurmctld/state_save.c, polled once a second), later when it is busy:
+# only once StateSaveLocation/job_state has been written again after this
+# call is every change made so far on disk, so only then may a crash test
+# demand it.  Waits for that write (at most LIVE_STATE_SAVE_WAIT s, default
+# 20: with nothing left to save no write comes, and everything is on disk
+# already).  Sleeps in the background: `wait` lets a SIGTERM/SIGINT trap
+# run at once.
 wait_state_saved() {
-	sleep "${LIVE_STATE_SAVE_WAIT:-7}" &
-	wait $!
+	local f=$LIVE_DIR/state/job_state since m end
+	since=$(date +%s.%N)
+	end=$(($(date +%s) + ${LIVE_STATE_SAVE_WAIT:-20}))
+	while [ "$(date +%s)" -lt "$end" ]; do
+		sleep 0.2 &
+		wait $!
+		m=$(stat -c %.9Y "$f" 2>/dev/null) || continue
+		awk -v m="$m" -v s="$since" 'BEGIN { exit !(m > s) }' && return 0
+	done
+	diag "no state save of $f within ${LIVE_STATE_SAVE_WAIT:-20} s (nothing left to save?)"
 }
 
 # ------------------------------------------------------------------- jobs

@@ -378,7 +378,7 @@ typedef struct seed_ctx {
 	const char *name;
 	long line;
 	tp_class_key key;
-	size_t added, multi_part;
+	size_t added;
 	tp_error *err;
 } seed_ctx;
 
@@ -410,11 +410,9 @@ static int seed_line(seed_ctx *c, tp_expdb *fresh, char *line)
 	if (strcmp(f[7], "COMPLETED") != 0)
 		return 0;
 	/* A job pending in several partitions lists them all; which one it
-	 * ran in is not in this format. */
-	if (strchr(f[4], ',')) {
-		c->multi_part++;
+	 * ran in is not in this format, so its run teaches nothing. */
+	if (strchr(f[4], ','))
 		return 0;
-	}
 	if (!f[4][0])
 		return seed_bad(c, "bad Partition", f[4]);
 	uint64_t nodes, elapsed;

@@ -195,6 +195,19 @@ static int job_tables(het_ws *ws, tp_error *err)
 	return 0;
 }
 
+static int check_parts(const tp_het_machine *m, tp_error *err)
+{
+	for (int p = 0; p < m->nparts; p++)
+		for (int i = 0; i < m->part[p].nnodes; i++)
+			if (m->part[p].node[i] < 0 ||
+			    m->part[p].node[i] >= m->nnodes)
+				return tp_errorf(err,
+					"partition %s: node %d is not one of the %d nodes",
+					m->part[p].name ? m->part[p].name : "?",
+					m->part[p].node[i], m->nnodes);
+	return 0;
+}
+
 int het_ws_init(het_ws *ws, const tp_het_machine *m, double now,
 		const tp_het_job *jobs, size_t njobs, tp_het_etc_fn etc,
 		void *arg, tp_error *err)
@@ -206,6 +219,8 @@ int het_ws_init(het_ws *ws, const tp_het_machine *m, double now,
 	ws->njobs = njobs;
 	ws->etc = etc;
 	ws->arg = arg;
+	if (check_parts(m, err))
+		return -1;
 	if (alloc_arrays(ws) || node_parts(ws)) {
 		het_ws_fini(ws);
 		return tp_errorf(err, "out of memory");

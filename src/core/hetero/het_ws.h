@@ -64,7 +64,8 @@ typedef struct het_ws {
 
 /* Allocates every array and the per-(job, partition) sequential times
  * and capacities (one etc call each); -1 with err on a job naming a
- * partition that does not exist, a node count < 1, or out of memory. */
+ * partition that does not exist, a partition naming a node the machine
+ * does not have, a node count < 1, or out of memory. */
 int het_ws_init(het_ws *ws, const tp_het_machine *m, double now,
 		const tp_het_job *jobs, size_t njobs, tp_het_etc_fn etc,
 		void *arg, tp_error *err);

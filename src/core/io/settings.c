@@ -11,6 +11,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "hetero/het_expdb.h"
 #include "io/conffile.h"
 
 static const char *const *window_rules(void)
@@ -56,6 +57,10 @@ const tp_setting tp_settings_table[] = {
 	{ "stats_every", TP_SCOPE_SCHED, TP_SET_INT, 0, INT_MAX, NULL, "60",
 	  NULL, "cycles per statistics log line (0 = never)",
 	  FIELD(stats_every) },
+	{ "class_key", TP_SCOPE_SCHED, TP_SET_CHOICE, 0, 0, tp_class_key_names,
+	  "name", NULL,
+	  "heterogeneous policies: what names a job's class in the run-time database (job name, user, wckey or comment)",
+	  FIELD(class_key) },
 	{ "conf", TP_SCOPE_TORUS, TP_SET_TEXT, 0, 0, NULL, "", NULL,
 	  "torus.conf to read (relative: from slurm.conf's directory; default torus.conf beside slurm.conf)",
 	  FIELD(torus_conf) },

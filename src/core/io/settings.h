@@ -42,6 +42,8 @@ typedef struct tp_settings {
 	tp_policy_opts popts;   /* its options */
 	int period;             /* sched/topo: seconds between cycles */
 	int stats_every;        /* sched/topo: cycles per statistics line */
+	int class_key;          /* sched/topo, heterogeneous policies: what
+				 * names a job's class (tp_class_key) */
 	char torus_conf[1024];  /* torus_conf=: "" for torus.conf beside
 				 * slurm.conf */
 	char torus_method[16];  /* torus_method=: "" for torus.conf's */
