@@ -59,10 +59,10 @@ expect_fail "nope.expdb: No such file" "${het[@]}" --policy sjs --expdb "$tmp/no
 # truth 100 s on one node, limit 60) killed at 30 + 60.
 "$toposim" "${het[@]}" --policy pjs --oracle --quiet --jobs-csv "$tmp/o.csv" \
 	--summary-json "$tmp/o.json" || bad "pjs --oracle failed"
-head -1 "$tmp/o.csv" | grep -q '^id,class,prio,partition,nodes,nodelist,submit,start,end,' \
+head -1 "$tmp/o.csv" | grep -q '^id,class,prio,partition,nodes,submit,start,end,wait,parallel,killed,nodelist$' \
 	&& ok || bad "CSV header: $(head -1 "$tmp/o.csv")"
-got=$(sed 1d "$tmp/o.csv" | cut -d, -f1,4,5,6,8,9,12 | paste -sd' ')
-want='1,q,1,"q1",0.000000,10.000000,0 2,w,2,"w[1-2]",0.000000,30.000000,0 3,w,1,"w1",30.000000,90.000000,1'
+got=$(sed 1d "$tmp/o.csv" | cut -d, -f1,4,5,7,8,11,12 | paste -sd' ')
+want='1,q,1,0.000000,10.000000,0,"q1" 2,w,2,0.000000,30.000000,0,"w[1-2]" 3,w,1,30.000000,90.000000,1,"w1"'
 [ "$got" = "$want" ] && ok || bad "pjs --oracle jobs: '$got' (want '$want')"
 grep -q '"total_job_time": 125.000000' "$tmp/o.json" && ok || bad "summary: $(cat "$tmp/o.json")"
 grep -q '"killed": 1' "$tmp/o.json" && ok || bad "killed count"

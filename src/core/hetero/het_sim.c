@@ -313,7 +313,7 @@ void tp_het_sim_result_fini(tp_het_sim_result *r)
 int tp_het_sim_write_csv(FILE *out, const tp_het_conf *c,
 			 const tp_het_workload *w, const tp_het_sim_result *r)
 {
-	fprintf(out, "id,class,prio,partition,nodes,nodelist,submit,start,end,wait,parallel,killed\n");
+	fprintf(out, "id,class,prio,partition,nodes,submit,start,end,wait,parallel,killed,nodelist\n");
 	for (size_t i = 0; i < r->n; i++) {
 		const tp_het_sim_job *o = &r->job[i];
 		if (!o->ran)
@@ -327,10 +327,10 @@ int tp_het_sim_write_csv(FILE *out, const tp_het_conf *c,
 		free(names);
 		if (!hl)
 			return -1;
-		fprintf(out, "%" PRId64 ",%s,%d,%s,%d,\"%s\",%" PRId64 ",%.6f,%.6f,%.6f,%d,%d\n",
+		fprintf(out, "%" PRId64 ",%s,%d,%s,%d,%" PRId64 ",%.6f,%.6f,%.6f,%d,%d,\"%s\"\n",
 			o->id, w->jclass_name[o->jclass], o->prio, c->part[o->part].name,
-			o->nodes, hl, o->submit, o->start, o->end,
-			o->start - (double)o->submit, o->parallel, o->killed);
+			o->nodes, o->submit, o->start, o->end,
+			o->start - (double)o->submit, o->parallel, o->killed, hl);
 		free(hl);
 	}
 	return ferror(out) ? -1 : 0;

@@ -73,9 +73,10 @@ int tp_het_sim_run(const tp_het_conf *c, const tp_het_workload *w,
 		   tp_het_sim_result *r, tp_error *err);
 void tp_het_sim_result_fini(tp_het_sim_result *r);
 
-/* id,class,prio,partition,nodes,nodelist,submit,start,end,wait,parallel,
- * killed: one line per job that ran, workload order.  0, -1 on a write
- * error. */
+/* id,class,prio,partition,nodes,submit,start,end,wait,parallel,killed,
+ * nodelist: one line per job that ran, workload order; the node list (a
+ * quoted host list, which may hold commas) last, so that splitting at
+ * commas keeps every other column.  0, -1 on a write error. */
 int tp_het_sim_write_csv(FILE *out, const tp_het_conf *c,
 			 const tp_het_workload *w, const tp_het_sim_result *r);
 int tp_het_sim_write_json(FILE *out, const tp_het_sim_result *r,
