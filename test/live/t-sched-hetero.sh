@@ -78,10 +78,17 @@ wait_done "$L1" "$L2" "$L3" "$L4"
 for id in "$L1" "$L2" "$L3" "$L4"; do
 	assert_eq COMPLETED "$(job_state "$id")" "learning job $id COMPLETED"
 done
-for _ in $(seq 1 30); do
-	[ -s "$DB" ] && [ "$("$EXPDB" show "$DB" | grep -c '^work ')" = 4 ] && break
-	sleep 0.5
-done
+# db_has REGEX COUNT: the saved database lists COUNT entries matching
+# REGEX within 15 s (the plugin learns at the cycle after a job ends and
+# saves after that cycle).
+db_has() {
+	for _ in $(seq 1 30); do
+		[ -s "$DB" ] && [ "$("$EXPDB" show "$DB" | grep -c "$1")" = "$2" ] && return 0
+		sleep 0.5
+	done
+	return 1
+}
+db_has '^work ' 4
 "$EXPDB" show "$DB" | diag_block
 assert_eq 4 "$("$EXPDB" show "$DB" | grep -c '^work ')" \
 	"the database in StateSaveLocation has the 4 (partition, node count) entries of class work"
@@ -121,6 +128,7 @@ hsub K1 601 "$b" -p a,b -N 1-2
 wait_done "$K1" "$long"
 assert_eq "b 1" "$(where "$K1")" "with a busy for its 2-minute limit, the job goes to b (1 node)"
 SIMJOBS+="JobId=$long Submit=600 Class=long Partitions=a Nodes=2 TimeLimit=120"$'\n'
+db_has '^long ' 1 || fail "the long job's run time is in the database"
 
 # ---- the simulator on the same sequence
 SIMDIR=$LIVE_DIR/sim
