@@ -40,12 +40,18 @@ static void load(run *x, const char *jobs)
 	tp_expdb_add(x->truth, b, w, 2, 30);
 }
 
-static void simulate(run *x, tp_het_algo algo, bool oracle)
+static void simulate_cut(run *x, tp_het_algo algo, bool oracle, int max_jobs)
 {
 	tp_error err = { "" };
-	tp_het_sim_opts o = { .algo = algo, .oracle = oracle };
+	tp_het_sim_opts o = { .algo = algo, .oracle = oracle,
+			      .max_jobs = max_jobs };
 	ck_assert_msg(tp_het_sim_run(&x->c, &x->w, x->db, x->truth, &o, &x->r, &err) == 0,
 		      "%s", err.msg);
+}
+
+static void simulate(run *x, tp_het_algo algo, bool oracle)
+{
+	simulate_cut(x, algo, oracle, 0);
 }
 
 static void done(run *x)
@@ -102,6 +108,34 @@ START_TEST(test_learning)
 			ck_assert_str_eq(part_of(&x, i), "q");
 		done(&x);
 	}
+}
+END_TEST
+
+/*
+ * het_max_jobs: a pass plans only the first jobs of the queue.  Job 1 may
+ * run only on p (100 s), job 2 on p or q (q: 10 s), both at 0, the truth
+ * as predictions.  Planned together at 0: 1 on p, 2 on q at once.  Cut to
+ * one job per pass: the pass at 0 plans (and starts) job 1 alone; job 2 is
+ * first planned at the next event, job 1's end at 100, and goes to q then.
+ */
+START_TEST(test_max_jobs)
+{
+	run x;
+	load(&x, "JobId=1 Submit=0 Class=a Partitions=p Nodes=1 TimeLimit=500\n"
+		 "JobId=2 Submit=0 Class=a Partitions=p,q Nodes=1 TimeLimit=500\n");
+	simulate_cut(&x, TP_HET_SJS, true, 0);
+	ck_assert_str_eq(part_of(&x, 1), "q");
+	ck_assert_double_eq(x.r.job[1].start, 0);
+	tp_het_sim_result_fini(&x.r);
+	simulate_cut(&x, TP_HET_SJS, true, 1);
+	ck_assert_str_eq(part_of(&x, 0), "p");
+	ck_assert_double_eq(x.r.job[0].start, 0);
+	ck_assert_str_eq(part_of(&x, 1), "q");
+	ck_assert_double_eq(x.r.job[1].start, 100);
+	done(&x);
+	ck_assert_uint_eq(tp_het_planned(5, 0), 5);
+	ck_assert_uint_eq(tp_het_planned(5, 2), 2);
+	ck_assert_uint_eq(tp_het_planned(1, 2), 1);
 }
 END_TEST
 
@@ -224,6 +258,7 @@ int main(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_learning);
 	tcase_add_test(tc, test_learning_empty);
+	tcase_add_test(tc, test_max_jobs);
 	tcase_add_test(tc, test_killed_at_limit);
 	tcase_add_test(tc, test_parallel_and_never);
 	tcase_add_test(tc, test_deterministic);

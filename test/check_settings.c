@@ -83,8 +83,13 @@ START_TEST(table_defaults_and_scopes)
 	/* rb-har requeues in the simulator, not under slurmctld */
 	ck_assert_int_eq(sim.popts.rbhar_requeue, 1);
 	ck_assert_int_eq(live.popts.rbhar_requeue, 0);
-	/* that is the only difference */
+	/* the heterogeneous policies plan every job in the simulator (the
+	 * paper's experiments), the first 200 under slurmctld's locks */
+	ck_assert_int_eq(sim.het_max_jobs, 0);
+	ck_assert_int_eq(live.het_max_jobs, 200);
+	/* those are the only differences */
 	live.popts.rbhar_requeue = 1;
+	live.het_max_jobs = 0;
 	assert_same(&sim, &live, TP_SCOPE_SIM | TP_SCOPE_SCHED | TP_SCOPE_TORUS);
 	/* tp_policy_opts_default is the simulator's */
 	tp_policy_opts o;
@@ -126,7 +131,7 @@ START_TEST(table_defaults_and_scopes)
 		if (e->type == TP_SET_CHOICE || e->type == TP_SET_TEXT)
 			ck_assert_str_eq(buf, e->def);
 	}
-	ck_assert_int_eq(nsched, 11);
+	ck_assert_int_eq(nsched, 12);
 	ck_assert_int_eq(ntorus, 2);
 	tp_error err = { { 0 } };
 	ck_assert_int_eq(tp_settings_check(&sim, ~0u, &err), 0);
@@ -760,7 +765,7 @@ START_TEST(no_key_contains_a_slurm_key)
 			nours++;
 		}
 	}
-	ck_assert_int_eq(nours, 13);
+	ck_assert_int_eq(nours, 14);
 	for (int e = 0; examples[e]; e++)
 		ck_assert_msg(tp_slurm_key_in(examples[e]) == NULL,
 			      "'%s' contains Slurm's '%s'", examples[e],

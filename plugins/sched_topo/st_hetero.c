@@ -494,7 +494,8 @@ uint32_t st_het_cycle(st_ctx *x, job_queue_rec_t **recs, size_t nrec,
 	if (!hc.njobs)
 		goto out;
 	tp_expdb_etc_arg ea = { .db = x->het.db, .m = &hc.m };
-	if (tp_het_pass(&hc.m, (double)now, hc.job, hc.njobs,
+	if (tp_het_pass(&hc.m, (double)now, hc.job,
+			tp_het_planned(hc.njobs, x->params.het_max_jobs),
 			(tp_het_algo)tp_policy_het_algo(x->policy),
 			tp_expdb_etc, &ea, &plan, &err)) {
 		error("%s: %s", ST_TYPE, err.msg);

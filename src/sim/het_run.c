@@ -70,7 +70,8 @@ int sim_het_run(const sim_config *c, tp_error *err)
 			  c->truth);
 		goto conf;
 	}
-	tp_het_sim_opts o = { .algo = (tp_het_algo)c->het_algo, .oracle = c->oracle };
+	tp_het_sim_opts o = { .algo = (tp_het_algo)c->het_algo, .oracle = c->oracle,
+			      .max_jobs = c->set.het_max_jobs };
 	if (tp_het_sim_run(&m, &w, db, truth, &o, &r, err))
 		goto conf;
 	rc = write_out(c, &m, &w, &r, err);

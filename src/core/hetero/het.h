@@ -147,6 +147,19 @@ int tp_het_pass(const tp_het_machine *m, double now, const tp_het_job *jobs,
 		tp_het_plan *out, tp_error *err);
 
 /*
+ * How many of a queue of njobs a pass plans: the first max_jobs in queue
+ * order (het_max_jobs=; 0: all).  SJS costs O(n^2) per pass and PJS more,
+ * so a long queue is cut the way Slurm's backfill stops at
+ * bf_max_job_test; the jobs behind the cut wait for a later pass.  Both
+ * drivers cut with this one rule.
+ */
+static inline size_t tp_het_planned(size_t njobs, int max_jobs)
+{
+	return max_jobs > 0 && njobs > (size_t)max_jobs ? (size_t)max_jobs
+							 : njobs;
+}
+
+/*
  * When a busy node is expected free: its job's start plus the predicted
  * run time, never after the job's limit and never before now + 1 (a job
  * that outlives its prediction is expected to end any moment, not to

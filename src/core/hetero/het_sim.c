@@ -31,6 +31,7 @@ typedef struct sim {
 	tp_expdb *db, *truth;
 	bool oracle;
 	tp_het_algo algo;
+	int max_jobs;          /* tp_het_planned */
 	tp_het_part *part;     /* c's partitions with the db's mclass */
 	int *truth_mclass;     /* [nparts] */
 	tp_het_machine m;
@@ -198,8 +199,9 @@ static int pass(sim *s, double now, tp_error *err)
 	tp_het_plan plan;
 	tp_het_plan_init(&plan);
 	double t0 = cpu_now();
-	int rc = tp_het_pass(&s->m, now, s->q, s->npending, s->algo, sim_etc, s,
-			     &plan, err);
+	int rc = tp_het_pass(&s->m, now, s->q,
+			     tp_het_planned(s->npending, s->max_jobs), s->algo,
+			     sim_etc, s, &plan, err);
 	s->r->decide_cpu += cpu_now() - t0;
 	s->r->passes++;
 	for (size_t k = 0; !rc && k < plan.n; k++) {
@@ -288,7 +290,8 @@ int tp_het_sim_run(const tp_het_conf *c, const tp_het_workload *w,
 	if (!db && !(db = own = tp_expdb_new()))
 		return tp_errorf(err, "heterogeneous simulator: out of memory");
 	sim s = { .c = c, .w = w, .db = db, .truth = truth,
-		  .oracle = o->oracle, .algo = o->algo, .r = r };
+		  .oracle = o->oracle, .algo = o->algo,
+		  .max_jobs = o->max_jobs, .r = r };
 	int rc = setup(&s, err);
 	while (!rc && s.h.n)
 		rc = step(&s, err);

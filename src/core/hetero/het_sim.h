@@ -34,6 +34,7 @@
 typedef struct tp_het_sim_opts {
 	tp_het_algo algo;
 	bool oracle;          /* predictions = the truth (db unused) */
+	int max_jobs;         /* jobs planned per pass (tp_het_planned) */
 } tp_het_sim_opts;
 
 typedef struct tp_het_sim_job {

@@ -44,6 +44,8 @@ typedef struct tp_settings {
 	int stats_every;        /* sched/topo: cycles per statistics line */
 	int class_key;          /* sched/topo, heterogeneous policies: what
 				 * names a job's class (tp_class_key) */
+	int het_max_jobs;       /* heterogeneous policies: jobs planned per
+				 * pass, the first in queue order (0: all) */
 	char torus_conf[1024];  /* torus_conf=: "" for torus.conf beside
 				 * slurm.conf */
 	char torus_method[16];  /* torus_method=: "" for torus.conf's */
