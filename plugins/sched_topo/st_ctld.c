@@ -427,7 +427,7 @@ static void apply_limit(void *arg, st_view *v, const st_limit_dec *d)
 
 /* select_nodes() on exactly `want`: every other node is excluded, the way
  * sched/backfill narrows a job to its non-reserved nodes. */
-int st_ctld_start_on(job_record_t *j, bitstr_t *want, bool fill)
+static int start_on(job_record_t *j, bitstr_t *want, bool fill)
 {
 	bitstr_t *orig = j->details->exc_node_bitmap;
 	bitstr_t *exc = bit_copy(want);
@@ -455,6 +455,36 @@ int st_ctld_start_on(job_record_t *j, bitstr_t *want, bool fill)
 		FREE_NULL_BITMAP(orig);
 	}
 	return rc;
+}
+
+int st_ctld_start(st_ctx *x, job_record_t *j, part_record_t *p,
+		  bitstr_t *want, bool fill, time_t now)
+{
+	j->part_ptr = p;
+	int rc = start_on(j, want, fill);
+	if (rc != SLURM_SUCCESS) {
+		char *names = bitmap2node_name(want);
+		x->stats.start_failed++;
+		info("%s: %s decided %pJ on %s in partition %s, but slurmctld did not start it: %s",
+		     ST_TYPE, x->params.policy, j, names, p->name,
+		     slurm_strerror(rc));
+		xfree(names);
+		return rc;
+	}
+	st_ctld_started(x, j, now);
+	st_stats_started(&x->stats, x->params.policy, fill);
+	return SLURM_SUCCESS;
+}
+
+void st_ctld_check_nodes(st_ctx *x, job_record_t *j, bitstr_t *want)
+{
+	if (j->node_bitmap && bit_equal(j->node_bitmap, want))
+		return;
+	char *names = bitmap2node_name(want);
+	x->stats.mismatches++;
+	error("%s: %pJ was decided on %s but started on %s", ST_TYPE, j, names,
+	      j->nodes);
+	xfree(names);
 }
 
 /* What follows every start this cycle makes: launch it as Slurm's
@@ -485,18 +515,8 @@ static void apply_start(part_cycle *pc, const tp_start *s)
 	}
 	if (!IS_JOB_PENDING(j))
 		return;
-	j->part_ptr = pc->part;
-	int rc = st_ctld_start_on(j, pc->bits, fill);
-	if (rc != SLURM_SUCCESS) {
-		char *want = bitmap2node_name(pc->bits);
-		x->stats.start_failed++;
-		info("%s: %s decided %pJ on %s, but slurmctld did not start it: %s",
-		     ST_TYPE, x->params.policy, j, want, slurm_strerror(rc));
-		xfree(want);
+	if (st_ctld_start(x, j, pc->part, pc->bits, fill, pc->now))
 		return;
-	}
-	st_ctld_started(pc->x, j, pc->now);
-	st_stats_started(&x->stats, x->params.policy, fill);
 	if (fill && !st_fills_add(&x->fills, j->job_id, s->fill_for))
 		error("%s: out of memory recording fill job %pJ", ST_TYPE, j);
 	/* One line per start, in decision order, numbered by cycle: the live
@@ -509,13 +529,7 @@ static void apply_start(part_cycle *pc, const tp_start *s)
 		info("%s: cycle %" PRIu64 ": %s: started JobId=%u on %s in partition %s (in order)",
 		     ST_TYPE, x->stats.cycles + 1, x->params.policy, j->job_id,
 		     j->nodes, pc->part->name);
-	if (!j->node_bitmap || !bit_equal(j->node_bitmap, pc->bits)) {
-		char *want = bitmap2node_name(pc->bits);
-		x->stats.mismatches++;
-		error("%s: %pJ was decided on %s but started on %s",
-		      ST_TYPE, j, want, j->nodes);
-		xfree(want);
-	}
+	st_ctld_check_nodes(x, j, pc->bits);
 }
 
 /* Slurm's preemption (PreemptType, PreemptMode): a job still waiting

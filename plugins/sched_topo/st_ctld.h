@@ -57,10 +57,15 @@ typedef struct st_ctx {
  * Returns the number of jobs started. */
 uint32_t st_ctld_cycle(st_ctx *x, time_t now);
 
-/* Start a pending job through select_nodes() on exactly `want` (every
- * other node excluded for the call, as sched/backfill narrows a job to
- * its non-reserved nodes); Slurm's return code. */
-int st_ctld_start_on(job_record_t *j, bitstr_t *want, bool fill);
+/* A start a policy decided: into partition p on exactly `want` (through
+ * select_nodes() with every other node excluded, as sched/backfill
+ * narrows a job), then st_ctld_started and the statistics; a refusal is
+ * logged and counted.  Slurm's return code. */
+int st_ctld_start(st_ctx *x, job_record_t *j, part_record_t *p,
+		  bitstr_t *want, bool fill, time_t now);
+/* After a start: the job got exactly `want`, or the mismatch is logged
+ * and counted (the live tests look for it). */
+void st_ctld_check_nodes(st_ctx *x, job_record_t *j, bitstr_t *want);
 /* What follows every start a cycle makes: launch it as Slurm's
  * schedulers do, and remember it as seen (not started at submission). */
 void st_ctld_started(st_ctx *x, job_record_t *j, time_t now);

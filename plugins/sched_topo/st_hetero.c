@@ -414,19 +414,8 @@ static void start_one(het_cycle *hc, const tp_het_plan *plan,
 	bit_clear_all(hc->bits);
 	for (int k = 0; k < a->nodes; k++)
 		bit_set(hc->bits, a->node[k]);
-	j->part_ptr = p;
-	int rc = st_ctld_start_on(j, hc->bits, false);
-	if (rc != SLURM_SUCCESS) {
-		char *want = bitmap2node_name(hc->bits);
-		x->stats.start_failed++;
-		info("%s: %s decided %pJ on %s in partition %s, but slurmctld did not start it: %s",
-		     ST_TYPE, x->params.policy, j, want, p->name,
-		     slurm_strerror(rc));
-		xfree(want);
+	if (st_ctld_start(x, j, p, hc->bits, false, hc->now))
 		return;
-	}
-	st_ctld_started(x, j, hc->now);
-	st_stats_started(&x->stats, x->params.policy, 0);
 	/* One line per start, in decision order: the live tests compare
 	 * partition and node count with the simulator's. */
 	info("%s: cycle %" PRIu64 ": %s: started JobId=%u on %s in partition %s (%d node%s, %s, expected %.0f s, plan %s)",
@@ -434,13 +423,7 @@ static void start_one(het_cycle *hc, const tp_het_plan *plan,
 	     j->nodes, p->name, a->nodes, a->nodes == 1 ? "" : "s",
 	     a->parallel ? "parallel" : "sequential", a->end - a->start,
 	     tp_het_algo_name(plan->used));
-	if (!j->node_bitmap || !bit_equal(j->node_bitmap, hc->bits)) {
-		char *want = bitmap2node_name(hc->bits);
-		x->stats.mismatches++;
-		error("%s: %pJ was decided on %s but started on %s",
-		      ST_TYPE, j, want, j->nodes);
-		xfree(want);
-	}
+	st_ctld_check_nodes(x, j, hc->bits);
 }
 
 /* Jobs left waiting: Resources, as Slurm's schedulers say it. */
