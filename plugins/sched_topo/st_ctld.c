@@ -54,7 +54,7 @@ static int64_t minutes_to_s(uint32_t m)
 }
 
 /* The limit select_nodes() will give a pending job, in seconds. */
-static int64_t pending_estimate(job_record_t *j, part_record_t *p)
+int64_t st_ctld_pending_estimate(job_record_t *j, part_record_t *p)
 {
 	uint32_t m = j->time_limit;
 	if (m == NO_VAL || (p->max_time != INFINITE && m > p->max_time &&
@@ -96,7 +96,7 @@ static int32_t array_tasks(part_cycle *pc, job_record_t *j, int32_t nodes)
 }
 
 /* The top of a job's node range (-N min-max), 0 for an exact count. */
-static int32_t range_max(job_record_t *j)
+int32_t st_ctld_range_max(job_record_t *j)
 {
 	uint32_t max = j->details->max_nodes;
 	if (!max || max == NO_VAL || max <= j->details->min_nodes)
@@ -169,8 +169,8 @@ static int add_completing(part_cycle *pc)
 /* A job sched/topo leaves out of this cycle's queue gets a reason that
  * says why (squeue, scontrol show job); logged when it changes.  Takes
  * `desc` (xmalloc'd, starting "sched/topo:"). */
-static void set_reason(part_cycle *pc, job_record_t *j, uint32_t reason,
-		       char *desc)
+void st_ctld_set_reason(job_record_t *j, uint32_t reason, char *desc,
+			time_t now)
 {
 	if (j->state_reason == reason && !xstrcmp(j->state_desc, desc)) {
 		xfree(desc);
@@ -179,8 +179,14 @@ static void set_reason(part_cycle *pc, job_record_t *j, uint32_t reason,
 	j->state_reason = reason;
 	xfree(j->state_desc);
 	j->state_desc = desc;
-	last_job_update = pc->now;
+	last_job_update = now;
 	info("%s: %pJ left pending: %s", ST_TYPE, j, j->state_desc);
+}
+
+static void set_reason(part_cycle *pc, job_record_t *j, uint32_t reason,
+		       char *desc)
+{
+	st_ctld_set_reason(j, reason, desc, pc->now);
 }
 
 /* A job no placement on the partition can hold would block the queue for
@@ -315,11 +321,11 @@ static int add_pending(part_cycle *pc, job_queue_rec_t **recs, size_t nrec)
 		}
 		st_jobdesc d = { .id = j->job_id, .priority = rec->priority,
 				 .submit = j->details->submit_time,
-				 .estimate = pending_estimate(j, pc->part),
+				 .estimate = st_ctld_pending_estimate(j, pc->part),
 				 .nodes = tp_job_nodes(j->details->min_nodes,
 						       j->details->min_cpus,
 						       pc->min_cpus),
-				 .max_nodes = range_max(j),
+				 .max_nodes = st_ctld_range_max(j),
 				 .seq = (int32_t)j->job_id, .ref = j };
 		if (job_constraints(pc, j, &d))
 			continue;

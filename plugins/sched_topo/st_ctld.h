@@ -57,6 +57,15 @@ typedef struct st_ctx {
  * Returns the number of jobs started. */
 uint32_t st_ctld_cycle(st_ctx *x, time_t now);
 
+/* The limit select_nodes() will give a pending job in partition p, in
+ * seconds (INFINITE: a year). */
+int64_t st_ctld_pending_estimate(job_record_t *j, part_record_t *p);
+/* The top of a job's node range (-N min-max), 0 for an exact count. */
+int32_t st_ctld_range_max(job_record_t *j);
+/* A pending job's reason and description (xmalloc'd, "sched/topo: ...",
+ * taken), logged when it changes. */
+void st_ctld_set_reason(job_record_t *j, uint32_t reason, char *desc,
+			time_t now);
 /* A start a policy decided: into partition p on exactly `want` (through
  * select_nodes() with every other node excluded, as sched/backfill
  * narrows a job), then st_ctld_started and the statistics; a refusal is

@@ -156,6 +156,8 @@ typedef struct het_cycle {
 	size_t njobs;
 	int *jparts;           /* every job's partition list, one block */
 	tp_nodeset *allowed;   /* per job, when constrained */
+	tp_het_job *deleg;     /* jobs left to Slurm's own selection */
+	size_t ndeleg;
 	bitstr_t *bits;        /* scratch */
 } het_cycle;
 
@@ -218,17 +220,24 @@ static int build_ready(het_cycle *hc)
 			       bit_test(free_now, n) ? now : now + 1;
 	FREE_NULL_BITMAP(free_now);
 
+	hc->m = (tp_het_machine){ .nnodes = nn, .ready = hc->ready,
+				  .part = hc->part, .nparts = hc->nparts };
+	tp_expdb_etc_arg ea = { .db = x->het.db, .m = &hc->m };
 	tpl_list_iter_t it = list_iterator_create(job_list);
 	job_record_t *j;
 	while ((j = list_next(it))) {
+		int p = j->part_ptr ? part_index(hc, j->part_ptr) : -1;
 		if (!(IS_JOB_RUNNING(j) || IS_JOB_SUSPENDED(j)) ||
-		    !j->node_bitmap || !j->part_ptr)
+		    !j->node_bitmap || p < 0)
 			continue;
-		int jc = jclass_of(x, j);
-		int mc = tp_expdb_mclass(x->het.db, j->part_ptr->name);
-		double pred = (jc < 0 || mc < 0) ? 0 :
-			tp_expdb_predict(x->het.db, jc, mc,
-					 (int)j->total_nodes, 0);
+		/* The same prediction as a plan's (tp_expdb_etc), made
+		 * again every cycle as the simulator does (het_sim.c
+		 * busy_ready). */
+		tp_het_job rj = { .jclass = jclass_of(x, j),
+				  .estimate = (int64_t)difftime(j->end_time,
+								j->start_time) };
+		double pred = rj.jclass < 0 ? 0 :
+			tp_expdb_etc(&ea, &rj, p, (int)j->total_nodes);
 		double end = tp_het_expected_free(now, (double)j->start_time,
 						  pred, (double)j->end_time);
 		FOR_EACH_BIT(j->node_bitmap, n)
@@ -236,8 +245,6 @@ static int build_ready(het_cycle *hc)
 				hc->ready[n] = end;
 	}
 	list_iterator_destroy(it);
-	hc->m = (tp_het_machine){ .nnodes = nn, .ready = hc->ready,
-				  .part = hc->part, .nparts = hc->nparts };
 	return 0;
 }
 
@@ -252,42 +259,60 @@ static int by_job_then_part(const void *a, const void *b)
 	return (x->part_ptr > y->part_ptr) - (x->part_ptr < y->part_ptr);
 }
 
+/* What a cycle does with a pending job. */
+typedef enum job_use {
+	JOB_PLAN,     /* into the plan */
+	JOB_SKIP,     /* cannot start now; its reason says why */
+	JOB_DELEGATE, /* constraints the plan does not model: Slurm's own
+		       * node selection, partition by partition */
+} job_use;
+
 /* The nodes the job may use among its partitions' usable ones
  * (reservation, -x, --constraint and memory, -w), as sched/topo's
  * partition cycle judges them (st_ctld.c job_constraints).  Sets
- * hj->allowed when that is fewer than all; false when it cannot start
- * now (a reservation not begun, a required node unavailable). */
-static bool job_nodes(het_cycle *hc, job_record_t *j, tp_het_job *hj,
-		      size_t k)
+ * hj->allowed when that is fewer than all.  -w naming at least the job's
+ * node count fixes its nodes; fewer (Slurm adds others), or
+ * --contiguous, is left to Slurm's own selection. */
+static job_use job_nodes(het_cycle *hc, job_record_t *j, tp_het_job *hj,
+			 size_t k)
 {
 	bitstr_t *avail = NULL, *mine = bit_alloc(node_record_count);
 	time_t when = hc->now;
+	job_use use = JOB_PLAN;
 	for (int i = 0; i < hj->nparts; i++)
 		bit_or(mine, hc->prec[hj->parts[i]]->node_bitmap);
 	bit_and(mine, hc->usable);
 	int rc = st_slurm_test_resv(j, &when, &avail);
 	if (rc != SLURM_SUCCESS || when > hc->now) {
+		st_ctld_set_reason(j, WAIT_RESERVATION,
+				   xstrdup_printf("sched/topo: %s", rc ? slurm_strerror(rc) :
+						  "its reservation has not started"),
+				   hc->now);
 		FREE_NULL_BITMAP(avail);
 		FREE_NULL_BITMAP(mine);
-		return false;
+		return JOB_SKIP;
 	}
 	bit_and(avail, mine);
 	if (j->details->exc_node_bitmap)
 		bit_and_not(avail, j->details->exc_node_bitmap);
 	(void) job_req_node_filter(j, avail, false);
 	bitstr_t *req = j->details->req_node_bitmap;
-	bool ok = !req || bit_super_set(req, avail);
-	if (ok && req && bit_set_count(req)) {
+	int need = req ? bit_set_count(req) : 0;
+	if (need && !bit_super_set(req, avail)) {
+		st_ctld_set_reason(j, WAIT_NODE_NOT_AVAIL,
+				   xstrdup("sched/topo: a node it requires (-w) is not available"),
+				   hc->now);
+		use = JOB_SKIP;
+	} else if ((need && need < hj->nmin) || j->details->contiguous) {
+		use = JOB_DELEGATE;
+	} else if (need) {
 		bit_copybits(avail, req);
-		int need = bit_set_count(req);
-		if (hj->nmin < need)
-			hj->nmin = need;
-		hj->nmax = hj->nmin; /* -w: exactly the nodes it names */
+		hj->nmin = hj->nmax = need; /* -w: exactly the nodes it names */
 	}
-	if (ok && !bit_equal(avail, mine)) {
+	if (use == JOB_PLAN && !bit_equal(avail, mine)) {
 		tp_nodeset *s = &hc->allowed[k];
 		if (tp_nodeset_init(s, node_record_count)) {
-			ok = false;
+			use = JOB_SKIP;
 		} else {
 			FOR_EACH_BIT(avail, n)
 				tp_nodeset_set(s, n);
@@ -296,24 +321,33 @@ static bool job_nodes(het_cycle *hc, job_record_t *j, tp_het_job *hj,
 	}
 	FREE_NULL_BITMAP(avail);
 	FREE_NULL_BITMAP(mine);
-	return ok;
+	return use;
 }
 
-/* Node range: the top of -N min-max (tp_job_nodes for the bottom). */
-static int32_t range_top(const job_record_t *j, int32_t nmin)
+/* A job the plan does not model: each of its partitions in turn, as
+ * Slurm's own scheduler tries a job submitted to several, with Slurm
+ * choosing the nodes.  It may take a node the plan meant for a waiting
+ * job a little later; such jobs are rare. */
+static void start_delegated(het_cycle *hc, const tp_het_job *hj)
 {
-	uint32_t max = j->details->max_nodes;
-	if (!max || max == NO_VAL || max <= (uint32_t)nmin)
-		return nmin;
-	return max > INT32_MAX ? INT32_MAX : (int32_t)max;
-}
-
-static int64_t limit_s(const job_record_t *j, const part_record_t *p)
-{
-	uint32_t m = j->time_limit;
-	if (m == NO_VAL)
-		m = p->default_time != NO_VAL ? p->default_time : p->max_time;
-	return m == INFINITE ? (int64_t)365 * 24 * 3600 : (int64_t)m * 60;
+	st_ctx *x = hc->x;
+	job_record_t *j = hj->owner;
+	for (int i = 0; i < hj->nparts && IS_JOB_PENDING(j); i++) {
+		part_record_t *p = hc->prec[hj->parts[i]];
+		j->part_ptr = p;
+		int rc = st_slurm_select_nodes(j, false);
+		if (rc != SLURM_SUCCESS) {
+			debug("%s: %pJ in partition %s (Slurm's selection): %s",
+			      ST_TYPE, j, p->name, slurm_strerror(rc));
+			continue;
+		}
+		st_ctld_started(x, j, hc->now);
+		st_stats_started(&x->stats, x->params.policy, 0);
+		info("%s: cycle %" PRIu64 ": %s: started JobId=%u on %s in partition %s (Slurm's node selection: %s)",
+		     ST_TYPE, x->stats.cycles + 1, x->params.policy, j->job_id,
+		     j->nodes, p->name, j->details->contiguous ?
+		     "--contiguous" : "-w names fewer nodes than -N");
+	}
 }
 
 /* One job from its queue records recs[lo..hi) (one per partition). */
@@ -341,15 +375,26 @@ static void add_job(het_cycle *hc, job_queue_rec_t **recs, size_t lo,
 		return;
 	int32_t nmin = tp_job_nodes(j->details->min_nodes,
 				    j->details->min_cpus, min_cpus);
+	int32_t top = st_ctld_range_max(j);
 	*hj = (tp_het_job){ .id = j->job_id,
 			    .submit = j->details->submit_time,
-			    .estimate = limit_s(j, hc->prec[parts[0]]),
-			    .nmin = nmin, .nmax = range_top(j, nmin),
+			    .estimate = st_ctld_pending_estimate(j,
+							hc->prec[parts[0]]),
+			    .nmin = nmin, .nmax = top > nmin ? top : nmin,
 			    .jclass = jclass_of(hc->x, j), .parts = parts,
 			    .nparts = np, .owner = j };
-	if (hj->jclass < 0 || !job_nodes(hc, j, hj, hc->njobs))
+	if (hj->jclass < 0)
 		return;
-	hc->njobs++;
+	switch (job_nodes(hc, j, hj, hc->njobs)) {
+	case JOB_PLAN:
+		hc->njobs++;
+		break;
+	case JOB_DELEGATE:
+		hc->deleg[hc->ndeleg++] = *hj;
+		break;
+	case JOB_SKIP:
+		break;
+	}
 }
 
 typedef struct prio_key {
@@ -377,6 +422,7 @@ static void build_queue(het_cycle *hc, job_queue_rec_t **recs, size_t nrec)
 	hc->job = xcalloc(nrec + 1, sizeof(*hc->job));
 	hc->jparts = xcalloc(nrec + 1, sizeof(int));
 	hc->allowed = xcalloc(nrec + 1, sizeof(*hc->allowed));
+	hc->deleg = xcalloc(nrec + 1, sizeof(*hc->deleg));
 	prio_key *keys = xcalloc(nrec + 1, sizeof(*keys));
 	for (size_t lo = 0, hi; lo < nrec; lo = hi) {
 		for (hi = lo + 1; hi < nrec &&
@@ -447,6 +493,7 @@ static void cycle_fini(het_cycle *hc)
 		if (hc->job[k].allowed)
 			tp_nodeset_fini(&hc->allowed[k]);
 	xfree(hc->allowed);
+	xfree(hc->deleg);
 	xfree(hc->job);
 	xfree(hc->jparts);
 	xfree(hc->ready);
@@ -473,11 +520,10 @@ uint32_t st_het_cycle(st_ctx *x, job_queue_rec_t **recs, size_t nrec,
 		goto out;
 	}
 	build_queue(&hc, recs, nrec);
-	x->stats.last_queued += (uint32_t)hc.njobs;
-	if (!hc.njobs)
-		goto out;
+	x->stats.last_queued += (uint32_t)(hc.njobs + hc.ndeleg);
 	tp_expdb_etc_arg ea = { .db = x->het.db, .m = &hc.m };
-	if (tp_het_pass(&hc.m, (double)now, hc.job,
+	if (hc.njobs &&
+	    tp_het_pass(&hc.m, (double)now, hc.job,
 			tp_het_planned(hc.njobs, x->params.het_max_jobs),
 			(tp_het_algo)tp_policy_het_algo(x->policy),
 			tp_expdb_etc, &ea, &plan, &err)) {
@@ -487,6 +533,8 @@ uint32_t st_het_cycle(st_ctx *x, job_queue_rec_t **recs, size_t nrec,
 	for (size_t k = 0; k < plan.n; k++)
 		start_one(&hc, &plan, &plan.a[k]);
 	mark_waiting(&hc);
+	for (size_t k = 0; k < hc.ndeleg; k++)
+		start_delegated(&hc, &hc.deleg[k]);
 out:
 	tp_het_plan_fini(&plan);
 	cycle_fini(&hc);

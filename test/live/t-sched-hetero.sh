@@ -18,7 +18,9 @@
 #     expected times grows (28 > 24 s);
 #  3. one such job alone: 2 nodes of a (3 s < 4 s): a parallel start;
 #  4. partition a busy with a job of an unknown class (expected to run to
-#     its 2-minute limit): the next job goes to b (12 s), not behind it.
+#     its 2-minute limit): the next job goes to b (12 s), not behind it;
+#  5. a -w job naming fewer nodes than its -N, which the plan does not
+#     model, still runs (Slurm's own node selection).
 # shellcheck source=test/live/lib.sh
 . "$(dirname "$0")/lib.sh"
 # shellcheck source=test/live/live-lib.sh
@@ -147,5 +149,15 @@ diag "live (id partition nodes):"
 printf '%s\n' "$livewhere" | diag_block
 assert_eq "$simwhere" "$livewhere" "toposim makes the same choices of partition and node count for every job"
 assert_eq "" "$(grep "was decided on .* but started on" "$LOG")" "every job started on the nodes the plan chose"
+
+# ---- 5. -w naming fewer nodes than -N: not in the plan's model, so
+# Slurm's own selection, partition by partition (a lacks n3; b has it).
+pinned=$(sx sbatch --parsable -J pinned -t 1 -p a,b -N 2 -w n3 -o /dev/null --wrap "sleep 1") ||
+	bail_out "sbatch failed"
+wait_done "$pinned"
+assert_eq "COMPLETED b 2 n[3-4]" "$(job_state "$pinned") $(where "$pinned") $(job_nodelist "$pinned")" \
+	"-p a,b -N 2 -w n3 runs: Slurm's selection in b adds n4"
+assert_match ".*started JobId=$pinned on .* in partition b \\(Slurm's node selection: -w names fewer nodes than -N\\).*" \
+	"$(grep "started JobId=$pinned " "$LOG")" "the plugin logged it as Slurm's selection"
 
 done_testing

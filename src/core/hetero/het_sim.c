@@ -22,7 +22,6 @@ enum { EV_ARRIVE = 0, EV_END = 1 };
 typedef struct sim_job {
 	const tp_het_job *in;
 	int db_jclass, truth_jclass;
-	double predicted;      /* at start: the plan's run time */
 } sim_job;
 
 typedef struct sim {
@@ -161,7 +160,6 @@ static int start_job(sim *s, const tp_het_assign *a, double now, tp_error *err)
 	o->parallel = a->nodes > j->in->nmin;
 	o->start = now;
 	o->end = now + run;
-	j->predicted = a->end - a->start;
 	if (!(o->node = malloc(sizeof(int) * (size_t)a->nodes)))
 		return tp_errorf(err, "heterogeneous simulator: out of memory");
 	memcpy(o->node, a->node, sizeof(int) * (size_t)a->nodes);
@@ -181,14 +179,25 @@ static double cpu_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* When running job b's nodes are expected free: predicted again at every
+ * pass, as sched/topo does (st_hetero.c build_ready), so what was learned
+ * while it ran counts. */
+static double busy_ready(sim *s, size_t b, double now)
+{
+	const tp_het_sim_job *o = &s->r->job[b];
+	tp_het_job q = *s->sj[b].in;
+	q.jclass = s->sj[b].db_jclass;
+	q.owner = &s->sj[b];
+	return tp_het_expected_free(now, o->start,
+				    sim_etc(s, &q, o->part, o->nodes),
+				    o->start + (double)q.estimate);
+}
+
 static int pass(sim *s, double now, tp_error *err)
 {
 	for (int k = 0; k < s->c->nnodes; k++) {
 		int b = s->busy[k];
-		const tp_het_sim_job *o = b >= 0 ? &s->r->job[b] : NULL;
-		s->ready[k] = !o ? now
-			: tp_het_expected_free(now, o->start, s->sj[b].predicted,
-					       o->start + (double)s->sj[b].in->estimate);
+		s->ready[k] = b < 0 ? now : busy_ready(s, (size_t)b, now);
 	}
 	for (size_t k = 0; k < s->npending; k++) {
 		size_t i = s->pending[k];
