@@ -230,24 +230,33 @@ sx() { "$TOPO_CLUSTER" exec --dir "$LIVE_DIR" -- "$@"; }
 restart_ctld() { "$TOPO_CLUSTER" restart-ctld --dir "$LIVE_DIR" "$@"; }
 
 # slurmctld writes its state within 5 s of a change (SAVE_MAX_WAIT in
-# src/slurmctld/state_save.c, polled once a second), later when it is busy:
-# only once StateSaveLocation/job_state has been written again after this
-# call is every change made so far on disk, so only then may a crash test
-# demand it.  Waits for that write (at most LIVE_STATE_SAVE_WAIT s, default
-# 20: with nothing left to save no write comes, and everything is on disk
-# already).  Sleeps in the background: `wait` lets a SIGTERM/SIGINT trap
-# run at once.
+# src/slurmctld/state_save.c, polled once a second), later when it is busy.
+# Only a write of StateSaveLocation/job_state later than the last job
+# event (the newest submit, start or end time that has passed, whole
+# seconds, so a write at least a second after it) holds every change made
+# so far, and only then may a crash test demand it.  Waits for that write
+# (at most LIVE_STATE_SAVE_WAIT s, default 120: Slurm 24.11 was seen to
+# write it a minute after a start); returns at once when it
+# has happened already.  Sleeps in the background: `wait` lets a
+# SIGTERM/SIGINT trap run at once.
+last_job_event() {
+	sx scontrol -o show job 2>/dev/null | tr ' ' '\n' |
+		sed -n 's/^\(SubmitTime\|StartTime\|EndTime\)=\([0-9T:-]*\)$/\2/p' |
+		while read -r t; do date -d "$t" +%s; done |
+		awk -v now="$(date +%s)" '$1 <= now && $1 > m { m = $1 } END { print m + 0 }'
+}
 wait_state_saved() {
-	local f=$LIVE_DIR/state/job_state since m end
-	since=$(date +%s.%N)
-	end=$(($(date +%s) + ${LIVE_STATE_SAVE_WAIT:-20}))
-	while [ "$(date +%s)" -lt "$end" ]; do
+	local f=$LIVE_DIR/state/job_state last m end
+	last=$(last_job_event)
+	end=$(($(date +%s) + ${LIVE_STATE_SAVE_WAIT:-120}))
+	while :; do
+		m=$(stat -c %.9Y "$f" 2>/dev/null) &&
+			awk -v m="$m" -v l="$last" 'BEGIN { exit !(m >= l + 1) }' && return 0
+		[ "$(date +%s)" -lt "$end" ] || break
 		sleep 0.2 &
 		wait $!
-		m=$(stat -c %.9Y "$f" 2>/dev/null) || continue
-		awk -v m="$m" -v s="$since" 'BEGIN { exit !(m > s) }' && return 0
 	done
-	diag "no state save of $f within ${LIVE_STATE_SAVE_WAIT:-20} s (nothing left to save?)"
+	diag "no write of $f after the last job event ($last) within ${LIVE_STATE_SAVE_WAIT:-120} s"
 }
 
 # ------------------------------------------------------------------- jobs
