@@ -106,16 +106,21 @@ int32_t st_ctld_range_max(job_record_t *j)
 
 /* ---- building the view --------------------------------------------- */
 
-static void set_free(part_cycle *pc)
+void st_ctld_keep_free(bitstr_t *b)
 {
-	bitstr_t *b = pc->bits;
-	bit_copybits(b, pc->part->node_bitmap);
 	bit_and(b, avail_node_bitmap);
 	bit_and(b, idle_node_bitmap);
 	bit_and_not(b, cg_node_bitmap);
 	if (booting_node_bitmap)
 		bit_and_not(b, booting_node_bitmap);
 	st_slurm_drop_powered_down(b);
+}
+
+static void set_free(part_cycle *pc)
+{
+	bitstr_t *b = pc->bits;
+	bit_copybits(b, pc->part->node_bitmap);
+	st_ctld_keep_free(b);
 	tpl_bits_to_set(&pc->x->topo.map, b, &pc->x->view.c.free);
 	tp_cluster_recount_free(&pc->x->view.c);
 }

@@ -57,6 +57,9 @@ typedef struct st_ctx {
  * Returns the number of jobs started. */
 uint32_t st_ctld_cycle(st_ctx *x, time_t now);
 
+/* Clear from b the nodes a job cannot start on now: not available
+ * (down, drained), not idle, completing, booting or powered down. */
+void st_ctld_keep_free(bitstr_t *b);
 /* The limit select_nodes() will give a pending job in partition p, in
  * seconds (INFINITE: a year). */
 int64_t st_ctld_pending_estimate(job_record_t *j, part_record_t *p);

@@ -211,10 +211,7 @@ static int build_ready(het_cycle *hc)
 	hc->usable = bit_copy(avail_node_bitmap);
 	st_slurm_drop_powered_down(hc->usable);
 	bitstr_t *free_now = bit_copy(hc->usable);
-	bit_and(free_now, idle_node_bitmap);
-	bit_and_not(free_now, cg_node_bitmap);
-	if (booting_node_bitmap)
-		bit_and_not(free_now, booting_node_bitmap);
+	st_ctld_keep_free(free_now);
 	for (int n = 0; n < nn; n++)
 		hc->ready[n] = !bit_test(hc->usable, n) ? TP_HET_NEVER :
 			       bit_test(free_now, n) ? now : now + 1;
