@@ -44,7 +44,7 @@
 # Parameters (environment): WIDTH=16 JOBS=48 MAXN=256 SEED=1
 # PLUGINS="tree fattree torus" (ratios need tree, the baseline),
 # TOPO_BUILDDIR (default build/bench-2411; needs plugins/.libs,
-# bench/.libs/eval_timer.so, contrib/fattree/ftconf), PORT_BASE=27001,
+# bench/.libs/eval_timer.so, src/tools/ftconf), PORT_BASE=27001,
 # KEEP=1 keeps the work directory (cluster logs, eval logs).
 # Needs root.  Prints the numbers and the ratios ours / topology/tree;
 # asserts nothing about time.
@@ -56,7 +56,7 @@ CLUSTER=$SRC/contrib/cluster/topo-cluster
 BUILDDIR=${TOPO_BUILDDIR:-$SRC/build/bench-2411}
 PLUGINDIR=$BUILDDIR/plugins/.libs
 SHIM=$BUILDDIR/bench/.libs/eval_timer.so
-FTCONF=$BUILDDIR/contrib/fattree/ftconf
+FTCONF=$BUILDDIR/src/tools/ftconf
 WIDTH=${WIDTH:-16} JOBS=${JOBS:-48} MAXN=${MAXN:-256} SEED=${SEED:-1}
 PLUGINS=${PLUGINS:-"tree fattree torus"}
 PORT_BASE=${PORT_BASE:-27001}

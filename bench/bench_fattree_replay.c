@@ -31,13 +31,14 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "settings/settings.h"
 #include "alloc/alloc.h"
 #include "engine/engine.h"
 #include "topology/fattree.h"
 #include "engine/metrics.h"
 #include "policy/policy.h"
-#include "io/swf.h"
-#include "io/workload.h"
+#include "trace/swf.h"
+#include "trace/workload.h"
 
 #ifndef TP_DEFAULT_DATA_DIR
 #define TP_DEFAULT_DATA_DIR "../shared/data"

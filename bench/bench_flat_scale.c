@@ -17,8 +17,9 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "settings/settings.h"
 #include "engine/engine.h"
-#include "io/swf.h"
+#include "trace/swf.h"
 
 #ifndef TP_DEFAULT_DATA_DIR
 #define TP_DEFAULT_DATA_DIR "../shared/data"

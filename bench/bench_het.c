@@ -35,8 +35,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "hetero/het_gen.h"
-#include "hetero/het_sim.h"
+#include "hetsim/het_gen.h"
+#include "hetsim/het_sim.h"
 
 static int failures;
 

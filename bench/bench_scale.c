@@ -23,8 +23,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "settings/settings.h"
 #include "engine/engine.h"
-#include "io/swf.h"
+#include "trace/swf.h"
 #include "topology/fattree.h"
 #include "topology/torus.h"
 

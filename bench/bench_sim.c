@@ -15,8 +15,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "settings/settings.h"
 #include "engine/engine.h"
-#include "io/swf.h"
+#include "trace/swf.h"
 
 #ifndef TP_DEFAULT_DATA_DIR
 #define TP_DEFAULT_DATA_DIR "../shared/data"

@@ -20,7 +20,7 @@
 # NODES=64 BURST=5000 ARRAY=300 WORKLOADS="burst array"
 # SETUPS="backfill-linear topo-fattree" (also: topo-linear),
 # TOPO_POLICY=easy, PLUGINDIR (default build/plugins/.libs),
-# FTCONF (default build/contrib/fattree/ftconf), KEEP=1 keeps cluster dirs.
+# FTCONF (default build/src/tools/ftconf), KEEP=1 keeps cluster dirs.
 # Needs root (network namespaces).
 set -euo pipefail
 
@@ -32,7 +32,7 @@ WORKLOADS=${WORKLOADS:-"burst array"}
 SETUPS=${SETUPS:-"backfill-linear topo-fattree"}
 TOPO_POLICY=${TOPO_POLICY:-easy}
 PLUGINDIR=${PLUGINDIR:-$SRC/build/plugins/.libs}
-FTCONF=${FTCONF:-$SRC/build/contrib/fattree/ftconf}
+FTCONF=${FTCONF:-$SRC/build/src/tools/ftconf}
 TMPD=${TMPDIR:-/tmp}
 
 die() { echo "bench_throughput_live: $*" >&2; exit 1; }

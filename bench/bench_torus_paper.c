@@ -46,13 +46,14 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "settings/settings.h"
 #include "alloc/alloc.h"
 #include "alloc/alloc_memo.h"
 #include "engine/engine.h"
 #include "policy/first_fit.h"
 #include "engine/metrics.h"
 #include "policy/policy.h"
-#include "io/swf.h"
+#include "trace/swf.h"
 #include "topology/torus.h"
 
 /* ---- the experiment's fixed parts ------------------------------------ */
@@ -320,7 +321,7 @@ static const char *default_topogen(const char *argv0)
 		return env;
 	const char *slash = strrchr(argv0, '/');
 	int dirlen = slash ? (int)(slash - argv0) : 1;
-	snprintf(path, sizeof(path), "%.*s/../contrib/workload/topogen", dirlen,
+	snprintf(path, sizeof(path), "%.*s/../src/tools/topogen", dirlen,
 		 slash ? argv0 : ".");
 	return path;
 }
@@ -1251,7 +1252,7 @@ int main(int argc, char **argv)
 	bench_opts o;
 	parse_args(argc, argv, &o);
 	if (access(o.topogen, X_OK))
-		die("workload generator %s not found (build contrib/workload/topogen, "
+		die("workload generator %s not found (build src/tools/topogen, "
 		    "or give --topogen or TOPOGEN)", o.topogen);
 	double w0 = wall_now();
 	make_workloads(&o, &ws);

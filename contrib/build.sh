@@ -8,6 +8,20 @@ dir=$1
 shift
 cd "$root"
 [ -x configure ] && [ configure -nt configure.ac ] || autoreconf -fi >/dev/null
+# Slurm's headers (downloaded and installed as root the first time):
+# here, not in configure, which only looks for them.
+series=22.05 headers=auto
+for a in "$@"; do
+	case $a in
+	--with-slurm-version=*) series=${a#*=} ;;
+	--without-slurm-headers | --with-slurm-headers=*) headers=given ;;
+	esac
+done
+if [ "$headers" = auto ]; then
+	echo "build.sh: preparing Slurm $series's headers (contrib/slurm-headers.sh)" >&2
+	sh "$root/contrib/slurm-headers.sh" --version "$series" >/dev/null ||
+		{ echo "build.sh: contrib/slurm-headers.sh --version $series failed" >&2; exit 1; }
+fi
 mkdir -p "$dir"
 cd "$dir"
 if [ ! -f Makefile ] || [ "$root/configure" -nt config.status ]; then

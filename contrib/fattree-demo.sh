@@ -47,7 +47,7 @@ note() { echo "fattree-demo: $*" >&2; }
 [ "$(id -u)" = 0 ] || die "must run as root (the cluster's daemons run in a network namespace)"
 cluster=$root/contrib/cluster/topo-cluster
 toposim=$build/src/sim/toposim
-ftconf=$build/contrib/fattree/ftconf
+ftconf=$build/src/tools/ftconf
 plugindir=$build/plugins/.libs
 for f in "$toposim" "$ftconf"; do [ -x "$f" ] || die "$f not found: build first (contrib/build.sh ${build#"$root"/})"; done
 [ -e "$plugindir/select_fattree.so" ] ||

@@ -20,7 +20,7 @@ echo
 echo "== simulator: heterogeneous site (142 machines in 18 clusters, 6 speeds), 15 jobs at t=0,"
 echo "   half of them possibly parallel; every heterogeneous policy (doc/heterogeneous.md)"
 het=$(mktemp -d)
-build/main/contrib/workload/hetgen --machine site --jobs 15 --parallel 50 --seed 1 --out "$het/w"
+build/main/src/tools/hetgen --machine site --jobs 15 --parallel 50 --seed 1 --out "$het/w"
 printf '%-8s %16s %10s\n' policy total_job_time_s parallel
 for p in olb min-min min-max sjs pjs; do
 	build/main/src/sim/toposim --machine "$het/w.machine" --het-jobs "$het/w.jobs" \

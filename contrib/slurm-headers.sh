@@ -1,5 +1,5 @@
 #!/bin/sh
-# slurm-headers.sh [DIR] - prepare Slurm 22.05.8's internal headers for the
+# slurm-headers.sh [--check] [--version V] [DIR] - prepare Slurm 22.05.8's internal headers for the
 # plugins and print the directory that holds them.
 #
 # Select and scheduler plugins include src/common/*.h and src/slurmctld/*.h,
@@ -29,6 +29,13 @@ die() {
 	exit 1
 }
 
+# --check: only print an already prepared DIR, never download or install
+# (configure uses it: configure never installs packages).
+CHECK_ONLY=
+if [ "${1:-}" = --check ]; then
+	CHECK_ONLY=1
+	shift
+fi
 SERIES=22.05
 if [ "${1:-}" = --version ]; then
 	SERIES=${2:?--version needs 22.05 or 24.11}
@@ -94,6 +101,8 @@ if prepared; then
 	echo "$dir"
 	exit 0
 fi
+[ -z "$CHECK_ONLY" ] ||
+	die "Slurm $VERSION's headers are not prepared in $dir: run contrib/slurm-headers.sh --version $SERIES (as root the first time; contrib/build.sh does)"
 
 # One preparation at a time (configure and a test script may race).
 mkdir -p "$cache" "$(dirname "$dir")"

@@ -129,6 +129,9 @@ for so in topology_fattree topology_torus sched_topo; do
 	fi
 done
 
+step "Slurm 24.11 plugins export only plugin symbols"
+run_tests '^(ok|not ok)' test/plugin-exports.sh build/test-2411/plugins/.libs || fail=1
+
 step "unit tests under ASan/UBSan"
 ./contrib/build.sh build/sanitize --enable-sanitizers --without-slurm-headers ||
 	{ problem "contrib/build.sh build/sanitize failed"; finish; }

@@ -12,11 +12,13 @@ dnl                            topology/torus and sched/topo.
 dnl  --with-slurm-headers=DIR  Slurm's source tree (DIR/slurm/slurm_version.h,
 dnl                            DIR/src/common/*.h, DIR/src/slurmctld/*.h and
 dnl                            DIR/config.h), as contrib/slurm-headers.sh
-dnl                            prepares it.  Default ("auto"): run that
-dnl                            script, which prints its cache directory
-dnl                            ($HOME/.cache/slurm-topo/slurm-VERSION) and
-dnl                            returns at once when it is already prepared;
-dnl                            if it fails, the plugins are not built (warning).
+dnl                            prepares it.  Default ("auto"): ask that
+dnl                            script (--check) for its cache directory
+dnl                            ($HOME/.cache/slurm-topo/slurm-VERSION); it
+dnl                            never downloads or installs from configure
+dnl                            (contrib/build.sh prepares it first); when it
+dnl                            is not prepared, the plugins are not built
+dnl                            (warning).
 dnl                            An explicit DIR that does not fit is an error.
 dnl  --without-slurm-headers   build no plugins.
 dnl  --with-slurm-libdir=DIR   where libslurmfull.so and Slurm's own plugins
@@ -70,12 +72,14 @@ AS_CASE([$with_slurm_headers],
   [auto|yes],
     [AC_MSG_CHECKING([for Slurm $SLURM_WANT_VERSION headers (contrib/slurm-headers.sh)])
      dnl The script prints the directory on stdout, progress on stderr.
-     SLURM_HEADERS=`$SHELL "$srcdir/contrib/slurm-headers.sh" --version $SLURM_SERIES 2>&AS_MESSAGE_LOG_FD` ||
+     dnl --check: configure never downloads or installs anything;
+     dnl contrib/build.sh prepares the headers before it runs configure.
+     SLURM_HEADERS=`$SHELL "$srcdir/contrib/slurm-headers.sh" --check --version $SLURM_SERIES 2>&AS_MESSAGE_LOG_FD` ||
 	SLURM_HEADERS=
      AS_IF([test -n "$SLURM_HEADERS"],
 	   [AC_MSG_RESULT([$SLURM_HEADERS])],
 	   [AC_MSG_RESULT([no])
-	    AC_MSG_WARN([contrib/slurm-headers.sh failed (see config.log): the Slurm plugins will not be built])])],
+	    AC_MSG_WARN([Slurm $SLURM_WANT_VERSION's headers are not prepared (run contrib/slurm-headers.sh --version $SLURM_SERIES; see config.log): the Slurm plugins will not be built])])],
   [AS_IF([test -d "$with_slurm_headers"],
 	 [SLURM_HEADERS=`cd "$with_slurm_headers" && pwd`],
 	 [AC_MSG_ERROR([--with-slurm-headers=$with_slurm_headers: no such directory])])])

@@ -20,7 +20,7 @@
 #include "alloc/alloc.h"
 #include "alloc/alloc_memo.h"
 #include "topology/fattree.h"
-#include "model/rng.h"
+#include "trace/rng.h"
 #include "topology/torus.h"
 
 typedef struct machine {

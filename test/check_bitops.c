@@ -3,8 +3,8 @@
  * is compiled and checked here whatever compiler builds the tests. */
 #define TP_BITOPS_PORTABLE 1
 #include "check_util.h"
-#include "model/bitops.h"
-#include "model/rng.h"
+#include "base/bitops.h"
+#include "trace/rng.h"
 
 static int naive_popcount(uint64_t x)
 {

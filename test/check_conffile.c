@@ -1,6 +1,6 @@
 /* check_conffile.c - unit tests for io/conffile.c. */
 #include "check_util.h"
-#include "io/conffile.h"
+#include "base/conffile.h"
 #include "tmpdir_util.h"
 
 #include <errno.h>

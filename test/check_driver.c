@@ -8,8 +8,9 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "settings/settings.h"
 #include "alloc/alloc.h"
-#include "engine/driver.h"
+#include "driver/driver.h"
 #include "model/cluster.h"
 #include "policy/policy.h"
 

@@ -1,6 +1,6 @@
 /* check_esterr.c - unit tests for esterr.c. */
 #include "check_util.h"
-#include "io/esterr.h"
+#include "trace/esterr.h"
 
 #include <math.h>
 #include <stdio.h>

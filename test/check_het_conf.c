@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "check_util.h"
-#include "hetero/het_conf.h"
+#include "hetsim/het_conf.h"
 #include "tmpdir_util.h"
 
 static const char *machine_text =

@@ -2,7 +2,7 @@
  * every schedule on random machines. */
 #include "check_util.h"
 #include "het_fixtures.h"
-#include "model/rng.h"
+#include "trace/rng.h"
 
 #include <stdlib.h>
 #include <string.h>

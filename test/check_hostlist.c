@@ -1,6 +1,6 @@
 /* check_hostlist.c - unit tests for io/hostlist.c. */
 #include "check_util.h"
-#include "io/hostlist.h"
+#include "base/hostlist.h"
 
 #include <stdio.h>
 #include <stdlib.h>

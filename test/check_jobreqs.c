@@ -7,9 +7,10 @@
 #include "check_util.h"
 #include "tmpdir_util.h"
 
+#include "settings/settings.h"
 #include "alloc/alloc.h"
 #include "engine/engine.h"
-#include "io/jobreqs.h"
+#include "trace/jobreqs.h"
 #include "policy/policy.h"
 
 #define NN 16

@@ -1,7 +1,7 @@
 /* check_least_loaded.c - unit tests for alloc/least_loaded.c: the pick
  * rule, and the worked example of patent CN105159769 ([0038]-[0047]). */
 #include "check_util.h"
-#include "alloc/least_loaded.h"
+#include "tasks/least_loaded.h"
 
 static tp_ll_nodes nodes;
 

@@ -1,6 +1,6 @@
 /* check_nodeset.c - unit tests for nodeset.c. */
 #include "check_util.h"
-#include "model/nodeset.h"
+#include "base/nodeset.h"
 
 #include <string.h>
 

@@ -9,7 +9,7 @@
 #include "alloc/alloc.h"
 #include "alloc/place.h"
 #include "alloc/placeable.h"
-#include "model/rng.h"
+#include "trace/rng.h"
 #include "topology/fattree.h"
 #include "topology/torus.h"
 

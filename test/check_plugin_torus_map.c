@@ -2,16 +2,16 @@
  * node bitmaps (bitstr_t, slurm.conf order; libslurmfull) and torus node
  * sets (torus.conf order) by node name: plugins/common/tpl_nodemap.c with
  * the torus's name index (tp_torus_node_index), and boxes
- * seen through the map (tt_box.c). */
+ * seen through the map (machine/torus_describe.c). */
 #include "check_util.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#include "model/rng.h"
+#include "trace/rng.h"
 #include "topology/torus.h"
 #include "tpl_nodemap.h"
-#include "tt_box.h"
+#include "machine/torus_describe.h"
 
 #define NSLURM 64
 
@@ -105,7 +105,7 @@ START_TEST(test_box_through_bitmap)
 		}
 		tpl_bits_to_set(&f.m, b, &back);
 		ck_assert(tp_nodeset_equal(&s, &back));
-		ck_assert_int_eq(tt_box_of(f.t, &back, &got), 0);
+		ck_assert_int_eq(tp_box_of(f.t, &back, &got), 0);
 		ck_assert(tp_torus_box_equal(f.t, &want, &got));
 	}
 	bit_free(b);
@@ -132,7 +132,7 @@ START_TEST(test_box_is_a_torus_notion)
 	for (int i = 0; i < 4; i++)
 		bit_set(b, i);
 	tpl_bits_to_set(&f.m, b, &s);
-	bool first4_box = tt_box_of(f.t, &s, &box) == 0;
+	bool first4_box = tp_box_of(f.t, &s, &box) == 0;
 	tp_nodeset_zero(&s);
 	tp_nodeset_set_range(&s, 0, 4);
 	tpl_set_to_bits(&f.m, &s, b);
@@ -144,7 +144,7 @@ START_TEST(test_box_is_a_torus_notion)
 		}
 	ck_assert_int_eq(bit_set_count(b), 4);
 	tpl_bits_to_set(&f.m, b, &s);
-	ck_assert_int_eq(tt_box_of(f.t, &s, &box), 0);
+	ck_assert_int_eq(tp_box_of(f.t, &s, &box), 0);
 	ck_assert_int_eq(box.len[2] * box.len[3], 4);
 	/* with seed 3 the four Slurm indices are not consecutive, and Slurm's
 	 * first four are not a box: the fixture shows what it claims */

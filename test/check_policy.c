@@ -3,8 +3,9 @@
  * small schedules worked out by hand, then randomised invariants.
  */
 #include "check_util.h"
+#include "settings/settings.h"
 #include "engine/metrics.h"
-#include "model/rng.h"
+#include "trace/rng.h"
 #include "topology/fattree.h"
 #include "sim_util.h"
 

@@ -2,6 +2,7 @@
 #include "alloc_fixtures.h"
 #include "check_util.h"
 #include "sim_util.h"
+#include "settings/settings.h"
 #include "model/cluster.h"
 #include "engine/engine.h"
 #include "policy/policy.h"

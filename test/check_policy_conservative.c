@@ -3,6 +3,7 @@
 #include "alloc_fixtures.h"
 #include "check_util.h"
 #include "sim_util.h"
+#include "settings/settings.h"
 #include "model/cluster.h"
 #include "engine/engine.h"
 #include "topology/fattree.h"

@@ -1,6 +1,6 @@
 /* check_rng.c - unit tests for rng.c. */
 #include "check_util.h"
-#include "model/rng.h"
+#include "trace/rng.h"
 
 #include <math.h>
 #include <stdint.h>

@@ -18,8 +18,9 @@
 #include <string.h>
 
 #include "check_util.h"
+#include "settings/settings.h"
 #include "engine/engine.h"
-#include "model/rng.h"
+#include "trace/rng.h"
 #include "st_decide.h"
 #include "st_fills.h"
 #include "st_view.h"

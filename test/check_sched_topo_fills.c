@@ -6,7 +6,7 @@
 #include <unistd.h>
 
 #include "check_util.h"
-#include "model/rng.h"
+#include "trace/rng.h"
 #include "st_fills.h"
 
 static char *tmp_path(void)

@@ -10,7 +10,7 @@
 #include <strings.h>
 
 #include "hetero/het_expdb.h"
-#include "io/settings.h"
+#include "settings/settings.h"
 
 /* ---- helpers ------------------------------------------------------------ */
 

@@ -1,8 +1,8 @@
 /* check_swf.c - unit tests for swf.c and workload.c, and the topogen
  * generator read back through the SWF reader. */
 #include "check_util.h"
-#include "io/swf.h"
-#include "io/workload.h"
+#include "trace/swf.h"
+#include "trace/workload.h"
 
 #include <fcntl.h>
 #include <math.h>

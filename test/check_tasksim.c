@@ -2,7 +2,7 @@
  * small runs worked out by hand, and the files' error messages. */
 #include "check_util.h"
 #include "tmpdir_util.h"
-#include "engine/tasksim.h"
+#include "tasks/tasksim.h"
 
 #include <string.h>
 

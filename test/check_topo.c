@@ -14,11 +14,11 @@
 #include <unistd.h>
 
 #include "alloc/alloc.h"
-#include "io/conffile.h"
-#include "io/settings.h"
-#include "model/rng.h"
-#include "topology/fattree_conf.h"
-#include "topology/topo.h"
+#include "base/conffile.h"
+#include "settings/settings.h"
+#include "trace/rng.h"
+#include "machine/fattree_conf.h"
+#include "machine/topo.h"
 
 /* ---- helpers ------------------------------------------------------------ */
 

@@ -3,7 +3,7 @@
  * and against a node-set reference. */
 #include "check_util.h"
 #include "alloc/alloc.h"
-#include "model/rng.h"
+#include "trace/rng.h"
 #include "topology/torus.h"
 
 #include <string.h>

@@ -6,7 +6,7 @@
 #include "tmpdir_util.h"
 #include "alloc/alloc.h"
 #include "alloc/placeable.h"
-#include "topology/topo.h"
+#include "machine/topo.h"
 #include "topology/torus.h"
 
 #include <stdio.h>

@@ -131,6 +131,28 @@ printf 'Allocator=fattree\nMsuSiz=2\n' > "$tmp/etc/bad.conf"
 expect_fail "bad.conf:2: unknown key 'MsuSiz'" --workload "$tmp/t.swf" --policy easy \
 	--fattree-conf "$tmp/etc/bad.conf" --jobs-csv - --summary-json -
 
+# --switches wait (Switches=N@S, driver/switches.h), hand-worked on the
+# 2-leaf tree above under fcfs: job 1 may use n2 and n3 only, one node on
+# each leaf, so it cannot run on 1 switch; it sits out (job 2, behind it,
+# starts at once on n1) until its 30 s wait ends at t=30, then runs
+# unconstrained on n[2-3].  Without a wait it could never run: rejected.
+cat > "$tmp/sw.swf" <<'SWF'
+1 0 -1 10 2 -1 -1 2 10 -1 1 -1 -1 -1 -1 -1 -1 -1
+2 5 -1 100 1 -1 -1 1 100 -1 1 -1 -1 -1 -1 -1 -1 -1
+SWF
+echo 'JobId=1 Nodes=n[2-3] Switches=1@30' > "$tmp/sw.req"
+out=$("$toposim" --workload "$tmp/sw.swf" --policy fcfs --topology "$tmp/etc/topology.conf" \
+	--alloc first-free --job-requests "$tmp/sw.req" --check --quiet --jobs-csv - \
+	--summary-json /dev/null | sed 1d | cut -d, -f1,3 | paste -sd' ')
+if [ "$out" = "1,30 2,5" ]; then ok; else bad "Switches=1@30: starts '$out'"; fi
+echo 'JobId=1 Nodes=n[2-3] Switches=1' > "$tmp/sw.req"
+if "$toposim" --workload "$tmp/sw.swf" --policy fcfs --topology "$tmp/etc/topology.conf" \
+	--alloc first-free --job-requests "$tmp/sw.req" --quiet --jobs-csv /dev/null \
+	--summary-json - | grep -q '"rejected": 1'; then ok; else bad "Switches=1 for ever: not rejected"; fi
+echo 'JobId=1 Switches=1@x' > "$tmp/sw.req"
+expect_fail "sw.req:1: Switches='1@x'" --workload "$tmp/sw.swf" --policy fcfs \
+	--topology "$tmp/etc/topology.conf" --job-requests "$tmp/sw.req" --jobs-csv - --summary-json -
+
 # --base-shapes: a torus option with two values; torus.conf's BaseShapes=
 # names its file and line when wrong.
 printf 'Dimensions=2x2\nNodes=n[1-4]\nBaseShapes=sorted\n' > "$tmp/etc/torus.conf"

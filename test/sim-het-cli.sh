@@ -5,7 +5,7 @@
 # learning, and hetgen's files run as written.
 set -uo pipefail
 toposim=${TOPOSIM:-./src/sim/toposim}
-hetgen=${HETGEN:-./contrib/workload/hetgen}
+hetgen=${HETGEN:-./src/tools/hetgen}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 pass=0 fail=0

@@ -6,9 +6,10 @@
 #include <check.h>
 #include <string.h>
 
+#include "settings/settings.h"
 #include "engine/engine.h"
 #include "policy/policy.h"
-#include "io/workload.h"
+#include "trace/workload.h"
 
 /* One row of a hand-written trace. */
 typedef struct sim_row {

@@ -16,8 +16,8 @@
 
 #include "src/common/bitstring.h"
 
-#include "model/error.h"
-#include "model/nodeset.h"
+#include "base/error.h"
+#include "base/nodeset.h"
 
 typedef struct tpl_nodemap {
 	int nslurm;     /* Slurm's node_record_count when built */

@@ -10,7 +10,7 @@
 #include "src/common/xstring.h"
 
 #include "model/job.h"
-#include "topology/topo.h"
+#include "machine/topo.h"
 #include "topology/torus.h"
 
 void tpl_conf_paths(const char *name, char **conf, char **dir)

@@ -7,7 +7,7 @@
 
 #include "tpl_nodemap.h"
 
-#include "topology/topo.h"
+#include "machine/topo.h"
 
 #include "src/slurmctld/slurmctld.h"
 

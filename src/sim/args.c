@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "settings/settings.h"
 #include "alloc/alloc.h"
 #include "policy/policy.h"
 #include "topology/torus.h"

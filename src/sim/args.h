@@ -10,8 +10,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "io/settings.h"
-#include "io/swf.h"
+#include "settings/settings.h"
+#include "trace/swf.h"
 #include "windows.h"
 
 typedef struct sim_config {

@@ -8,8 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "hetero/het_conf.h"
-#include "hetero/het_sim.h"
+#include "hetsim/het_conf.h"
+#include "hetsim/het_sim.h"
 #include "output.h"
 
 static int write_out(const sim_config *c, const tp_het_conf *m,

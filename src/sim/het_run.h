@@ -3,7 +3,7 @@
 #define SIM_HET_RUN_H
 
 #include "args.h"
-#include "model/error.h"
+#include "base/error.h"
 
 /* 0, or -1 with err. */
 int sim_het_run(const sim_config *c, tp_error *err);

@@ -1,7 +1,7 @@
 /* output.c - CSV and JSON writers; column and key meanings in toposim(1). */
 #include "output.h"
 
-#include "io/hostlist.h"
+#include "base/hostlist.h"
 
 #include <errno.h>
 #include <inttypes.h>

@@ -6,7 +6,7 @@
 
 #include "engine/engine.h"
 #include "engine/metrics.h"
-#include "io/workload.h"
+#include "trace/workload.h"
 
 /* Open `path` for writing; "-" is stdout.  NULL with err set on failure. */
 FILE *sim_open_out(const char *path, tp_error *err);

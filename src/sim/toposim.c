@@ -10,16 +10,17 @@
 #include <time.h>
 
 #include "args.h"
+#include "settings/settings.h"
 #include "engine/engine.h"
 #include "engine/metrics.h"
 #include "het_run.h"
-#include "io/esterr.h"
-#include "io/jobreqs.h"
-#include "io/swf.h"
+#include "trace/esterr.h"
+#include "trace/jobreqs.h"
+#include "trace/swf.h"
 #include "output.h"
 #include "plot.h"
 #include "progress.h"
-#include "topology/topo.h"
+#include "machine/topo.h"
 #include "windows.h"
 
 static double now_seconds(void)

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/tasksim.h"
+#include "tasks/tasksim.h"
 #include "output.h"
 
 typedef struct tt_args {

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <stdio.h>
 
-#include "model/rng.h"
+#include "trace/rng.h"
 
 /* A whole decimal number at *p, advancing *p; -1 when there is none. */
 static long long number(const char **p)

@@ -17,7 +17,7 @@
 #include <stdint.h>
 
 #include "engine/metrics.h"
-#include "model/error.h"
+#include "base/error.h"
 
 typedef struct sim_windows {
 	size_t k, len;

@@ -127,7 +127,7 @@ assert_excludes() {
 live_needs() {
 	TOPO_BUILDDIR=${TOPO_BUILDDIR:-}
 	TOPOSIM=$TOPO_BUILDDIR/src/sim/toposim
-	FTCONF=$TOPO_BUILDDIR/contrib/fattree/ftconf
+	FTCONF=$TOPO_BUILDDIR/src/tools/ftconf
 	local w tool
 	for w in "$@"; do
 		case $w in

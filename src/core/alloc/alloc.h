@@ -15,9 +15,9 @@
 
 #include <stdbool.h>
 
-#include "model/error.h"
+#include "base/error.h"
 #include "model/job.h"
-#include "model/nodeset.h"
+#include "base/nodeset.h"
 
 typedef struct tp_alloc tp_alloc;
 struct tp_fattree; /* fattree.h */

@@ -15,7 +15,7 @@
 #include <stdint.h>
 
 #include "alloc/alloc.h"
-#include "model/nodeset.h"
+#include "base/nodeset.h"
 
 /* Nodes a running job gives back at `time` (its end by time limit). */
 typedef struct tp_release {

@@ -15,7 +15,7 @@
 #include <stdint.h>
 
 #include "alloc/alloc.h"
-#include "model/nodeset.h"
+#include "base/nodeset.h"
 
 typedef struct tp_placeable {
 	int8_t *known;      /* by size: 0 not asked, 1 placeable, -1 never */

@@ -25,8 +25,9 @@
  *
  * One function decides for every driver: tp_het_pass() plans the queue
  * and returns the jobs whose planned start is now; sched/topo
- * (plugins/sched_topo/st_hetero.c) and the simulator (het_sim.c) call it
- * with the same inputs and start the same jobs.
+ * (plugins/sched/topo/st_het_cycle.c) and the simulator (het_sim.c) call it
+ * with the same inputs and start the same jobs.  The rest of a cycle
+ * (learning ended runs, busy nodes' ready times) is het_cycle.h's.
  */
 #ifndef TP_HET_H
 #define TP_HET_H
@@ -35,8 +36,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "model/error.h"
-#include "model/nodeset.h"
+#include "base/error.h"
+#include "base/nodeset.h"
 
 /* A node that will never be free (down, drained, not usable). */
 #define TP_HET_NEVER 1e300

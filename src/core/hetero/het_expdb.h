@@ -10,8 +10,9 @@
  * for.  Class names are the drivers' keys (a job name, user, wckey or
  * comment; a partition name) interned to small indices.
  *
- * Learned from every job that completes, by slurmctld (sched/topo) and by
- * the simulator, through tp_expdb_add(); kept across slurmctld restarts in
+ * Learned from every job that completes (ended by itself: not killed at
+ * its limit, failed or cancelled), by slurmctld (sched/topo) and by the
+ * simulator, through tp_het_learn() (het_cycle.h); kept across slurmctld restarts in
  * a text file (tp_expdb_save/load: StateSaveLocation/sched_topo.expdb);
  * seeded from `sacct -P` output (tp_expdb_seed_sacct); printed by
  * `topo-expdb`.
@@ -24,7 +25,7 @@
 #include <stdio.h>
 
 #include "hetero/het.h"
-#include "model/error.h"
+#include "base/error.h"
 
 typedef struct tp_expdb tp_expdb;
 

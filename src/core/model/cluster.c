@@ -136,6 +136,7 @@ static tp_run *push_run(tp_cluster *c, tp_job *job, int64_t start,
 	r->job = job;
 	r->start = start;
 	r->limit = limit;
+	r->ceiling = INT64_MAX;
 	r->fill_for = fill_for;
 	c->nrun++;
 	return r;

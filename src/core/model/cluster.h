@@ -16,9 +16,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "alloc/alloc.h"
+/* The allocator a pass places with (alloc/alloc.h, a layer above). */
+typedef struct tp_alloc tp_alloc;
 #include "model/job.h"
-#include "model/nodeset.h"
+#include "base/nodeset.h"
 
 #define TP_NOT_FILL (-1)
 
@@ -27,6 +28,8 @@ typedef struct tp_run {
 	tp_job *job;
 	int64_t start;
 	int64_t limit;      /* end by time limit: start + estimate + extensions */
+	int64_t ceiling;    /* no extension takes limit past this (slurmctld:
+			     * start + the partition's MaxTime); INT64_MAX */
 	tp_nodeset nodes;   /* read-only: its words may be reused */
 	int count;          /* members of nodes */
 	int wlo, whi;       /* nodes' members are in words [wlo, whi) */

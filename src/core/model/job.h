@@ -12,7 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "model/nodeset.h"
+#include "base/nodeset.h"
 
 typedef struct tp_job {
 	int64_t id;        /* SWF job number / Slurm job id */

@@ -1,6 +1,8 @@
 /* first_fit.c - in-order placement; see first_fit.h. */
 #include "policy/first_fit.h"
 
+#include "alloc/alloc.h"
+
 bool tp_place(tp_cluster *c, const tp_job *job, tp_nodeset *out)
 {
 	/* No allocator places a job on fewer nodes than it asks for. */

@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "io/settings.h"
 
 static const tp_policy_ops *const policies[] = {
 	&tp_policy_fcfs,
@@ -21,45 +20,11 @@ static const tp_policy_ops *const policies[] = {
 	NULL,
 };
 
-/* Defaults and ranges are the settings table's (io/settings.c). */
-void tp_policy_opts_default(tp_policy_opts *o)
+const tp_policy_ops *tp_policy_find(const char *name)
 {
-	tp_settings s;
-	tp_settings_default(&s, false);
-	*o = s.popts;
-}
-
-int tp_policy_opts_check(const tp_policy_opts *o, tp_error *err)
-{
-	tp_settings s;
-	tp_settings_default(&s, false);
-	s.popts = *o;
-	return tp_settings_check(&s, TP_SCOPE_SIM, err);
-}
-
-tp_policy *tp_policy_create(const char *name, const tp_policy_opts *opts,
-			    tp_error *err)
-{
-	tp_policy_opts def;
-	if (!opts) {
-		tp_policy_opts_default(&def);
-		opts = &def;
-	}
-	if (tp_policy_opts_check(opts, err))
-		return NULL;
-	for (const tp_policy_ops *const *p = policies; *p; p++) {
-		if (strcmp((*p)->name, name))
-			continue;
-		tp_policy *pol = calloc(1, sizeof(*pol));
-		if (!pol) {
-			tp_errorf(err, "out of memory");
-			return NULL;
-		}
-		pol->ops = *p;
-		pol->opts = *opts;
-		return pol;
-	}
-	tp_errorf(err, "unknown policy '%s'", name);
+	for (const tp_policy_ops *const *p = policies; *p; p++)
+		if (!strcmp((*p)->name, name))
+			return *p;
 	return NULL;
 }
 

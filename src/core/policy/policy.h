@@ -12,12 +12,13 @@
 
 #include <stdint.h>
 
+#include "alloc/alloc.h"
 #include "model/cluster.h"
-#include "model/error.h"
+#include "base/error.h"
 
 typedef struct tp_policy tp_policy;
 
-/* Tunables; defaults from tp_policy_opts_default().  Each is documented in
+/* Tunables; defaults from tp_policy_opts_default() (settings/settings.h).  Each is documented in
  * toposim(1) and sched_topo(5). */
 /* Which jobs form window-ff's window. */
 typedef enum tp_window_rule {
@@ -81,13 +82,10 @@ struct tp_policy {
 	tp_policy_stats stats;
 };
 
-void tp_policy_opts_default(tp_policy_opts *o);
-/* Checks ranges; -1 and err naming the option otherwise. */
-int tp_policy_opts_check(const tp_policy_opts *o, tp_error *err);
-
-/* Create policy `name`; NULL and err set if unknown or opts are invalid. */
-tp_policy *tp_policy_create(const char *name, const tp_policy_opts *opts,
-			    tp_error *err);
+/* The policy called `name`, NULL if none.  Policies are made, with
+ * their options' defaults and range checks, by tp_policy_create()
+ * (settings/settings.h): the options are settings. */
+const tp_policy_ops *tp_policy_find(const char *name);
 void tp_policy_destroy(tp_policy *p);
 const char *const *tp_policy_names(void); /* NULL-terminated */
 

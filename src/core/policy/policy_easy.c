@@ -6,6 +6,7 @@
  * projected free nodes minus the candidate's.
  */
 #include "policy/backfill.h"
+#include "alloc/alloc.h"
 
 #include "policy/first_fit.h"
 #include "policy/shadow.h"

@@ -44,7 +44,7 @@
 #include "alloc/alloc.h"
 #include "alloc/placeable.h"
 #include "model/cluster.h"
-#include "model/nodeset.h"
+#include "base/nodeset.h"
 
 typedef enum tp_profile_mode {
 	TP_PROFILE_COUNTS,

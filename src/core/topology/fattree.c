@@ -12,8 +12,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "io/conffile.h"
-#include "io/hostlist.h"
+#include "base/conffile.h"
+#include "base/hostlist.h"
 
 /* fattree_msu.c: (re)build the MSU partition from t->opts. */
 int tp_fattree_build_msus(tp_fattree *t, tp_error *err);

@@ -55,9 +55,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "model/bitops.h"
-#include "model/error.h"
-#include "model/nodeset.h"
+#include "base/bitops.h"
+#include "base/error.h"
+#include "base/nodeset.h"
 
 /* Options of the MSU model and of the "fattree" allocator built on it. */
 typedef struct tp_fattree_opts {

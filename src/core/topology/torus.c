@@ -14,8 +14,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "io/conffile.h"
-#include "io/hostlist.h"
+#include "base/conffile.h"
+#include "base/hostlist.h"
 
 struct tp_torus {
 	int ndims, nnodes;

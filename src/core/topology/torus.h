@@ -26,8 +26,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "model/error.h"
-#include "model/nodeset.h"
+#include "base/error.h"
+#include "base/nodeset.h"
 
 #define TP_TORUS_MAX_DIMS 8
 /* Keeps every derived count (prefix-sum grids, phi) in range. */

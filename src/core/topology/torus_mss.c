@@ -30,7 +30,7 @@
  */
 #include "topology/torus.h"
 
-#include "model/bitops.h"
+#include "base/bitops.h"
 
 #include <stdlib.h>
 #include <string.h>

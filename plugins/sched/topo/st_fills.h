@@ -1,0 +1,55 @@
+/*
+ * st_fills.h - the fill jobs sched/topo started, by Slurm job id.
+ *
+ * RB_HAR needs to know, for a running job, whether it was backfilled
+ * around a reserved job (and which), and how many extensions it has had.
+ * Slurm keeps no such thing, so the plugin remembers it here and saves the
+ * table to a small file in StateSaveLocation whenever it changes, so a
+ * slurmctld restart does not turn fill jobs into ordinary ones.  Free of
+ * Slurm (plain file I/O), so it is unit-tested as is.
+ */
+#ifndef ST_FILLS_H
+#define ST_FILLS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/error.h"
+
+typedef struct st_fill {
+	uint32_t job_id;
+	int64_t fill_for;     /* job id of the reserved job it filled around */
+	int extensions;       /* RB_HAR extensions granted so far */
+	int64_t decided_end;  /* the limit (end time) the last at-limit
+			       * decision was taken at; 0 = none yet */
+	bool seen;            /* found running in the current cycle */
+} st_fill;
+
+typedef struct st_fills {
+	st_fill *v;           /* sorted by job_id */
+	size_t n, cap;
+	bool dirty;           /* changed since the last save */
+} st_fills;
+
+void st_fills_init(st_fills *f);
+void st_fills_fini(st_fills *f);
+
+st_fill *st_fills_find(st_fills *f, uint32_t job_id);
+/* Add (or reset) job_id as a fill job for fill_for; NULL on ENOMEM. */
+st_fill *st_fills_add(st_fills *f, uint32_t job_id, int64_t fill_for);
+void st_fills_remove(st_fills *f, uint32_t job_id);
+
+/* Cycle bookkeeping: clear every `seen`, then (after the cycle marked the
+ * running ones) drop the entries not seen: those jobs ended. */
+void st_fills_unsee(st_fills *f);
+size_t st_fills_drop_unseen(st_fills *f);
+
+/* Write the table to `path` atomically (path.new, then rename).  Clears
+ * `dirty`.  0, or -1 with err naming the file. */
+int st_fills_save(st_fills *f, const char *path, tp_error *err);
+/* Replace the table by the contents of `path`; a missing file is an empty
+ * table.  0, or -1 with err "FILE:LINE: ..." (the table is then empty). */
+int st_fills_load(st_fills *f, const char *path, tp_error *err);
+
+#endif

@@ -1,0 +1,104 @@
+/*
+ * select_torus.c - Slurm 22.05 node selection on a multidimensional torus
+ * (Angara-style): every job gets a box of nodes, chosen by the core
+ * library's torus allocators (base, Find_Systems, Find_Systems + MSS);
+ * Slurm's select/linear, loaded as a delegate, does all the bookkeeping.
+ * What every topology select plugin shares is plugins/select/common/tpl_select.c;
+ * this file says what is the torus's own: its settings and files, boxes in
+ * the logs, and that placements are a hard constraint.
+ * Settings, rules and logs: select_torus(5).
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "slurm/slurm.h"
+#include "slurm/slurm_errno.h"
+#include "src/common/slurm_xlator.h" /* before other Slurm headers */
+
+#include "src/common/log.h"
+#include "src/common/node_conf.h"
+#include "src/common/read_config.h"
+#include "src/common/select.h"
+#include "src/common/xmalloc.h"
+
+#include "tpl_nodetable.h"
+#include "tpl_select.h"
+#include "machine/torus_describe.h"
+
+/* plugin_id: see select_fattree.c.  Project ids: 180 select/fattree,
+ * 181 select/torus. */
+const char plugin_name[] = "Torus topology node selection (boxes, MSS fragmentation metric)";
+const char plugin_type[] = "select/torus";
+const uint32_t plugin_id = 181;
+const uint32_t plugin_version = SLURM_VERSION_NUMBER;
+
+static void log_torus(const tp_topo *t)
+{
+	char line[512];
+	tp_torus_loaded_line(t, line, sizeof(line));
+	info("%s: %s", plugin_type, line);
+}
+
+/* torus_ SchedulerParameters, then torus.conf (tpl_topo_load). */
+static int load(tp_topo *t)
+{
+	int rc = tpl_topo_load(t, TP_TOPO_TORUS, -1, plugin_type);
+	if (!rc)
+		log_torus(t);
+	return rc;
+}
+
+static void describe(const void *topo, tp_alloc *alloc,
+		     const tp_nodeset *nodes, int requested, char *buf,
+		     size_t len)
+{
+	tp_describe_torus(((const tp_topo *)topo)->torus, nodes, requested, buf, len);
+}
+
+/* Jobs select/linear decides (required nodes, ...): say whether their
+ * nodes still form a box; a job that gets no box is worth an info line. */
+static void linear_chose(const tpl_ctx *c, job_record_t *job_ptr,
+			 uint16_t mode, bitstr_t *bitmap)
+{
+	const tp_torus *torus = ((const tp_topo *)c->topo)->torus;
+	tp_nodeset got;
+	tp_box box;
+	char desc[256];
+
+	if (tp_nodeset_init(&got, c->map->ntopo))
+		return;
+	tpl_bits_to_set(c->map, bitmap, &got);
+	bool is_box = tp_box_of(torus, &got, &box) == 0;
+	tp_describe_torus(torus, &got, 0, desc, sizeof(desc));
+	char *names = bitmap2node_name(bitmap);
+	if (!is_box && (mode & SELECT_MODE_BASE) == SELECT_MODE_RUN_NOW)
+		info("%s: %pJ %s: select/linear's choice is not a box: nodes=%d %s NodeList=%s",
+		     plugin_type, job_ptr, tpl_mode_name(mode),
+		     tp_nodeset_count(&got), desc, names);
+	else if (slurm_conf.debug_flags & DEBUG_FLAG_SELECT_TYPE)
+		log_flag(SELECT_TYPE, "%s: %pJ %s: select/linear chose nodes=%d %s NodeList=%s",
+			 plugin_type, job_ptr, tpl_mode_name(mode),
+			 tp_nodeset_count(&got), desc, names);
+	else
+		debug2("%s: %pJ %s: select/linear chose nodes=%d %s NodeList=%s",
+		       plugin_type, job_ptr, tpl_mode_name(mode),
+		       tp_nodeset_count(&got), desc, names);
+	xfree(names);
+	tp_nodeset_fini(&got);
+}
+
+const tpl_select_ops tpl_select_plugin = {
+	.plugin_type = plugin_type,
+	.load = load,
+	.describe = describe,
+	/* Boxes are the point: a job the allocator decides gets a box or
+	 * waits, never some other node set. */
+	.strict = true,
+	.linear_chose = linear_chose,
+};
+
+/* init, fini, select_p_node_init, select_p_reconfigure, select_p_job_test:
+ * tpl_select.c; every other select operation is select/linear's:
+ * tpl_delegate.c. */

@@ -1,0 +1,229 @@
+/* tpt_eval.c - the eval_nodes callback of our topology plugins; see
+ * tpt_eval.h. */
+#include "tpt_eval.h"
+
+#include <time.h>
+
+#include "src/common/log.h"
+#include "src/common/node_conf.h"
+#include "src/common/xmalloc.h"
+
+#include "alloc/place.h"
+#include "driver/admit.h"
+#include "driver/switches.h"
+#include "tpl_nodetable.h"
+
+static tpt_state *st;
+static const tpt_ops *ops;
+
+/* The node_map this thread narrowed last and returned
+ * ESLURM_NOT_SUPPORTED for (Slurm's eval_nodes() calls the callback a
+ * second time before its consecutive fit). */
+static __thread const topology_eval_t *narrowed_eval;
+static __thread bitstr_t *narrowed_map;
+
+void tpt_eval_bind(tpt_state *state, const tpt_ops *o)
+{
+	st = state;
+	ops = o;
+}
+
+static bool asked_again(const topology_eval_t *e)
+{
+	return narrowed_eval == e && narrowed_map &&
+	       bit_size(narrowed_map) == bit_size(e->node_map) &&
+	       bit_equal(narrowed_map, e->node_map);
+}
+
+static void remember_narrowed(const topology_eval_t *e)
+{
+	FREE_NULL_BITMAP(narrowed_map);
+	narrowed_map = bit_copy(e->node_map);
+	narrowed_eval = e;
+}
+
+/* A job that shares its node and fits on one: Slurm's best fit packs it
+ * onto partly used nodes, which keeps whole nodes and units free. */
+static bool packs_onto_one_node(const topology_eval_t *e, int hi)
+{
+	job_record_t *j = e->job_ptr;
+	bool whole = (j->details->whole_node & WHOLE_NODE_REQUIRED) ||
+		     (j->part_ptr && j->part_ptr->max_share == 0);
+	return !whole && hi <= 1 && !j->details->contiguous;
+}
+
+/* CPUs Slurm can give the job on `chosen` (Slurm node indices). */
+static uint64_t cpus_on(const topology_eval_t *e, bitstr_t *chosen)
+{
+	uint64_t cpus = 0;
+	for (int i = 0; next_node_bitmap(chosen, &i); i++)
+		if (e->avail_res_array[i])
+			cpus += e->avail_res_array[i]->avail_cpus;
+	return cpus;
+}
+
+typedef struct placing {
+	topology_eval_t *e;
+	tp_nodeset usable, chosen, required;
+	tp_alloc_req proto;
+	int lo, hi, cap;
+} placing;
+
+/* Place [lo, hi] nodes; when the chosen nodes lack the CPUs the job asks
+ * for (partly used nodes), one node more, up to the cap.  Node count or
+ * -1. */
+static int place(placing *p, bitstr_t *bits)
+{
+	int lo = p->lo, hi = p->hi;
+	for (;;) {
+		int k = tp_place_range(st->topo.alloc, &p->usable, lo, hi,
+				       &p->proto, &p->chosen);
+		if (k < 0)
+			return -1;
+		tpl_set_to_bits(&st->map, &p->chosen, bits);
+		if (cpus_on(p->e, bits) >= p->e->job_ptr->details->min_cpus ||
+		    k >= p->cap)
+			return k;
+		lo = hi = k + 1;
+	}
+}
+
+/*
+ * --switches=N[@wait] on a machine with node groups: at most N groups
+ * while the wait lasts (best_switch true when that held), then any.
+ */
+static int place_switches(placing *p, bitstr_t *bits)
+{
+	job_record_t *j = p->e->job_ptr;
+	time_t now = time(NULL);
+	bool asks = ops->switches && j->req_switch && st->topo.groups;
+	if (asks && !j->wait4switch_start)
+		j->wait4switch_start = now;
+	int limit = asks ? tp_switch_limit((int64_t)j->req_switch,
+					   (int64_t)j->wait4switch,
+					   (int64_t)j->wait4switch_start,
+					   (int64_t)now, true) : 0;
+	if (!limit) {
+		if (asks)
+			j->best_switch = true; /* the wait is over */
+		return place(p, bits);
+	}
+	p->proto.max_groups = limit;
+	int k = place(p, bits);
+	p->proto.max_groups = 0;
+	if (k >= 0) {
+		j->best_switch = true;
+		return k;
+	}
+	k = place(p, bits);
+	j->best_switch = false; /* cons_tres: not now; tried again later */
+	return k;
+}
+
+static void log_choice(placing *p, bitstr_t *bits, int requested)
+{
+	char desc[256] = "";
+	ops->describe(&st->topo, st->topo.alloc, &p->chosen, requested, desc,
+		      sizeof(desc));
+	char *names = bitmap2node_name(bits);
+	if (slurm_conf.debug_flags & DEBUG_FLAG_SELECT_TYPE)
+		log_flag(SELECT_TYPE, "%s: %pJ: nodes=%d (of %d-%d, min/req/max %u/%u/%u) %s NodeList=%s allocator=%s%s",
+			 ops->plugin_type, p->e->job_ptr,
+			 tp_nodeset_count(&p->chosen), p->lo, p->hi,
+			 p->e->min_nodes, p->e->req_nodes, p->e->max_nodes,
+			 desc, names, st->topo.alloc_name,
+			 p->e->job_ptr->best_switch ? "" : " (switch count not met)");
+	else
+		debug2("%s: %pJ: nodes=%d %s NodeList=%s", ops->plugin_type,
+		       p->e->job_ptr, tp_nodeset_count(&p->chosen), desc,
+		       names);
+	xfree(names);
+}
+
+/* No placement on these nodes: wait, or (not strict, never placeable
+ * on any node the job may use) Slurm's own choice. */
+static int no_placement(placing *p)
+{
+	if (ops->strict)
+		return SLURM_ERROR;
+	tp_nodeset ever;
+	int rc = SLURM_ERROR;
+	if (tp_nodeset_init(&ever, st->map.ntopo))
+		return ESLURM_NOT_SUPPORTED;
+	tpl_ever_usable(&st->map, p->e->job_ptr, p->e->node_map, &ever);
+	if (!tp_driver_admit_range(st->topo.alloc, &ever, p->lo, p->hi,
+				   &p->proto, &p->chosen)) {
+		debug2("%s: %pJ: the allocator cannot place it even on all its usable nodes: Slurm chooses",
+		       ops->plugin_type, p->e->job_ptr);
+		rc = ESLURM_NOT_SUPPORTED;
+	}
+	tp_nodeset_fini(&ever);
+	return rc;
+}
+
+static int decide(placing *p)
+{
+	topology_eval_t *e = p->e;
+	job_record_t *j = e->job_ptr;
+	bitstr_t *bits = bit_alloc(bit_size(e->node_map));
+	int k, rc;
+
+	tpl_bits_to_set(&st->map, e->node_map, &p->usable);
+	if (j->details->req_node_bitmap &&
+	    bit_set_count(j->details->req_node_bitmap)) {
+		tpl_bits_to_set(&st->map, j->details->req_node_bitmap,
+				&p->required);
+		p->proto.required = &p->required;
+	}
+	p->proto.contiguous = j->details->contiguous;
+	p->proto.max_nodes = p->cap;
+	k = place_switches(p, bits);
+	if (k < 0) {
+		rc = no_placement(p);
+	} else if ((uint32_t)tp_nodeset_count(&p->chosen) > e->max_nodes) {
+		/* transit nodes beyond the job's maximum */
+		rc = ops->strict ? SLURM_ERROR : ESLURM_NOT_SUPPORTED;
+	} else {
+		bit_and(e->node_map, bits);
+		log_choice(p, bits, k);
+		remember_narrowed(e);
+		rc = ESLURM_NOT_SUPPORTED; /* Slurm picks cores inside */
+	}
+	FREE_NULL_BITMAP(bits);
+	return rc;
+}
+
+int tpt_eval(topology_eval_t *e)
+{
+	placing p = { .e = e };
+	int rc;
+
+	if (asked_again(e))
+		return ESLURM_NOT_SUPPORTED;
+	if (!st || st->map.nslurm != node_record_count || !e->job_ptr->details)
+		return ESLURM_NOT_SUPPORTED;
+	tpl_job_node_range(e->job_ptr, e->min_nodes, e->max_nodes,
+			   e->req_nodes, &p.lo, &p.hi);
+	if (p.lo < 1 || packs_onto_one_node(e, p.hi))
+		return ESLURM_NOT_SUPPORTED;
+	int usable = bit_set_count(e->node_map);
+	p.cap = (int)MIN(MIN((uint64_t)e->max_nodes, (uint64_t)usable),
+			 INT32_MAX);
+	if (p.hi > p.cap)
+		p.hi = p.cap;
+	if (p.lo > p.hi)
+		return SLURM_ERROR;
+	if (tp_nodeset_init(&p.usable, st->map.ntopo))
+		return ESLURM_NOT_SUPPORTED;
+	if (tp_nodeset_init(&p.chosen, st->map.ntopo) ||
+	    tp_nodeset_init(&p.required, st->map.ntopo)) {
+		tp_nodeset_fini(&p.usable);
+		tp_nodeset_fini(&p.chosen);
+		return ESLURM_NOT_SUPPORTED;
+	}
+	rc = decide(&p);
+	tp_nodeset_fini(&p.usable);
+	tp_nodeset_fini(&p.chosen);
+	tp_nodeset_fini(&p.required);
+	return rc;
+}

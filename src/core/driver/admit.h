@@ -1,0 +1,42 @@
+/*
+ * admit.h - admission: could a job ever run on these nodes?
+ *
+ * A job that no placement can hold (a size no box of the torus has, more
+ * nodes than it may use, constraints no allocator meets) would block
+ * every job behind it for ever.  Each driver asks here and acts in its
+ * world: the simulator rejects the job at arrival; sched/topo leaves it
+ * out of its queue with a reason and asks again every cycle; the
+ * select/topology plugins hand it to Slurm's own node selection.  A
+ * --switches limit counts only when it is for ever (the simulator's
+ * Switches=N without a wait): a limit with a wait is a wait, not a
+ * refusal, and its caller passes max_groups 0.
+ */
+#ifndef TP_ADMIT_H
+#define TP_ADMIT_H
+
+#include <stdbool.h>
+
+#include "alloc/alloc.h"
+#include "alloc/placeable.h"
+#include "base/nodeset.h"
+#include "model/job.h"
+
+/*
+ * Could `job` ever be placed on `all` (every node it could use, busy or
+ * not)?  A job without node constraints or a node range is answered per
+ * size and remembered in p (one `all` and one allocator between two
+ * tp_placeable_forget); any other is asked on its own.
+ */
+bool tp_driver_admit(tp_placeable *p, tp_alloc *a, const tp_nodeset *all,
+		     const tp_job *job);
+
+/*
+ * The same for a request of lo..hi nodes (hi = lo: exact) shaped like
+ * `req` (its max_groups is ignored), on `ever`; `scratch` is a set of
+ * the allocator's size.
+ */
+bool tp_driver_admit_range(tp_alloc *a, const tp_nodeset *ever, int lo,
+			   int hi, const tp_alloc_req *req,
+			   tp_nodeset *scratch);
+
+#endif

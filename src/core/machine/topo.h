@@ -1,0 +1,104 @@
+/*
+ * topo.h - the one way to load a machine: configuration files + allocator
+ * choice -> a fat tree or a torus (or a flat machine) plus the allocator
+ * that places jobs on it.
+ *
+ * toposim, select/fattree, select/torus and sched/topo all load through
+ * here, so they read the same files the same way, report bad input with
+ * the same "FILE:LINE: ..." messages, and place with the same allocator
+ * (topology allocators wrapped in the failure memo, alloc_memo.h, which
+ * changes no decision).
+ *
+ *   flat     `nnodes` nodes, allocator `alloc` (default first-free);
+ * Relative paths, `conf` and those inside it, are taken from `confdir`.
+ *   fattree  fattree.conf `conf` (optional file, fattree_conf.h) names the
+ *            allocator and MSU options and the topology.conf; `topology`,
+ *            when given, replaces its TopologyFile;
+ *   torus    torus.conf `conf` (required, torus.conf(5)); the allocator is
+ *            torus-<Method=> unless `alloc` names one.
+ */
+#ifndef TP_TOPO_H
+#define TP_TOPO_H
+
+#include <stdbool.h>
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "alloc/alloc.h"
+#include "settings/settings.h"
+#include "base/error.h"
+#include "topology/fattree.h"
+#include "topology/torus.h"
+
+typedef enum tp_topo_kind {
+	TP_TOPO_FLAT = 0,
+	TP_TOPO_FATTREE,
+	TP_TOPO_TORUS,
+} tp_topo_kind;
+
+typedef struct tp_topo_spec {
+	tp_topo_kind kind;
+	int nnodes;             /* flat: node count (> 0) */
+	const char *conf;       /* fattree.conf (may be NULL) or torus.conf */
+	const char *confdir;    /* relative paths in `conf` start here */
+	const char *topology;   /* fattree: topology.conf, overriding conf */
+	const char *alloc;      /* allocator name overriding conf; NULL: conf's */
+	const char *alloc_from; /* where `alloc` came from, for messages */
+	int ntransit;           /* torus: Ntransit to use, -1 for the file's */
+	int base_shapes;        /* torus: a tp_torus_base_shapes replacing
+				 * BaseShapes=, -1 for the file's */
+} tp_topo_spec;
+
+typedef struct tp_topo {
+	tp_topo_kind kind;
+	int nnodes;
+	tp_fattree *tree;       /* fattree */
+	tp_torus *torus;        /* torus */
+	tp_alloc *alloc;        /* the allocator (memo-wrapped if not flat) */
+	char alloc_name[32];
+	tp_groups *groups;      /* fattree: leaf switches (alloc->groups);
+				 * on the heap, so a tp_topo may be copied */
+	char *conf;             /* the configuration file read, or NULL */
+	char *topology;         /* fattree: the topology.conf read */
+	const char *alloc_from; /* "fattree.conf Allocator=", ... */
+	char describe[512];     /* one line for logs */
+} tp_topo;
+
+/* Defaults of a spec: flat, no files, ntransit and base_shapes -1. */
+void tp_topo_spec_init(tp_topo_spec *s, tp_topo_kind kind);
+
+/* The torus spec of the Slurm plugins: torus_conf= (relative: from
+ * `confdir`) or `default_conf`, the allocator torus-<torus_method=> (made
+ * in `alloc`) or torus.conf's Method=. */
+void tp_topo_spec_torus(tp_topo_spec *s, const tp_settings *set,
+			const char *default_conf, const char *confdir,
+			char *alloc, size_t len);
+
+/* Load; 0, or -1 with err naming the file, line and value (t is then
+ * empty).  A fat tree that lists a node under two leaf switches is
+ * accepted as Slurm accepts it (under the first); t->tree->nwarn says. */
+int tp_topo_load(tp_topo *t, const tp_topo_spec *s, tp_error *err);
+void tp_topo_fini(tp_topo *t);
+
+/* Node index by name, -1 if unknown (flat: always -1). */
+int tp_topo_node_index(const tp_topo *t, const char *name);
+/* Name of node i, or NULL on a flat machine. */
+const char *tp_topo_node_name(const tp_topo *t, int i);
+/*
+ * How fragmented the free nodes `free` leave the machine: 0 when every
+ * node is free, larger is worse (what Slurm's topology_g_get_fragmentation
+ * answers, so that backfill's bf_topopt oracle can compare time slots).
+ *   fattree  MSUs not completely free (whole free units are what large
+ *            jobs need, ALGORITHMS.md A);
+ *   torus    phi(all free) - phi(free), phi the MSS metric (ALGORITHMS.md
+ *            B): the larger and the more numerous the largest free boxes,
+ *            the smaller;
+ *   flat     busy nodes (any free nodes will do).
+ */
+uint64_t tp_topo_fragmentation(const tp_topo *t, const tp_nodeset *free);
+
+/* "fattree", "torus" or "flat". */
+const char *tp_topo_kind_name(tp_topo_kind k);
+
+#endif

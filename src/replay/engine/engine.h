@@ -1,0 +1,74 @@
+/*
+ * engine.h - the event-driven simulator around a tp_cluster.
+ *
+ * The engine owns time.  It replays a workload: at each timestamp it first
+ * ends every job whose run finished or whose limit came (asking the policy
+ * what to do at a limit), then enqueues every arrival in file order, then
+ * runs exactly one scheduling pass (tp_policy_pass) and carries out the
+ * starts it recorded.  A job that runs longer than its limit is killed at
+ * the limit unless the policy extends it.  A job that could not be placed
+ * even on the whole idle machine is rejected at arrival.
+ */
+#ifndef TP_ENGINE_H
+#define TP_ENGINE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "alloc/alloc.h"
+#include "policy/policy.h"
+#include "trace/workload.h"
+
+typedef enum tp_status {
+	TP_COMPLETED = 0, /* ran to its end within the limit */
+	TP_KILLED,        /* ended by its limit */
+	TP_EXTENDED,      /* completed thanks to an extension */
+} tp_status;
+
+const char *tp_status_name(tp_status s);
+
+/* One run of one job (a resubmitted job has one record per attempt). */
+typedef struct tp_record {
+	int64_t id, submit, start, end;
+	int32_t nodes_req, nodes_alloc;
+	int64_t estimate;  /* the limit this attempt was started with */
+	int64_t runtime;   /* the job's actual run time (trace) */
+	tp_status status;
+	int extensions;
+	int attempt;       /* 1 for the first run */
+	bool fill;         /* started by backfilling around a reservation */
+	double cost;       /* allocator cost (e.g. hop sum), -1 if none */
+	char *nodelist;    /* "0-3,8" node indices */
+} tp_record;
+
+typedef struct tp_engine_opts {
+	bool check;        /* verify invariants at every step (abort on breach) */
+	bool keep_nodelists; /* fill tp_record.nodelist */
+	/* Progress callback, called every ~1% of jobs; may be NULL. */
+	void (*progress)(void *arg, size_t done, size_t total);
+	void *progress_arg;
+} tp_engine_opts;
+
+typedef struct tp_sim_result {
+	tp_record *rec;
+	size_t nrec, caprec;
+	int nodes;
+	int64_t first_submit, last_end;
+	uint64_t events, passes;
+	/* Jobs refused at arrival because the allocator cannot place them even
+	 * on the whole idle machine (e.g. no box of that size fits the torus),
+	 * as slurmctld refuses them at submission; they have no record. */
+	uint64_t rejected;
+	/* Invariant-check counters (kept with or without opts.check). */
+	uint64_t resv_violations; /* a head job started after its reservation */
+} tp_sim_result;
+
+/* Replay w on w->nodes nodes with policy p placing through a.  Returns 0,
+ * or -1 with err set (out of memory, a policy placed a job on busy nodes,
+ * an invariant broken with opts.check). */
+int tp_simulate(const tp_workload *w, tp_policy *p, tp_alloc *a,
+		const tp_engine_opts *opts, tp_sim_result *out, tp_error *err);
+void tp_sim_result_fini(tp_sim_result *r);
+
+#endif

@@ -1,0 +1,84 @@
+/* workload.c - see workload.h. */
+#include "trace/workload.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int tp_workload_add(tp_workload *w, const tp_wjob *j)
+{
+	if (w->njobs == w->cap) {
+		size_t cap = w->cap ? 2 * w->cap : 1024;
+		tp_wjob *jobs = realloc(w->jobs, cap * sizeof(*jobs));
+		if (!jobs)
+			return -1;
+		w->jobs = jobs;
+		w->cap = cap;
+	}
+	w->jobs[w->njobs++] = *j;
+	return 0;
+}
+
+static int is_sorted(const tp_workload *w)
+{
+	for (size_t i = 1; i < w->njobs; i++)
+		if (w->jobs[i].submit < w->jobs[i - 1].submit)
+			return 0;
+	return 1;
+}
+
+/* Merge sort: stable, unlike qsort(), so ties keep file order. */
+static void merge_sort(tp_wjob *a, tp_wjob *tmp, size_t n)
+{
+	if (n < 2)
+		return;
+	size_t h = n / 2;
+	merge_sort(a, tmp, h);
+	merge_sort(a + h, tmp, n - h);
+	if (a[h - 1].submit <= a[h].submit)
+		return;
+	size_t i = 0, j = h, k = 0;
+	while (i < h && j < n)
+		tmp[k++] = a[j].submit < a[i].submit ? a[j++] : a[i++];
+	while (i < h)
+		tmp[k++] = a[i++];
+	memcpy(a, tmp, k * sizeof(*a)); /* a[j..n) is already in place */
+}
+
+void tp_workload_sort(tp_workload *w)
+{
+	if (is_sorted(w))
+		return;
+	tp_wjob *tmp = malloc(w->njobs * sizeof(*tmp));
+	if (tmp) {
+		merge_sort(w->jobs, tmp, w->njobs);
+		free(tmp);
+		return;
+	}
+	/* Out of memory for the buffer: insertion sort is stable too. */
+	for (size_t i = 1; i < w->njobs; i++) {
+		tp_wjob x = w->jobs[i];
+		size_t k = i;
+		while (k > 0 && w->jobs[k - 1].submit > x.submit) {
+			w->jobs[k] = w->jobs[k - 1];
+			k--;
+		}
+		w->jobs[k] = x;
+	}
+}
+
+int tp_workload_slice(tp_workload *w, size_t first, size_t count)
+{
+	if (first >= w->njobs)
+		return -1;
+	if (count > w->njobs - first)
+		count = w->njobs - first;
+	memmove(w->jobs, w->jobs + first, count * sizeof(*w->jobs));
+	w->njobs = count;
+	return 0;
+}
+
+void tp_workload_fini(tp_workload *w)
+{
+	free(w->jobs);
+	memset(w, 0, sizeof(*w));
+}

@@ -1,0 +1,58 @@
+/*
+ * workload.h - a job trace in memory: what the simulator replays.
+ *
+ * Unlike tp_job (what a policy sees), a workload job carries its actual run
+ * time.  Jobs are kept sorted by submit time, ties in file order.
+ */
+#ifndef TP_WORKLOAD_H
+#define TP_WORKLOAD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/error.h"
+#include "base/nodeset.h"
+
+typedef struct tp_wjob {
+	int64_t id;
+	int64_t submit;   /* s, >= 0 */
+	int64_t runtime;  /* actual run time, s, > 0 */
+	int64_t estimate; /* requested time, s, > 0 */
+	int32_t nodes;    /* > 0, <= workload nodes */
+	int32_t max_nodes; /* a node range's maximum, 0: exactly `nodes` */
+	/* Node constraints (tp_job), owned by whoever built the workload;
+	 * SWF traces have none. */
+	const tp_nodeset *allowed;
+	const tp_nodeset *required;
+	bool contiguous;
+	int32_t max_groups; /* at most this many leaf switches, 0: any */
+	int64_t switch_wait; /* s it waits for them, then any (Switches=N@S;
+			      * TP_SWITCH_WAIT_FOREVER without @S) */
+} tp_wjob;
+
+typedef struct tp_workload_skips {
+	size_t runtime;   /* run time <= 0 */
+	size_t size;      /* no size (procs <= 0) */
+	size_t too_big;   /* more nodes than the machine */
+	size_t malformed; /* only with --lenient */
+} tp_workload_skips;
+
+typedef struct tp_workload {
+	tp_wjob *jobs;
+	size_t njobs, cap;
+	int nodes;        /* machine size in nodes */
+	int ppn;          /* processors per node used for nodes = ceil(procs/ppn) */
+	tp_workload_skips skipped;
+	size_t estimate_missing; /* jobs with no requested time: estimate = run time */
+} tp_workload;
+
+int  tp_workload_add(tp_workload *w, const tp_wjob *j); /* -1 on ENOMEM */
+/* Stable sort by submit time (file order kept for ties). */
+void tp_workload_sort(tp_workload *w);
+/* Keep the jobs at positions [first, first + count) of the sorted trace
+ * (fewer when it ends sooner): a slice replayed on its own.  -1 when
+ * first is past the last job. */
+int  tp_workload_slice(tp_workload *w, size_t first, size_t count);
+void tp_workload_fini(tp_workload *w);
+
+#endif
