@@ -10,7 +10,9 @@
 
 #include "settings/settings.h"
 #include "alloc/alloc.h"
+#include "driver/admit.h"
 #include "driver/driver.h"
+#include "driver/switches.h"
 #include "model/cluster.h"
 #include "policy/policy.h"
 
@@ -538,6 +540,133 @@ START_TEST(test_round_up)
 }
 END_TEST
 
+/* An extension past the run's ceiling (the partition's MaxTime) is
+ * refused in the core: a KILL counted as denied, the run untouched; one
+ * up to the ceiling exactly is granted. */
+START_TEST(test_ceiling_refuses_extension)
+{
+	world w;
+	world_init(&w, &stub_ops);
+	w.c.run[0].ceiling = 200;
+	stub.action = TP_LIMIT_EXTEND;
+	stub.arg = 90; /* 120 in minutes: 100 + 120 > 200 */
+	tp_limit_answer a = tp_driver_at_limit(&w.p, &w.c, 0, 60);
+	ck_assert_int_eq(a.action, TP_LIMIT_KILL);
+	ck_assert(a.denied);
+	ck_assert(a.ceiling);
+	ck_assert_int_eq(w.c.run[0].limit, 100);
+	ck_assert_int_eq(w.c.run[0].extensions, 0);
+	ck_assert_int_eq((int)w.p.stats.ext_denied, 1);
+	ck_assert_int_eq((int)w.p.stats.ext_granted, 0);
+	w.c.run[0].ceiling = 220; /* exactly reachable */
+	a = tp_driver_at_limit(&w.p, &w.c, 0, 60);
+	ck_assert_int_eq(a.action, TP_LIMIT_EXTEND);
+	ck_assert(!a.denied && !a.ceiling);
+	ck_assert_int_eq(w.c.run[0].limit, 220);
+	/* a run without a ceiling: INT64_MAX from tp_cluster_add_run */
+	ck_assert(w.c.run[1].ceiling == INT64_MAX);
+	world_fini(&w);
+}
+END_TEST
+
+/* rb-har through the driver: a granted extension the ceiling refuses
+ * moves from granted to denied in the policy's counters. */
+START_TEST(test_ceiling_corrects_policy_counts)
+{
+	world w;
+	world_init(&w, &stub_ops);
+	w.c.run[0].ceiling = 100;
+	w.p.stats.ext_granted = 3; /* as if the policy had counted it */
+	stub.action = TP_LIMIT_EXTEND;
+	stub.arg = 1;
+	tp_limit_answer a = tp_driver_at_limit(&w.p, &w.c, 0, 1);
+	ck_assert_int_eq(a.action, TP_LIMIT_KILL);
+	ck_assert_int_eq((int)w.p.stats.ext_granted, 2);
+	ck_assert_int_eq((int)w.p.stats.ext_denied, 1);
+	world_fini(&w);
+}
+END_TEST
+
+/* Which runs get the at-limit question: within the horizon, once per
+ * limit (an extension makes a new one). */
+START_TEST(test_limit_due)
+{
+	tp_run r = { .start = 0, .limit = 100, .ceiling = INT64_MAX };
+	ck_assert(tp_driver_limit_due(&r, 100, 0, -1));
+	ck_assert(!tp_driver_limit_due(&r, 99, 0, -1));
+	ck_assert(tp_driver_limit_due(&r, 99, 1, -1));
+	ck_assert(tp_driver_limit_due(&r, 40, 60, -1));
+	ck_assert(!tp_driver_limit_due(&r, 39, 60, -1));
+	ck_assert(!tp_driver_limit_due(&r, 100, 0, 100)); /* asked already */
+	r.limit = 220;                                    /* extended */
+	ck_assert(!tp_driver_limit_due(&r, 100, 60, 100));
+	ck_assert(tp_driver_limit_due(&r, 160, 60, 100));
+}
+END_TEST
+
+/* Admission: per size on the whole set, or a constrained job on its own;
+ * a range request on a set. */
+START_TEST(test_admit)
+{
+	tp_error err;
+	tp_alloc_cfg cfg = { .nnodes = NNODES };
+	tp_alloc *a = tp_alloc_create("first-free", &cfg, &err);
+	ck_assert_msg(a, "%s", err.msg);
+	tp_placeable p;
+	tp_nodeset all, two, scratch;
+	ck_assert_int_eq(tp_placeable_init(&p, NNODES), 0);
+	tp_nodeset_init(&all, NNODES);
+	tp_nodeset_init(&two, NNODES);
+	tp_nodeset_init(&scratch, NNODES);
+	tp_nodeset_fill(&all);
+	tp_nodeset_set_range(&two, 3, 5);
+	tp_job j = { .id = 1, .nodes = NNODES };
+	ck_assert(tp_driver_admit(&p, a, &all, &j));
+	j.nodes = NNODES + 1;
+	ck_assert(!tp_driver_admit(&p, a, &all, &j));
+	j.nodes = 3;
+	j.allowed = &two;
+	ck_assert(!tp_driver_admit(&p, a, &all, &j)); /* 3 of 2 allowed */
+	j.nodes = 2;
+	ck_assert(tp_driver_admit(&p, a, &all, &j));
+	tp_alloc_req req = { .max_nodes = 0, .max_groups = 1 };
+	ck_assert(!tp_driver_admit_range(a, &two, 3, 5, &req, &scratch));
+	ck_assert(tp_driver_admit_range(a, &two, 1, 5, &req, &scratch));
+	ck_assert_int_eq(tp_nodeset_count(&scratch), 2); /* the most it can */
+	tp_nodeset_fini(&all);
+	tp_nodeset_fini(&two);
+	tp_nodeset_fini(&scratch);
+	tp_placeable_fini(&p);
+	tp_alloc_destroy(a);
+}
+END_TEST
+
+/* --switches=N@wait: N while the wait lasts, none after, none without
+ * node groups; a job with no limit never sits out. */
+START_TEST(test_switch_limit)
+{
+	ck_assert_int_eq(tp_switch_limit(0, 30, 10, 20, true), 0);
+	ck_assert_int_eq(tp_switch_limit(2, 30, 10, 20, false), 0);
+	ck_assert_int_eq(tp_switch_limit(2, 30, 10, 39, true), 2);
+	ck_assert_int_eq(tp_switch_limit(2, 30, 10, 40, true), 0);
+	ck_assert_int_eq(tp_switch_limit(2, 0, 10, 10, true), 0);
+	ck_assert_int_eq(tp_switch_limit(2, TP_SWITCH_WAIT_FOREVER, 10,
+					 INT64_MAX / 2, true), 2);
+	tp_error err;
+	tp_alloc_cfg cfg = { .nnodes = NNODES };
+	tp_alloc *a = tp_alloc_create("first-free", &cfg, &err);
+	tp_nodeset free, scratch;
+	tp_nodeset_init(&free, NNODES);
+	tp_nodeset_init(&scratch, NNODES);
+	tp_nodeset_set_range(&free, 0, 1);
+	tp_job j = { .id = 1, .nodes = 2 };
+	ck_assert(!tp_switch_sits_out(a, &free, &j, &scratch));
+	tp_nodeset_fini(&free);
+	tp_nodeset_fini(&scratch);
+	tp_alloc_destroy(a);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("driver");
@@ -553,6 +682,13 @@ int main(void)
 	tc = tcase_create("pass");
 	tcase_add_test(tc, test_pass_forgets_previous_decisions);
 	tcase_add_test(tc, test_pass_sees_extension);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("rules");
+	tcase_add_test(tc, test_ceiling_refuses_extension);
+	tcase_add_test(tc, test_ceiling_corrects_policy_counts);
+	tcase_add_test(tc, test_limit_due);
+	tcase_add_test(tc, test_admit);
+	tcase_add_test(tc, test_switch_limit);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("round_up");
 	tcase_add_test(tc, test_round_up);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "driver/driver.h"
 #include "settings/settings.h"
 #include "alloc/alloc.h"
 #include "policy/policy.h"
@@ -211,12 +212,15 @@ static void parse_one(sim_config *c, int o, const char *arg)
 	}
 }
 
-/* The policy's tp_het_algo (registry), -1 for a cluster policy. */
+/* The policy's tp_het_algo, -1 for a policy that passes over one
+ * cluster: the driver says which (tp_driver_scope_of), as it does for
+ * sched/topo. */
 static int policy_het_algo(const sim_config *c)
 {
 	tp_error err;
 	tp_policy *p = tp_policy_create(c->set.policy, &c->set.popts, &err);
-	int a = p ? tp_policy_het_algo(p) : -1;
+	int a = p && tp_driver_scope_of(p) == TP_DRIVE_MACHINE ?
+		tp_policy_het_algo(p) : -1;
 	tp_policy_destroy(p);
 	return a;
 }

@@ -321,14 +321,11 @@ static size_t plan_plain(ft_alloc *st, const dp_job *j)
 {
 	const tp_fattree *t = st->t;
 	size_t total = 0;
-	int nmg = 0, sp = 0, *stk = st->stack;
-	st->nlive = 0;
-	if (st->c.sub[t->root])
-		stk[sp++] = t->root;
-	while (sp) {
-		int v = stk[--sp];
+	int nmg = 0;
+	find_live(st);
+	for (int i = 0; i < st->nlive; i++) {
+		int v = st->live[i];
 		const tp_fattree_switch *s = &t->sw[v];
-		st->live[st->nlive++] = v;
 		st->F[v] = st->xcap[v] = mini(j->k, st->c.sub[v]);
 		st->S[v] = st->dcap[v] = 0;
 		st->mg_lo[v] = nmg;
@@ -344,7 +341,6 @@ static size_t plan_plain(ft_alloc *st, const dp_job *j)
 			int ch = s->child[c];
 			if (!st->c.sub[ch])
 				continue;
-			stk[sp++] = ch;
 			accF = mini(j->k, accF + mini(j->k, st->c.sub[ch]));
 			if (st->first[v] < 0)
 				st->first[v] = ch;
