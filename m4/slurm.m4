@@ -32,19 +32,33 @@ dnl                            installing, the built plugins are in
 dnl                            BUILDDIR/plugins/.libs.
 dnl
 dnl Substitutes SLURM_SERIES, SLURM_HEADERS, SLURM_CPPFLAGS, SLURM_LIBDIR,
-dnl SLURM_LIBS, plugindir; defines AM_CONDITIONALs HAVE_SLURM, SLURM_2205
-dnl and SLURM_2411.
+dnl SLURM_LIBS, plugindir; defines AM_CONDITIONALs HAVE_SLURM, SLURM_2205,
+dnl SLURM_2411, SLURM_2605 and SLURM_TOPOLOGY (24.11 and later).
 
 AC_ARG_WITH([slurm-version],
-	[AS_HELP_STRING([--with-slurm-version=22.05|24.11],
+	[AS_HELP_STRING([--with-slurm-version=22.05|24.11|26.05],
 		[the Slurm release the plugins are built for (default 22.05)])],
 	[], [with_slurm_version=22.05])
+AC_ARG_WITH([slurm-source],
+	[AS_HELP_STRING([--with-slurm-source=DIR|TARBALL],
+		[26.05: the Slurm source the plugins are built against, a site's own
+		 tree or a release tarball (default: ../shared/slurm/slurm-26.05.3.tar.xz);
+		 prepared by contrib/slurm-source.sh])],
+	[], [with_slurm_source=])
 AS_CASE([$with_slurm_version],
   [22.05], [SLURM_WANT_VERSION=22.05.8 SLURM_WANT_NUMBER=0x160508
 	    SLURM_MARKER=src/common/select.h],
   [24.11], [SLURM_WANT_VERSION=24.11.5 SLURM_WANT_NUMBER=0x180b05
 	    SLURM_MARKER=src/interfaces/topology.h],
-  [AC_MSG_ERROR([--with-slurm-version=$with_slurm_version: known versions are 22.05 and 24.11])])
+  [26.05], [SLURM_WANT_VERSION=26.05.3 SLURM_WANT_NUMBER=0x1a0503
+	    SLURM_MARKER=src/interfaces/topology.h],
+  [AC_MSG_ERROR([--with-slurm-version=$with_slurm_version: known versions are 22.05, 24.11 and 26.05])])
+dnl A site's own 26.05 tree may be another micro release: the plugins are
+dnl built for whatever release that tree is (its slurm_version.h).
+AS_IF([test "$with_slurm_version" = 26.05 && test -n "$with_slurm_source" &&
+       test -f "$with_slurm_source/slurm/slurm_version.h"],
+      [SLURM_WANT_NUMBER=`sed -n 's/^#define SLURM_VERSION_NUMBER //p' "$with_slurm_source/slurm/slurm_version.h"`
+       SLURM_WANT_VERSION=`sed -n 's/^#define SLURM_VERSION_STRING "\(.*\)"/\1/p' "$with_slurm_source/slurm/slurm_version.h"`])
 SLURM_SERIES=$with_slurm_version
 
 AC_ARG_WITH([slurm-headers],
@@ -74,8 +88,11 @@ AS_CASE([$with_slurm_headers],
      dnl The script prints the directory on stdout, progress on stderr.
      dnl --check: configure never downloads or installs anything;
      dnl contrib/build.sh prepares the headers before it runs configure.
-     SLURM_HEADERS=`$SHELL "$srcdir/contrib/slurm-headers.sh" --check --version $SLURM_SERIES 2>&AS_MESSAGE_LOG_FD` ||
-	SLURM_HEADERS=
+     AS_IF([test "$SLURM_SERIES" = 26.05],
+	   [SLURM_HEADERS=`$SHELL "$srcdir/contrib/slurm-source.sh" --check $with_slurm_source 2>&AS_MESSAGE_LOG_FD` ||
+		SLURM_HEADERS=],
+	   [SLURM_HEADERS=`$SHELL "$srcdir/contrib/slurm-headers.sh" --check --version $SLURM_SERIES 2>&AS_MESSAGE_LOG_FD` ||
+		SLURM_HEADERS=])
      AS_IF([test -n "$SLURM_HEADERS"],
 	   [AC_MSG_RESULT([$SLURM_HEADERS])],
 	   [AC_MSG_RESULT([no])
@@ -152,3 +169,6 @@ AC_SUBST([SLURM_LIBS])
 AM_CONDITIONAL([HAVE_SLURM], [test "$have_slurm" = yes])
 AM_CONDITIONAL([SLURM_2205], [test "$have_slurm" = yes && test "$SLURM_SERIES" = 22.05])
 AM_CONDITIONAL([SLURM_2411], [test "$have_slurm" = yes && test "$SLURM_SERIES" = 24.11])
+AM_CONDITIONAL([SLURM_2605], [test "$have_slurm" = yes && test "$SLURM_SERIES" = 26.05])
+dnl Releases whose placement is a topology plugin under select/cons_tres.
+AM_CONDITIONAL([SLURM_TOPOLOGY], [test "$have_slurm" = yes && test "$SLURM_SERIES" != 22.05])
