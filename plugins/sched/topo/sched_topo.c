@@ -232,16 +232,14 @@ static void log_stats(void)
 	info("%s: stats: %s", plugin_type, line);
 }
 
-/* One cycle under the locks sched/backfill takes: read config and
- * partitions, write jobs and nodes, read federation. */
+/* One cycle under the locks sched/backfill takes (st_slurm.h: the lock
+ * set differs between releases). */
 static uint32_t locked_cycle(uint64_t *us)
 {
-	slurmctld_lock_t locks = {
-		READ_LOCK, WRITE_LOCK, WRITE_LOCK, READ_LOCK, READ_LOCK };
 	struct timeval t0, t1;
 	uint32_t started = 0;
 
-	lock_slurmctld(locks);
+	st_slurm_lock_cycle();
 	gettimeofday(&t0, NULL);
 	if (take_reconf()) {
 		tp_settings prev = ctx.params;
@@ -254,7 +252,7 @@ static uint32_t locked_cycle(uint64_t *us)
 	if (ctx.topo_ok)
 		started = st_cycle_run(&ctx, time(NULL));
 	gettimeofday(&t1, NULL);
-	unlock_slurmctld(locks);
+	st_slurm_unlock_cycle();
 	*us = usec_between(&t0, &t1);
 	return started;
 }
@@ -319,7 +317,7 @@ extern int init(void)
 	}
 	stop_agent = false;
 	topo_nodes = -1;
-	slurm_thread_create(&agent_tid, agent, NULL);
+	st_slurm_thread_create(&agent_tid, "schedtopo", agent);
 	slurm_mutex_unlock(&thread_lock);
 	return SLURM_SUCCESS;
 }

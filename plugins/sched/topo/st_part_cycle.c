@@ -328,8 +328,7 @@ static void apply_limit(void *arg, st_view *v, const st_limit_dec *d)
 		x->stats.ext_denied++;
 		return;
 	case TP_LIMIT_RESUBMIT:
-		if (job_requeue(slurm_conf.slurm_user_id, j->job_id, NULL, false,
-				0) == SLURM_SUCCESS) {
+		if (st_slurm_requeue(j) == SLURM_SUCCESS) {
 			j->time_limit = (uint32_t)(d->answer.arg / ST_UNIT);
 			if (!j->time_limit)
 				j->time_limit = 1;

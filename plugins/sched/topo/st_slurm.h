@@ -1,14 +1,15 @@
 /*
  * st_slurm.h - the slurmctld calls of sched/topo that differ between Slurm
  * releases, one thin file per release: st_slurm_2205.c (22.05),
- * st_slurm_2411.c (24.11).  Everything else in sched/topo is the same
- * code on both.
+ * st_slurm_2411.c (24.11), st_slurm_2605.c (26.05).  Everything else in
+ * sched/topo is the same code on all of them.
  */
 #ifndef ST_SLURM_H
 #define ST_SLURM_H
 
 #include "config.h"
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <time.h>
 
@@ -19,7 +20,7 @@
 #include "src/slurmctld/slurmctld.h"
 
 /* The plugin whose machine sched/topo plans on: the SelectType on 22.05
- * (select/fattree, select/torus), the TopologyPlugin on 24.11
+ * (select/fattree, select/torus), the TopologyPlugin on 24.11 and 26.05
  * (topology/fattree, topology/torus). */
 const char *st_slurm_machine_plugin(void);
 
@@ -42,5 +43,20 @@ bool st_slurm_may_preempt(job_record_t *j);
 /* What slurmctld does after select_nodes() started a job: power up its
  * nodes where needed, answer srun/salloc or launch the batch script. */
 void st_slurm_launch(job_record_t *j);
+
+/* Requeue the running job `j` as `scontrol requeue` does (as
+ * SlurmUser): SLURM_SUCCESS or an error code. */
+int st_slurm_requeue(job_record_t *j);
+
+/* Take and release the locks of one cycle, those sched/backfill takes:
+ * read config and partitions, write jobs and nodes, read federation (and
+ * on 26.05 write the select-node lock). */
+void st_slurm_lock_cycle(void);
+void st_slurm_unlock_cycle(void);
+
+/* Start the agent thread (`name`: the thread's name where the release
+ * names threads). */
+void st_slurm_thread_create(pthread_t *tid, const char *name,
+			    void *(*fn)(void *));
 
 #endif

@@ -3,8 +3,10 @@
 #include "st_slurm.h"
 
 #include "src/common/power.h"
+#include "src/common/macros.h"
 #include "src/common/read_config.h"
 #include "src/slurmctld/job_scheduler.h"
+#include "src/slurmctld/locks.h"
 #include "src/slurmctld/node_scheduler.h"
 #include "src/slurmctld/preempt.h"
 #include "src/slurmctld/reservation.h"
@@ -55,4 +57,33 @@ bool st_slurm_may_preempt(job_record_t *j)
 	bool any = c && list_count(c) > 0;
 	FREE_NULL_LIST(c);
 	return any;
+}
+
+int st_slurm_requeue(job_record_t *j)
+{
+	return job_requeue(slurm_conf.slurm_user_id, j->job_id, NULL, false, 0);
+}
+
+/* sched/backfill's lock set: read config and partitions, write jobs and
+ * nodes, read federation. */
+static slurmctld_lock_t cycle_locks = {
+	.conf = READ_LOCK, .job = WRITE_LOCK, .node = WRITE_LOCK,
+	.part = READ_LOCK, .fed = READ_LOCK,
+};
+
+void st_slurm_lock_cycle(void)
+{
+	lock_slurmctld(cycle_locks);
+}
+
+void st_slurm_unlock_cycle(void)
+{
+	unlock_slurmctld(cycle_locks);
+}
+
+void st_slurm_thread_create(pthread_t *tid, const char *name,
+			    void *(*fn)(void *))
+{
+	(void)name; /* threads have no names here */
+	slurm_thread_create(tid, fn, NULL);
 }
