@@ -1,5 +1,5 @@
-/* tpt_eval.c - the eval_nodes callback of our topology plugins; see
- * tpt_eval.h. */
+/* tpt_eval.c - the node choice of our topology plugins inside cons_tres
+ * (every release); see tpt_eval.h. */
 #include "tpt_eval.h"
 
 #include <time.h>
@@ -12,35 +12,6 @@
 #include "driver/admit.h"
 #include "driver/switches.h"
 #include "tpl_nodetable.h"
-
-static tpt_state *st;
-static const tpt_ops *ops;
-
-/* The node_map this thread narrowed last and returned
- * ESLURM_NOT_SUPPORTED for (Slurm's eval_nodes() calls the callback a
- * second time before its consecutive fit). */
-static __thread const topology_eval_t *narrowed_eval;
-static __thread bitstr_t *narrowed_map;
-
-void tpt_eval_bind(tpt_state *state, const tpt_ops *o)
-{
-	st = state;
-	ops = o;
-}
-
-static bool asked_again(const topology_eval_t *e)
-{
-	return narrowed_eval == e && narrowed_map &&
-	       bit_size(narrowed_map) == bit_size(e->node_map) &&
-	       bit_equal(narrowed_map, e->node_map);
-}
-
-static void remember_narrowed(const topology_eval_t *e)
-{
-	FREE_NULL_BITMAP(narrowed_map);
-	narrowed_map = bit_copy(e->node_map);
-	narrowed_eval = e;
-}
 
 /* A job that shares its node and fits on one: Slurm's best fit packs it
  * onto partly used nodes, which keeps whole nodes and units free. */
@@ -63,6 +34,8 @@ static uint64_t cpus_on(const topology_eval_t *e, bitstr_t *chosen)
 }
 
 typedef struct placing {
+	tpt_state *st;
+	const tpt_ops *ops;
 	topology_eval_t *e;
 	tp_nodeset usable, chosen, required;
 	tp_alloc_req proto;
@@ -74,6 +47,7 @@ typedef struct placing {
  * -1. */
 static int place(placing *p, bitstr_t *bits)
 {
+	tpt_state *st = p->st;
 	int lo = p->lo, hi = p->hi;
 	for (;;) {
 		int k = tp_place_range(st->topo.alloc, &p->usable, lo, hi,
@@ -96,7 +70,7 @@ static int place_switches(placing *p, bitstr_t *bits)
 {
 	job_record_t *j = p->e->job_ptr;
 	time_t now = time(NULL);
-	bool asks = ops->switches && j->req_switch && st->topo.groups;
+	bool asks = p->ops->switches && j->req_switch && p->st->topo.groups;
 	if (asks && !j->wait4switch_start)
 		j->wait4switch_start = now;
 	int limit = asks ? tp_switch_limit((int64_t)j->req_switch,
@@ -122,6 +96,8 @@ static int place_switches(placing *p, bitstr_t *bits)
 
 static void log_choice(placing *p, bitstr_t *bits, int requested)
 {
+	const tpt_state *st = p->st;
+	const tpt_ops *ops = p->ops;
 	char desc[256] = "";
 	ops->describe(&st->topo, st->topo.alloc, &p->chosen, requested, desc,
 		      sizeof(desc));
@@ -142,36 +118,37 @@ static void log_choice(placing *p, bitstr_t *bits, int requested)
 
 /* No placement on these nodes: wait, or (not strict, never placeable
  * on any node the job may use) Slurm's own choice. */
-static int no_placement(placing *p)
+static tpt_choice no_placement(placing *p)
 {
-	if (ops->strict)
-		return SLURM_ERROR;
+	if (p->ops->strict)
+		return TPT_WAIT;
 	tp_nodeset ever;
-	int rc = SLURM_ERROR;
-	if (tp_nodeset_init(&ever, st->map.ntopo))
-		return ESLURM_NOT_SUPPORTED;
-	tpl_ever_usable(&st->map, p->e->job_ptr, p->e->node_map, &ever);
-	if (!tp_driver_admit_range(st->topo.alloc, &ever, p->lo, p->hi,
+	tpt_choice c = TPT_WAIT;
+	if (tp_nodeset_init(&ever, p->st->map.ntopo))
+		return TPT_SLURM;
+	tpl_ever_usable(&p->st->map, p->e->job_ptr, p->e->node_map, &ever);
+	if (!tp_driver_admit_range(p->st->topo.alloc, &ever, p->lo, p->hi,
 				   &p->proto, &p->chosen)) {
 		debug2("%s: %pJ: the allocator cannot place it even on all its usable nodes: Slurm chooses",
-		       ops->plugin_type, p->e->job_ptr);
-		rc = ESLURM_NOT_SUPPORTED;
+		       p->ops->plugin_type, p->e->job_ptr);
+		c = TPT_SLURM;
 	}
 	tp_nodeset_fini(&ever);
-	return rc;
+	return c;
 }
 
-static int decide(placing *p)
+static tpt_choice decide(placing *p)
 {
 	topology_eval_t *e = p->e;
 	job_record_t *j = e->job_ptr;
 	bitstr_t *bits = bit_alloc(bit_size(e->node_map));
-	int k, rc;
+	tpt_choice c;
+	int k;
 
-	tpl_bits_to_set(&st->map, e->node_map, &p->usable);
+	tpl_bits_to_set(&p->st->map, e->node_map, &p->usable);
 	if (j->details->req_node_bitmap &&
 	    bit_set_count(j->details->req_node_bitmap)) {
-		tpl_bits_to_set(&st->map, j->details->req_node_bitmap,
+		tpl_bits_to_set(&p->st->map, j->details->req_node_bitmap,
 				&p->required);
 		p->proto.required = &p->required;
 	}
@@ -179,51 +156,50 @@ static int decide(placing *p)
 	p->proto.max_nodes = p->cap;
 	k = place_switches(p, bits);
 	if (k < 0) {
-		rc = no_placement(p);
+		c = no_placement(p);
 	} else if ((uint32_t)tp_nodeset_count(&p->chosen) > e->max_nodes) {
 		/* transit nodes beyond the job's maximum */
-		rc = ops->strict ? SLURM_ERROR : ESLURM_NOT_SUPPORTED;
+		c = p->ops->strict ? TPT_WAIT : TPT_SLURM;
 	} else {
 		bit_and(e->node_map, bits);
 		log_choice(p, bits, k);
-		remember_narrowed(e);
-		rc = ESLURM_NOT_SUPPORTED; /* Slurm picks cores inside */
+		c = TPT_CHOSEN;
 	}
 	FREE_NULL_BITMAP(bits);
-	return rc;
+	return c;
 }
 
-int tpt_eval(topology_eval_t *e)
+tpt_choice tpt_eval_choose(tpt_state *st, const tpt_ops *ops,
+			   topology_eval_t *e)
 {
-	placing p = { .e = e };
-	int rc;
+	placing p = { .st = st, .ops = ops, .e = e };
+	tpt_choice c;
 
-	if (asked_again(e))
-		return ESLURM_NOT_SUPPORTED;
-	if (!st || st->map.nslurm != node_record_count || !e->job_ptr->details)
-		return ESLURM_NOT_SUPPORTED;
+	if (!st || !st->loaded || st->map.nslurm != node_record_count ||
+	    !e->job_ptr->details)
+		return TPT_SLURM;
 	tpl_job_node_range(e->job_ptr, e->min_nodes, e->max_nodes,
 			   e->req_nodes, &p.lo, &p.hi);
 	if (p.lo < 1 || packs_onto_one_node(e, p.hi))
-		return ESLURM_NOT_SUPPORTED;
+		return TPT_SLURM;
 	int usable = bit_set_count(e->node_map);
 	p.cap = (int)MIN(MIN((uint64_t)e->max_nodes, (uint64_t)usable),
 			 INT32_MAX);
 	if (p.hi > p.cap)
 		p.hi = p.cap;
 	if (p.lo > p.hi)
-		return SLURM_ERROR;
+		return TPT_WAIT;
 	if (tp_nodeset_init(&p.usable, st->map.ntopo))
-		return ESLURM_NOT_SUPPORTED;
+		return TPT_SLURM;
 	if (tp_nodeset_init(&p.chosen, st->map.ntopo) ||
 	    tp_nodeset_init(&p.required, st->map.ntopo)) {
 		tp_nodeset_fini(&p.usable);
 		tp_nodeset_fini(&p.chosen);
-		return ESLURM_NOT_SUPPORTED;
+		return TPT_SLURM;
 	}
-	rc = decide(&p);
+	c = decide(&p);
 	tp_nodeset_fini(&p.usable);
 	tp_nodeset_fini(&p.chosen);
 	tp_nodeset_fini(&p.required);
-	return rc;
+	return c;
 }

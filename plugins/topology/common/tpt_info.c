@@ -109,3 +109,31 @@ void tpt_info_print(const tpt_info *info, const char *name, char **out)
 		error("Topology information contains no switch or node named %s",
 		      name);
 }
+
+void tpt_info_print_match(const tpt_info *info, const char *nodes,
+			  const char *unit, char **out)
+{
+	int matched = 0;
+
+	*out = NULL;
+	if (nodes && !nodes[0])
+		nodes = NULL;
+	if (unit && !unit[0])
+		unit = NULL;
+	if (!info || !info->count) {
+		error("No topology information available");
+		return;
+	}
+	for (uint32_t i = 0; i < info->count; i++) {
+		if (unit && xstrcmp(info->rec[i].name, unit))
+			continue;
+		if (nodes && !holds_node(&info->rec[i], nodes))
+			continue;
+		print_record(&info->rec[i], out);
+		matched++;
+	}
+	if (!matched)
+		error("Topology information contains no switch or torus%s%s%s%s",
+		      unit ? " named " : "", unit ? unit : "",
+		      nodes ? " with nodes " : "", nodes ? nodes : "");
+}

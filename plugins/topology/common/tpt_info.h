@@ -36,7 +36,13 @@ void tpt_info_free(tpt_info *info);
 void tpt_info_pack(const tpt_info *info, buf_t *buffer);
 /* NULL on a malformed buffer. */
 tpt_info *tpt_info_unpack(buf_t *buffer);
-/* Every record, the one named `name`, or those holding node `name`. */
+/* 24.11: every record, the one named `name`, or those holding node
+ * `name`. */
 void tpt_info_print(const tpt_info *info, const char *name, char **out);
+/* 26.05 (scontrol show topology [unit=NAME] [nodes=LIST]), as
+ * topology/tree: every record when neither is given, else the records
+ * named `unit` (if given) whose nodes hold all of `nodes` (if given). */
+void tpt_info_print_match(const tpt_info *info, const char *nodes,
+			  const char *unit, char **out);
 
 #endif

@@ -1,6 +1,7 @@
 /*
  * tpt_plugin.c - Slurm 24.11's topology plugin operations, shared by
- * topology/fattree and topology/torus; see tpt_plugin.h.
+ * topology/fattree and topology/torus; see tpt_ops.h.  26.05's are
+ * tpt_plugin_2605.c.
  */
 #include "tpt_ops.h"
 
@@ -15,45 +16,46 @@
 #include "src/interfaces/topology.h"
 #include "src/plugins/topology/common/common_topo.h"
 
-#include "tpl_nodetable.h"
 #include "tpt_eval.h"
 
 /* One plugin per .so: this file is linked into each. */
 static const tpt_ops *const ops = &tpt_plugin;
 static pthread_mutex_t state_lock = PTHREAD_MUTEX_INITIALIZER;
 static tpt_state state;
-static bool loaded;
 
-static void unload(void)
+/*
+ * 24.11's eval_nodes callback (set with trump_others): narrow node_map
+ * to our choice and return ESLURM_NOT_SUPPORTED, so that Slurm's own
+ * consecutive fit picks cores and GRES inside it.  Slurm's eval_nodes()
+ * calls the callback a second time for the same narrowed map before that
+ * fit: it answers the same way without placing again.
+ */
+static __thread const topology_eval_t *narrowed_eval;
+static __thread bitstr_t *narrowed_map;
+
+static bool asked_again(const topology_eval_t *e)
 {
-	for (int i = 0; i < state.ngroup_bits; i++)
-		FREE_NULL_BITMAP(state.group_bits[i]);
-	xfree(state.group_bits);
-	if (loaded) {
-		tpl_nodemap_fini(&state.map);
-		tp_topo_fini(&state.topo);
-	}
-	memset(&state, 0, sizeof(state));
-	loaded = false;
+	return narrowed_eval == e && narrowed_map &&
+	       bit_size(narrowed_map) == bit_size(e->node_map) &&
+	       bit_equal(narrowed_map, e->node_map);
 }
 
-/* Each switch's nodes in Slurm's indices (get_bitmap, whole_topo). */
-static void build_group_bits(void)
+static int eval_callback(topology_eval_t *e)
 {
-	const tp_fattree *tree = state.topo.tree;
-	if (!tree)
-		return;
-	state.ngroup_bits = tree->nswitch;
-	state.group_bits = xcalloc(tree->nswitch, sizeof(bitstr_t *));
-	for (int s = 0; s < tree->nswitch; s++)
-		state.group_bits[s] = bit_alloc(node_record_count);
-	for (int i = 0; i < node_record_count; i++) {
-		int j = state.map.to_topo[i];
-		if (j < 0)
-			continue;
-		for (int s = tree->node_leaf[j]; s >= 0; s = tree->sw[s].parent)
-			bit_set(state.group_bits[s], i);
+	if (asked_again(e))
+		return ESLURM_NOT_SUPPORTED;
+	switch (tpt_eval_choose(&state, ops, e)) {
+	case TPT_CHOSEN:
+		FREE_NULL_BITMAP(narrowed_map);
+		narrowed_map = bit_copy(e->node_map);
+		narrowed_eval = e;
+		return ESLURM_NOT_SUPPORTED; /* Slurm picks cores inside */
+	case TPT_WAIT:
+		return SLURM_ERROR;
+	case TPT_SLURM:
+		break;
 	}
+	return ESLURM_NOT_SUPPORTED;
 }
 
 extern int init(void)
@@ -65,7 +67,7 @@ extern int init(void)
 extern int fini(void)
 {
 	slurm_mutex_lock(&state_lock);
-	unload();
+	tpt_state_fini(&state);
 	slurm_mutex_unlock(&state_lock);
 	return SLURM_SUCCESS;
 }
@@ -79,34 +81,17 @@ extern int fini(void)
  */
 extern int topology_p_build_config(void)
 {
-	tpt_state fresh = { 0 };
-
-	if (!node_record_count)
-		return SLURM_SUCCESS;
-	if (tpl_topo_load(&fresh.topo, ops->kind, -1, ops->plugin_type))
-		fatal("%s: cannot load the %s (the error above names the file, line and value)",
-		      ops->plugin_type, tp_topo_kind_name(ops->kind));
-	if (tpl_topo_map(&fresh.map, &fresh.topo, ops->plugin_type))
-		fatal("%s: slurm.conf's nodes do not fit the %s (see the error above)",
-		      ops->plugin_type, tp_topo_kind_name(ops->kind));
 	slurm_mutex_lock(&state_lock);
-	unload();
-	state = fresh;
-	loaded = true;
-	build_group_bits();
+	tpt_state_build(&state, ops);
 	slurm_mutex_unlock(&state_lock);
-	char line[512];
-	ops->loaded_line(&state.topo, line, sizeof(line));
-	info("%s: %s", ops->plugin_type, line);
 	return SLURM_SUCCESS;
 }
 
 /* cons_tres, every mode: our allocator narrows, Slurm picks cores. */
 extern int topology_p_eval_nodes(topology_eval_t *topo_eval)
 {
-	if (loaded) {
-		tpt_eval_bind(&state, ops);
-		topo_eval->eval_nodes = tpt_eval;
+	if (state.loaded) {
+		topo_eval->eval_nodes = eval_callback;
 		topo_eval->trump_others = true;
 	}
 	return common_topo_choose_nodes(topo_eval);
@@ -116,14 +101,7 @@ extern int topology_p_eval_nodes(topology_eval_t *topo_eval)
  * a torus has no such unit (the mask stays). */
 extern int topology_p_whole_topo(bitstr_t *node_mask)
 {
-	const tp_fattree *tree = loaded ? state.topo.tree : NULL;
-	if (!tree)
-		return SLURM_SUCCESS;
-	for (int l = 0; l < tree->nleaf; l++) {
-		bitstr_t *b = state.group_bits[tree->leaves[l]];
-		if (bit_overlap_any(b, node_mask))
-			bit_or(node_mask, b);
-	}
+	tpt_state_whole_topo(&state, node_mask);
 	return SLURM_SUCCESS;
 }
 
@@ -131,11 +109,7 @@ extern int topology_p_whole_topo(bitstr_t *node_mask)
  * freed by the caller. */
 extern bitstr_t *topology_p_get_bitmap(char *name)
 {
-	const tp_fattree *tree = loaded ? state.topo.tree : NULL;
-	if (!tree || !name)
-		return NULL;
-	int s = tp_fattree_switch_index(tree, name);
-	return s >= 0 && s < state.ngroup_bits ? state.group_bits[s] : NULL;
+	return tpt_state_bitmap(&state, name);
 }
 
 extern bool topology_p_generate_node_ranking(void)
@@ -146,9 +120,7 @@ extern bool topology_p_generate_node_ranking(void)
 extern int topology_p_get_node_addr(char *node_name, char **addr,
 				    char **pattern)
 {
-	int i = loaded ? tp_topo_node_index(&state.topo, node_name) : -1;
-	if (i >= 0 && ops->node_addr &&
-	    ops->node_addr(&state.topo, i, addr, pattern) == 0)
+	if (!tpt_state_node_addr(&state, ops, node_name, addr, pattern))
 		return SLURM_SUCCESS;
 	return common_topo_get_node_addr(node_name, addr, pattern);
 }
@@ -171,10 +143,8 @@ extern int topology_p_get(topology_data_t type, void *data)
 	switch (type) {
 	case TOPO_DATA_TOPOLOGY_PTR: {
 		dynamic_plugin_data_t **pp = data;
-		tpt_info *info = xmalloc(sizeof(*info));
 		slurm_mutex_lock(&state_lock);
-		if (loaded)
-			ops->records(&state.topo, info);
+		tpt_info *info = tpt_state_info(&state, ops);
 		slurm_mutex_unlock(&state_lock);
 		*pp = xmalloc(sizeof(dynamic_plugin_data_t));
 		(*pp)->data = info;
@@ -182,7 +152,7 @@ extern int topology_p_get(topology_data_t type, void *data)
 		return SLURM_SUCCESS;
 	}
 	case TOPO_DATA_REC_CNT: {
-		const tp_fattree *tree = loaded ? state.topo.tree : NULL;
+		const tp_fattree *tree = state.loaded ? state.topo.tree : NULL;
 		*(int *)data = tree ? tree->nswitch : 0;
 		return SLURM_SUCCESS;
 	}
@@ -219,14 +189,5 @@ extern int topology_p_topology_unpack(void **topoinfo_pptr, buf_t *buffer,
 /* backfill's bf_topopt oracle: the core's measure (topo.h). */
 extern uint32_t topology_p_get_fragmentation(bitstr_t *node_mask)
 {
-	tp_nodeset free;
-	uint64_t f = 0;
-
-	if (!loaded || state.map.nslurm != bit_size(node_mask) ||
-	    tp_nodeset_init(&free, state.map.ntopo))
-		return 0;
-	tpl_bits_to_set(&state.map, node_mask, &free);
-	f = tp_topo_fragmentation(&state.topo, &free);
-	tp_nodeset_fini(&free);
-	return f > UINT32_MAX ? UINT32_MAX : (uint32_t)f;
+	return tpt_state_fragmentation(&state, node_mask);
 }

@@ -1,5 +1,5 @@
 /*
- * topology_fattree.c - Slurm 24.11 fat-tree placement under
+ * topology_fattree.c - Slurm 24.11 and 26.05 fat-tree placement under
  * select/cons_tres (TopologyPlugin=topology/fattree).
  *
  * The core library's fat-tree allocator (MSUs, minimal pairwise hop sum;
@@ -7,8 +7,9 @@
  * those cons_tres offers; Slurm picks cores and GRES inside them.  The
  * tree is Slurm's topology.conf (fattree.conf beside slurm.conf may set
  * the allocator options and name another file).  What every topology
- * plugin of the suite shares is plugins/topology/common/tpt_plugin.c; this file
- * is the fat tree's own: switch records, addresses and placement logs.
+ * plugin of the suite shares is plugins/topology/common/ (tpt_plugin.c on 24.11, tpt_plugin_2605.c on
+ * 26.05); this file is the fat tree's own: switch records, addresses, a
+ * node's place and rank, and placement logs.
  * Settings, rules and logs: topology_fattree(5).
  */
 #include "config.h"
@@ -95,6 +96,33 @@ static int node_addr(const tp_topo *t, int i, char **addr, char **pattern)
 	return 0;
 }
 
+/* ":s2:s1:s0": the switches above the node from the top down, as
+ * topology/tree writes a node's Topology= (a virtual root left out). */
+static void place(const tp_topo *t, int i, char **str)
+{
+	const tp_fattree *tree = t->tree;
+	int path[64], n = 0;
+	for (int s = tree->node_leaf[i]; s >= 0 && n < 64; s = tree->sw[s].parent)
+		if (!tree->sw[s].is_virtual)
+			path[n++] = s;
+	while (n > 0)
+		xstrfmtcat(*str, ":%s", tree->sw[path[--n]].name);
+}
+
+/* As topology/tree ranks: one unit per leaf switch (from 1), no order
+ * inside it. */
+static void rank(const tp_topo *t, int i, uint32_t *unit, uint32_t *order)
+{
+	const tp_fattree *tree = t->tree;
+	*unit = 0;
+	*order = 0;
+	for (int l = 0; l < tree->nleaf; l++)
+		if (tree->leaves[l] == tree->node_leaf[i]) {
+			*unit = (uint32_t)l + 1;
+			return;
+		}
+}
+
 /* As select/fattree logs it. */
 static void loaded_line(const tp_topo *t, char *buf, size_t len)
 {
@@ -114,4 +142,6 @@ const tpt_ops tpt_plugin = {
 	.loaded_line = loaded_line,
 	.records = records,
 	.node_addr = node_addr,
+	.place = place,
+	.rank = rank,
 };

@@ -1,13 +1,14 @@
 /*
- * topology_torus.c - Slurm 24.11 torus placement under select/cons_tres
- * (TopologyPlugin=topology/torus): every job a box of nodes, chosen by
- * the core library's torus allocators (base, Find_Systems, Find_Systems +
- * MSS; the same ones select/torus uses on 22.05) among the nodes cons_tres
- * offers; Slurm picks cores and GRES inside the box.  torus.conf beside
- * slurm.conf, torus_conf=/torus_method= in SchedulerParameters.  What
- * every topology plugin of the suite shares is
- * plugins/topology/common/tpt_plugin.c; this file is the torus's own.
- * Settings, rules and logs: topology_torus(5).
+ * topology_torus.c - Slurm 24.11 and 26.05 torus placement under
+ * select/cons_tres (TopologyPlugin=topology/torus): every job a box of
+ * nodes, chosen by the core library's torus allocators (base,
+ * Find_Systems, Find_Systems + MSS; the same ones select/torus uses on
+ * 22.05) among the nodes cons_tres offers; Slurm picks cores and GRES
+ * inside the box.  torus.conf beside slurm.conf, torus_conf=/torus_method=
+ * in SchedulerParameters.  What every topology plugin of the suite shares
+ * is plugins/topology/common/ (tpt_plugin.c on 24.11, tpt_plugin_2605.c
+ * on 26.05); this file is the torus's own: records, a node's place and
+ * rank.  Settings, rules and logs: topology_torus(5).
  */
 #include "config.h"
 
@@ -83,6 +84,41 @@ static void records(const tp_topo *t, tpt_info *info)
 	xfree(wrap);
 }
 
+/* ":torus:1.2.0": the node's coordinates (no commas: Topology= lists
+ * topologies separated by commas). */
+static void place(const tp_topo *t, int i, char **str)
+{
+	int coord[TP_TORUS_MAX_DIMS], n = tp_torus_ndims(t->torus);
+	tp_torus_coord(t->torus, i, coord);
+	xstrcat(*str, ":torus:");
+	for (int k = 0; k < n; k++)
+		xstrfmtcat(*str, "%s%d", k ? "." : "", coord[k]);
+}
+
+/*
+ * One unit, the torus; the order is the node's place on a snake
+ * (boustrophedon) path through it: the first dimension runs fastest and
+ * turns back at each end, and so on outwards, so consecutive ranks are
+ * neighbours and a box's tasks run along it rather than jumping between
+ * rows.
+ */
+static void rank(const tp_topo *t, int i, uint32_t *unit, uint32_t *order)
+{
+	const tp_torus *torus = t->torus;
+	int n = tp_torus_ndims(torus), coord[TP_TORUS_MAX_DIMS];
+	const int *d = tp_torus_dims(torus);
+	uint64_t pos = 0;
+
+	tp_torus_coord(torus, i, coord);
+	for (int k = n - 1; k >= 0; k--) {
+		/* outer dimensions' position so far: odd turns this one back */
+		int c = (pos & 1) ? d[k] - 1 - coord[k] : coord[k];
+		pos = pos * (uint64_t)d[k] + (uint64_t)c;
+	}
+	*unit = 1;
+	*order = (uint32_t)(pos & 0xffff); /* below TOPO_RANK_ID_SHIFT */
+}
+
 const tpt_ops tpt_plugin = {
 	.plugin_type = plugin_type,
 	.plugin_id = 191,
@@ -94,4 +130,6 @@ const tpt_ops tpt_plugin = {
 	.loaded_line = tp_torus_loaded_line,
 	.records = records,
 	.node_addr = NULL, /* the node name (no switch hierarchy) */
+	.place = place,
+	.rank = rank,
 };
