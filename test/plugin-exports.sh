@@ -3,8 +3,9 @@
 # daemons that load them (doc/architecture.md, "Two libraries"):
 #   - each exports only the symbols Slurm's plugin loader looks up
 #     (plugin_*, init, fini, and the ops of its type: select_p_*,
-#     topology_p_*, sched_p_*; the 24.11 topology plugins also the two
-#     variables of Slurm's common_topo.c that slurmctld's must replace);
+#     topology_p_*, sched_p_*; the topology plugins (24.11+) also the two
+#     variables of Slurm's common_topo.c that slurmctld's must replace, and
+#     on 26.05 the datum supports_exclusive_topo);
 #   - none contains the simulator (tp_simulate, tp_swf_read,
 #     tp_het_sim_run, the event engine) or links zlib.
 # PLUGINDIR defaults to the build tree's plugins/.libs (TOPO_BUILDDIR or
@@ -16,7 +17,7 @@ pass=0 fail=0
 ok() { pass=$((pass + 1)); echo "ok - $*"; }
 bad() { fail=$((fail + 1)); echo "not ok - $*"; }
 
-allowed='^(plugin_(name|type|id|version)|init|fini|select_p_[a-z_0-9]+|topology_p_[a-z_0-9]+|sched_p_[a-z_0-9]+|part_list|idle_node_bitmap)$'
+allowed='^(plugin_(name|type|id|version)|init|fini|select_p_[a-z_0-9]+|topology_p_[a-z_0-9]+|sched_p_[a-z_0-9]+|part_list|idle_node_bitmap|supports_exclusive_topo)$'
 sim_syms='^(tp_simulate|tp_swf_read|tp_het_sim_run|tp_engine_[a-z_]+|tp_workload_[a-z_]+|tp_tasksim_[a-z_]+)$'
 
 shopt -s nullglob

@@ -180,16 +180,20 @@ live_start() {
 	printf '%s\n' "$out" | diag_block
 }
 
+# Is the Slurm series under test (LIVE_SLURM) one whose placement is a
+# topology plugin under select/cons_tres (24.11 and later)?
+topology_series() { [ "${LIVE_SLURM:-22.05}" != 22.05 ]; }
+
 # The plugin that places jobs on KIND (fattree, torus) for the Slurm
-# series under test (LIVE_SLURM): 22.05 select/KIND; 24.11 topology/KIND
+# series under test (LIVE_SLURM): 22.05 select/KIND; 24.11+ topology/KIND
 # under select/cons_tres.  placement_args: topo-cluster's options for it
 # (24.11: whole nodes, OverSubscribe=EXCLUSIVE, which the topology methods
 # assume; topology_fattree(5)).
 placement_plugin() {
-	if [ "${LIVE_SLURM:-22.05}" = 24.11 ]; then echo "topology/$1"; else echo "select/$1"; fi
+	if topology_series; then echo "topology/$1"; else echo "select/$1"; fi
 }
 placement_args() {
-	if [ "${LIVE_SLURM:-22.05}" = 24.11 ]; then
+	if topology_series; then
 		echo "--select select/cons_tres --topology topology/$1 --part-opts OverSubscribe=EXCLUSIVE"
 	else
 		echo "--select select/$1"
@@ -199,7 +203,7 @@ placement_args() {
 # job: 22.05 select/linear; 24.11 select/cons_tres (topology/flat) with
 # OverSubscribe=EXCLUSIVE.
 flat_args() {
-	if [ "${LIVE_SLURM:-22.05}" = 24.11 ]; then
+	if topology_series; then
 		echo "--select select/cons_tres --part-opts OverSubscribe=EXCLUSIVE"
 	else
 		echo "--select select/linear"
@@ -207,7 +211,7 @@ flat_args() {
 }
 # The slurm.conf key that names the placement plugin.
 placement_key() {
-	if [ "${LIVE_SLURM:-22.05}" = 24.11 ]; then echo TopologyPlugin; else echo SelectType; fi
+	if topology_series; then echo TopologyPlugin; else echo SelectType; fi
 }
 
 # Stop the cluster (idempotent).  Its directory is removed when every check

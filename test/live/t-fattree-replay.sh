@@ -237,7 +237,7 @@ sx scancel "${running[@]}"
 # The same sequence on the same tree under select/cons_tres with
 # topology/tree; the mean hop sum of the multi-unit jobs, fattree's over
 # tree's, must be at most 1.
-if [ "${LIVE_SLURM:-22.05}" = 24.11 ]; then
+if topology_series; then
 	cp "$topo" "$tmp_topo"
 	live_stop
 	live_start --nodes 64 --select select/cons_tres --topology topology/tree \

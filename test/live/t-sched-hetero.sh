@@ -30,7 +30,7 @@ live_require
 live_needs toposim sched_topo
 
 part_opts=""
-[ "${LIVE_SLURM:-22.05}" = 24.11 ] && part_opts=" OverSubscribe=EXCLUSIVE"
+topology_series && part_opts=" OverSubscribe=EXCLUSIVE"
 extra=$(mktemp "${TMPDIR:-/tmp}/t-sched-hetero.XXXXXX")
 {
 	st_extra_conf "topo_policy=pjs"

@@ -113,7 +113,7 @@ E 1 10 1"
 # afresh and a bad value gets the default, 4 (sched_topo(5)).
 before=$(st_settings)
 kept=3
-if [ "${LIVE_SLURM:-22.05}" = 24.11 ]; then
+if topology_series; then
 	kept=4
 	before=${before/topo_njob=3/topo_njob=4}
 fi

@@ -28,7 +28,7 @@ if [ -z "${TOPO_PLUGINDIR:-}" ] || [ ! -e "$TOPO_PLUGINDIR/$SO" ]; then
 fi
 # How a RUN_NOW placement is logged (DebugFlags=SelectType): 22.05's
 # job_test names its mode; 24.11's eval_nodes runs for every mode alike.
-if [ "${LIVE_SLURM:-22.05}" = 24.11 ]; then RUN_TAG=":"; else RUN_TAG=" RUN_NOW:"; fi
+if topology_series; then RUN_TAG=":"; else RUN_TAG=" RUN_NOW:"; fi
 [ -x "$TOPOSIM" ] || skip_all "toposim not built (TOPO_BUILDDIR=${BUILDDIR:-unset})"
 
 DIMS=4x4x2x2
