@@ -1,5 +1,5 @@
 /* st_slurm_2205.c - sched/topo's release-specific calls, Slurm 22.05; see
- * st_slurm.h. */
+ * st_slurm.h.  The lock set is st_slurm_lock5.c. */
 #include "st_slurm.h"
 
 #include "src/common/power.h"
@@ -62,23 +62,6 @@ bool st_slurm_may_preempt(job_record_t *j)
 int st_slurm_requeue(job_record_t *j)
 {
 	return job_requeue(slurm_conf.slurm_user_id, j->job_id, NULL, false, 0);
-}
-
-/* sched/backfill's lock set: read config and partitions, write jobs and
- * nodes, read federation. */
-static slurmctld_lock_t cycle_locks = {
-	.conf = READ_LOCK, .job = WRITE_LOCK, .node = WRITE_LOCK,
-	.part = READ_LOCK, .fed = READ_LOCK,
-};
-
-void st_slurm_lock_cycle(void)
-{
-	lock_slurmctld(cycle_locks);
-}
-
-void st_slurm_unlock_cycle(void)
-{
-	unlock_slurmctld(cycle_locks);
 }
 
 void st_slurm_thread_create(pthread_t *tid, const char *name,
