@@ -5,9 +5,11 @@
 #   3. the same unit tests under AddressSanitizer + UndefinedBehaviorSanitizer;
 #   4. live-cluster tests: real munged/slurmctld/slurmd in a private network
 #      namespace with our plugins (root only), on Slurm 22.05 (build/test)
-#      and on Slurm 24.11 (build/test-2411, configured
+#      on Slurm 24.11 (build/test-2411, configured
 #      --with-slurm-version=24.11: Debian 13's daemons from a Debian 13 root
-#      file system).
+#      file system) and on Slurm 26.05 (build/test-2605, configured
+#      --with-slurm-version=26.05: daemons and plugins from the 26.05.3
+#      release source, built once per machine into the cache).
 # A test that cannot run fails the run, it is never skipped green: each of
 # these is one failure, with its reason printed (again at the end):
 #   - the Slurm plugins were not built in build/test (configure found no
@@ -132,6 +134,18 @@ done
 step "Slurm 24.11 plugins export only plugin symbols"
 run_tests '^(ok|not ok)' test/plugin-exports.sh build/test-2411/plugins/.libs || fail=1
 
+step "Slurm 26.05 plugins in build/test-2605 (Slurm built from source once per machine)"
+./contrib/build.sh build/test-2605 --with-slurm-version=26.05 ||
+	{ problem "contrib/build.sh build/test-2605 --with-slurm-version=26.05 failed"; finish; }
+for so in topology_fattree topology_torus sched_topo; do
+	if [ -f "build/test-2605/plugins/.libs/$so.so" ]; then
+		echo "built: build/test-2605/plugins/.libs/$so.so"
+	else
+		problem "plugin not built: build/test-2605/plugins/.libs/$so.so is missing"
+	fi
+done
+run_tests '^(ok|not ok)' test/plugin-exports.sh build/test-2605/plugins/.libs || fail=1
+
 step "unit tests under ASan/UBSan"
 ./contrib/build.sh build/sanitize --enable-sanitizers --without-slurm-headers ||
 	{ problem "contrib/build.sh build/sanitize failed"; finish; }
@@ -222,16 +236,19 @@ suite_verdict() { # BUILDDIR TAG
 	fi
 }
 
-step "live-cluster tests, Slurm 22.05 [22.05] and 24.11 [24.11], side by side"
-rm -f build/test/check-live.rc build/test-2411/check-live.rc
+step "live-cluster tests, Slurm 22.05 [22.05], 24.11 [24.11] and 26.05 [26.05], side by side"
+rm -f build/test/check-live.rc build/test-2411/check-live.rc build/test-2605/check-live.rc
 live_lane build/test 22.05
 p2205=$lane_pid
 live_lane build/test-2411 24.11 suite
 p2411=$lane_pid
-for p in $p2205 $p2411; do wait "$p"; done
+live_lane build/test-2605 26.05
+p2605=$lane_pid
+for p in $p2205 $p2411 $p2605; do wait "$p"; done
 sleep 1 # the last lines through tail
 live_verdict build/test
 live_verdict build/test-2411
+live_verdict build/test-2605
 
 step "Slurm's testsuite/python: stock vs our plugins, Slurm 22.05 (24.11 ran in its lane)"
 suite_run build/test
