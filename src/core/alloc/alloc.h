@@ -39,6 +39,10 @@ struct tp_torus;   /* torus.h */
 /* Places some requests other than by its own shapes (a torus's
  * Shapeless=pack): tp_alloc_req.boxes_only changes its answers. */
 #define TP_ALLOC_PACKS 0x4u
+/* Reads max_groups as Slurm's topology/tree does since 24.05: the
+ * placement it makes without the limit, refused when that touches more
+ * groups (the job waits), instead of a search within few groups. */
+#define TP_ALLOC_GROUPS_AFTER 0x8u
 
 /* What a placement must satisfy.  An allocator's place() sees only
  * `nodes` and `max_nodes`: the node constraints are applied around it by
