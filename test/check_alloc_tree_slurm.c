@@ -269,6 +269,54 @@ START_TEST(test_top_switch)
 }
 END_TEST
 
+/*
+ * Required nodes, Slurm's way (through tp_alloc_place_req).  64 nodes:
+ * -w n18 (node 17, leaf L4), free L0 {0..3}, L4 {16,17,18}, L5 {20}; 6
+ * nodes.  Slurm fills the required leaf first (16, 18), then scans the
+ * other leaves by their distance to every switch holding n18 (L4, M1 and
+ * the root): L5 (5) is closer than L0 (9) but cannot hold the last 3, so
+ * L0's first three.  tree-greedy goes through the generic rule (n18's
+ * leaf cannot hold 5 more: the allocator's choice anywhere).
+ */
+START_TEST(test_required)
+{
+	tp_fattree *t = gen(3, 4);
+	tp_alloc *s = make("tree-slurm", t), *g = make("tree-greedy", t);
+	tp_nodeset free, out, req_nodes;
+	tp_nodeset_init(&free, 64);
+	tp_nodeset_init(&out, 64);
+	tp_nodeset_init(&req_nodes, 64);
+	tp_nodeset_set(&req_nodes, 17);
+	FREE(0, 1, 2, 3, 16, 17, 18, 20);
+	tp_alloc_req req = { .nodes = 6, .required = &req_nodes };
+	ck_assert_int_eq(tp_alloc_place_req(s, &free, &req, &out), 0);
+	WANT(&out, 0, 1, 2, 16, 17, 18);
+	ck_assert_int_eq(tp_alloc_place_req(g, &free, &req, &out), 0);
+	WANT(&out, 0, 1, 2, 3, 17, 20);
+	/* two required leaves: both filled first, in file order */
+	tp_nodeset_set(&req_nodes, 1);
+	req.nodes = 5;
+	ck_assert_int_eq(tp_alloc_place_req(s, &free, &req, &out), 0);
+	WANT(&out, 0, 1, 2, 3, 17);
+	/* the required nodes alone, or not enough room: as before */
+	req.nodes = 2;
+	ck_assert_int_eq(tp_alloc_place_req(s, &free, &req, &out), 0);
+	WANT(&out, 1, 17);
+	req.nodes = 9;
+	ck_assert_int_eq(tp_alloc_place_req(s, &free, &req, &out), -1);
+	/* a required node that is busy: refused */
+	tp_nodeset_clear(&free, 17);
+	req.nodes = 4;
+	ck_assert_int_eq(tp_alloc_place_req(s, &free, &req, &out), -1);
+	unmake(s);
+	unmake(g);
+	tp_nodeset_fini(&free);
+	tp_nodeset_fini(&out);
+	tp_nodeset_fini(&req_nodes);
+	tp_fattree_free(t);
+}
+END_TEST
+
 /* xorshift: the same sequence on every platform */
 static uint64_t rnd(uint64_t *x)
 {
@@ -313,6 +361,43 @@ static int tightest_leaf(const tp_fattree *t, const tp_nodeset *free, int n)
 		}
 	}
 	return best;
+}
+
+/* -w: one or two of the free nodes required, n > their count.  A valid
+ * placement holds them; on one tree it exists iff n nodes are free. */
+static void check_required(tp_alloc *s, const tp_fattree *t,
+			   const tp_nodeset *free, int n, uint64_t *x)
+{
+	int nfree = tp_nodeset_count(free), r = 1 + (int)(rnd(x) % 2);
+	if (nfree < 3)
+		return;
+	tp_nodeset need, out, again;
+	tp_nodeset_init(&need, t->nnodes);
+	tp_nodeset_init(&out, t->nnodes);
+	tp_nodeset_init(&again, t->nnodes);
+	for (int k = 0; k < r; k++) {
+		int skip = (int)(rnd(x) % (uint64_t)nfree), v = tp_nodeset_next(free, 0);
+		while (skip--)
+			v = tp_nodeset_next(free, v + 1);
+		tp_nodeset_set(&need, v);
+	}
+	r = tp_nodeset_count(&need);
+	if (n <= r)
+		n = r + 1;
+	tp_alloc_req req = { .nodes = n, .required = &need };
+	int rc = tp_alloc_place_req(s, free, &req, &out);
+	if (!t->sw[t->root].is_virtual)
+		QUIET_EQ(rc == 0, nfree >= n);
+	if (rc == 0) {
+		QUIET_EQ(tp_nodeset_count(&out), n);
+		QUIET(tp_nodeset_subset(&need, &out));
+		QUIET(tp_nodeset_subset(&out, free));
+		QUIET_EQ(tp_alloc_place_req(s, free, &req, &again), 0);
+		QUIET(tp_nodeset_equal(&out, &again));
+	}
+	tp_nodeset_fini(&need);
+	tp_nodeset_fini(&out);
+	tp_nodeset_fini(&again);
 }
 
 static void check_random(tp_fattree *t, uint64_t *x, int rounds)
@@ -367,6 +452,7 @@ static void check_random(tp_fattree *t, uint64_t *x, int rounds)
 		if (rcg == 0)
 			QUIET(tp_nodeset_equal(&out, &again));
 		QUIET(tp_alloc_cost(s, &out) >= 0);
+		check_required(s, t, &free, n, x);
 	}
 	unmake(s);
 	tp_nodeset_fini(&free);
@@ -407,6 +493,7 @@ int main(void)
 	tcase_add_test(tc, test_ancestor_counts_drop);
 	tcase_add_test(tc, test_best_fit_and_ties);
 	tcase_add_test(tc, test_top_switch);
+	tcase_add_test(tc, test_required);
 	tcase_add_test(tc, test_random_properties);
 	suite_add_tcase(s, tc);
 	if (tmpdir_make("check_alloc_tree_slurm")) {

@@ -307,6 +307,11 @@ int tp_alloc_place_req(tp_alloc *a, const tp_nodeset *free,
 		rc = refuse(out);
 	else if (req->contiguous)
 		rc = place_contiguous(&usable, req, out);
+	else if (has_required && (a->flags & TP_ALLOC_OWN_REQUIRED) &&
+		 tp_nodeset_count(req->required) < req->nodes)
+		rc = a->ops->place(a, &usable, &(tp_alloc_req){
+			.nodes = req->nodes, .max_nodes = req->max_nodes,
+			.required = req->required }, out);
 	else if (has_required)
 		rc = place_with_required(a, &usable, req, out);
 	else

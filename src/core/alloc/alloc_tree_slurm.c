@@ -5,9 +5,7 @@
  *
  * Re-implemented from the rules of _eval_nodes_topo() in Slurm 24.11.5's
  * src/plugins/topology/tree/eval_nodes_tree.c and the switch table of
- * switch_record.c, for a job of N whole nodes with equal node weights and
- * no required nodes (those are applied around every allocator,
- * tp_alloc_place_req):
+ * switch_record.c, for a job of N whole nodes with equal node weights:
  *   1. count the free nodes under every switch;
  *   2. top switch: among real switches with >= N free nodes, the one of
  *      the highest level, the LAST in file order at that level (Slurm
@@ -34,6 +32,14 @@
  *      ancestors' remaining room.  This, and "closer needs a fit" in 3,
  *      are what 24.05 changed from 22.05 (tree-greedy: static inner
  *      counts, closer wins unless it fits strictly worse).
+ * Required nodes (-w, fewer than N; TP_ALLOC_OWN_REQUIRED): the top switch
+ * is instead the FIRST switch of the highest level holding a required
+ * node (refused unless it holds them all; it need not hold N); the
+ * required leaves are filled first, in file order, lowest nodes first,
+ * each lowering itself and its ancestors by the nodes taken from ALL
+ * required leaves so far (Slurm's running total); every switch holding a
+ * required node, inner ones too, adds its distances, and required leaves
+ * are not scanned in step 3.  Counts include the required nodes.
  * --switches (max_groups): Slurm makes the same choice and then keeps the
  * job waiting when it spans more leaf switches than asked (it retries
  * smaller sizes only for node ranges); flag TP_ALLOC_GROUPS_AFTER makes
@@ -43,6 +49,7 @@
  * it stops there, undecided.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "alloc/alloc_registry.h"
 #include "topology/fattree.h"
@@ -50,6 +57,7 @@
 typedef struct ts_alloc {
 	const tp_fattree *t;
 	int *cnt;        /* [nswitch] free nodes under a switch, as used */
+	int *req;        /* [nswitch] required nodes under a switch */
 	int *tin, *tout; /* [nswitch] DFS interval: subtree test in O(1) */
 	long *dist;      /* [nswitch] summed distance to the picked leaves */
 } ts_alloc;
@@ -64,24 +72,32 @@ static bool is_leaf(const tp_fattree *t, int v)
 	return t->sw[v].nchild == 0;
 }
 
-static void count_free(ts_alloc *st, const tp_nodeset *free)
+/* Members of s under every switch, into cnt[]. */
+static void count_under(const tp_fattree *t, const tp_nodeset *s, int *cnt)
 {
-	const tp_fattree *t = st->t;
 	for (int q = 0; q < t->nswitch; q++) {
 		int v = t->postorder[q];
-		const tp_fattree_switch *s = &t->sw[v];
+		const tp_fattree_switch *sw = &t->sw[v];
 		if (is_leaf(t, v)) {
-			st->cnt[v] = tp_fattree_count_range(free, s->node_lo, s->node_hi);
+			cnt[v] = tp_fattree_count_range(s, sw->node_lo, sw->node_hi);
 			continue;
 		}
-		st->cnt[v] = 0;
-		for (int c = 0; c < s->nchild; c++)
-			st->cnt[v] += st->cnt[s->child[c]];
+		cnt[v] = 0;
+		for (int c = 0; c < sw->nchild; c++)
+			cnt[v] += cnt[sw->child[c]];
 	}
 }
 
-/* Step 2: the top switch (-1: none), and counts restricted to it. */
-static int top_switch(ts_alloc *st, int n)
+/* Only nodes under the top switch count from now on. */
+static void restrict_to(ts_alloc *st, int top)
+{
+	for (int i = 0; i < st->t->nswitch; i++)
+		if (!in_subtree(st, i, top))
+			st->cnt[i] = in_subtree(st, top, i) ? st->cnt[top] : 0;
+}
+
+/* Step 2: the top switch, -1 when none has n free nodes. */
+static int top_switch(const ts_alloc *st, int n)
 {
 	const tp_fattree *t = st->t;
 	int top = -1;
@@ -89,12 +105,20 @@ static int top_switch(ts_alloc *st, int n)
 		if (!t->sw[i].is_virtual && st->cnt[i] >= n &&
 		    (top < 0 || t->sw[i].level >= t->sw[top].level))
 			top = i;
-	if (top < 0)
-		return -1;
-	for (int i = 0; i < t->nswitch; i++)
-		if (!in_subtree(st, i, top))
-			st->cnt[i] = in_subtree(st, top, i) ? st->cnt[top] : 0;
 	return top;
+}
+
+/* With required nodes: the first highest-level switch holding one, -1
+ * unless it holds all r of them (Slurm: no shared network). */
+static int required_top(const ts_alloc *st, int r)
+{
+	const tp_fattree *t = st->t;
+	int top = -1;
+	for (int i = 0; i < t->nswitch; i++)
+		if (!t->sw[i].is_virtual && st->req[i] > 0 &&
+		    (top < 0 || t->sw[i].level > t->sw[top].level))
+			top = i;
+	return top >= 0 && st->req[top] == r ? top : -1;
 }
 
 /* 1 if leaf i fits the rest better than leaf j, -1 if j does, 0 if
@@ -132,7 +156,7 @@ static int choose_leaf(const ts_alloc *st, int rem)
 	const tp_fattree *t = st->t;
 	int best = -1;
 	for (int i = 0; i < t->nswitch; i++) {
-		if (!is_leaf(t, i) || !st->cnt[i])
+		if (!is_leaf(t, i) || !st->cnt[i] || st->req[i])
 			continue;
 		if (best < 0) {
 			best = i;
@@ -156,25 +180,55 @@ static void add_dist(ts_alloc *st, int picked)
 	}
 }
 
-/* Step 4's bookkeeping: the leaf's free nodes are gone for the leaf and
- * for every switch above it. */
-static void use_leaf(ts_alloc *st, int leaf)
+/* Step 4's bookkeeping: `used` nodes are gone for the leaf and for every
+ * switch above it. */
+static void use_leaf(ts_alloc *st, int leaf, int used)
 {
-	int used = st->cnt[leaf];
 	for (int v = leaf; v >= 0; v = st->t->sw[v].parent)
 		st->cnt[v] = st->cnt[v] > used ? st->cnt[v] - used : 0;
 }
 
-/* Step 4: the leaf's lowest free nodes; returns how many are still due. */
+/* Step 4: the leaf's lowest free nodes not chosen yet; returns how many
+ * are still due. */
 static int take_nodes(const tp_fattree *t, int leaf, const tp_nodeset *free,
 		      int rem, tp_nodeset *out)
 {
 	const tp_fattree_switch *s = &t->sw[leaf];
 	for (int v = s->node_lo; v < s->node_hi && rem > 0; v++)
-		if (tp_nodeset_test(free, v)) {
+		if (tp_nodeset_test(free, v) && !tp_nodeset_test(out, v)) {
 			tp_nodeset_set(out, v);
 			rem--;
 		}
+	return rem;
+}
+
+/* Required nodes: the top switch (counts restricted to it), the rest of
+ * the required leaves taken, and the distances of every switch holding a
+ * required node.  Returns the nodes still due, or -1: refused. */
+static int place_required(ts_alloc *st, const tp_nodeset *free,
+			  const tp_nodeset *required, int nodes,
+			  tp_nodeset *out)
+{
+	const tp_fattree *t = st->t;
+	int r = tp_nodeset_count(required), rem = nodes - r;
+	count_under(t, required, st->req);
+	int top = required_top(st, r);
+	if (top < 0 || st->cnt[top] - r < rem)
+		return -1;
+	restrict_to(st, top);
+	tp_nodeset_copy(out, required);
+	int taken = 0; /* Slurm lowers each leaf by the running total */
+	for (int i = 0; i < t->nswitch && rem > 0; i++) {
+		if (!is_leaf(t, i) || !st->req[i])
+			continue;
+		int left = take_nodes(t, i, free, rem, out);
+		taken += rem - left;
+		rem = left;
+		use_leaf(st, i, taken);
+	}
+	for (int i = 0; i < t->nswitch; i++)
+		if (st->req[i] && !t->sw[i].is_virtual)
+			add_dist(st, i);
 	return rem;
 }
 
@@ -186,16 +240,27 @@ static int tree_slurm_place(tp_alloc *a, const tp_nodeset *free,
 	tp_nodeset_zero(out);
 	if (req->nodes < 1)
 		return -1;
-	count_free(st, free);
-	if (top_switch(st, req->nodes) < 0)
-		return -1;
+	count_under(t, free, st->cnt);
 	for (int l = 0; l < t->nleaf; l++)
 		st->dist[t->leaves[l]] = 0;
 	int rem = req->nodes, leaf;
+	if (req->required && tp_nodeset_count(req->required) > 0) {
+		rem = place_required(st, free, req->required, req->nodes, out);
+		if (rem < 0) {
+			tp_nodeset_zero(out);
+			return -1;
+		}
+	} else {
+		int top = top_switch(st, req->nodes);
+		if (top < 0)
+			return -1;
+		memset(st->req, 0, (size_t)t->nswitch * sizeof(int));
+		restrict_to(st, top);
+	}
 	while (rem > 0 && (leaf = choose_leaf(st, rem)) >= 0) {
 		add_dist(st, leaf);
 		rem = take_nodes(t, leaf, free, rem, out);
-		use_leaf(st, leaf);
+		use_leaf(st, leaf, st->cnt[leaf]);
 	}
 	if (rem > 0) {
 		tp_nodeset_zero(out);
@@ -217,6 +282,7 @@ static void tree_slurm_destroy(tp_alloc *a)
 	if (!st)
 		return;
 	free(st->cnt);
+	free(st->req);
 	free(st->tin);
 	free(st->tout);
 	free(st->dist);
@@ -227,7 +293,7 @@ static const tp_alloc_ops tree_slurm_ops = {
 	.name = "tree-slurm",
 	/* succeeds whenever one real tree has enough free nodes, and places
 	 * within one tree */
-	.flags = TP_ALLOC_MONOTONE | TP_ALLOC_GROUPS_AFTER,
+	.flags = TP_ALLOC_MONOTONE | TP_ALLOC_GROUPS_AFTER | TP_ALLOC_OWN_REQUIRED,
 	.place = tree_slurm_place,
 	.cost = tree_slurm_cost,
 	.destroy = tree_slurm_destroy,
@@ -265,12 +331,13 @@ static tp_alloc *tree_slurm_create(const tp_alloc_cfg *cfg, tp_error *err)
 	if (st) {
 		st->t = t;
 		st->cnt = malloc(ns * sizeof(int));
+		st->req = malloc(ns * sizeof(int));
 		st->tin = malloc(ns * sizeof(int));
 		st->tout = malloc(ns * sizeof(int));
 		st->dist = calloc(ns, sizeof(long));
 	}
 	tp_alloc *a = NULL;
-	if (st && st->cnt && st->tin && st->tout && st->dist) {
+	if (st && st->cnt && st->req && st->tin && st->tout && st->dist) {
 		number_subtrees(st);
 		a = tp_alloc_new(&tree_slurm_ops, t->nnodes, st);
 	}
