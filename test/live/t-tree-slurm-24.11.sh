@@ -7,12 +7,14 @@
 # Debian 13's Slurm 24.11 (topo-cluster --slurm 24.11) with
 # SelectType=select/cons_tres, TopologyPlugin=topology/tree and a
 # whole-node (OverSubscribe=EXCLUSIVE) partition: none of the project's
-# plugins is loaded.  A scripted sequence of 20 jobs of 1 to 24 nodes,
+# plugins is loaded.  A scripted sequence of 23 jobs of 1 to 24 nodes,
 # each running until it is cancelled, with cancellations in between so the
-# free set fragments, is run through Slurm one event at a time; the same
-# sequence, encoded as an SWF trace (event k at 10k s), is replayed through
-# `toposim --alloc tree-slurm --policy fcfs` on the very topology.conf
-# slurmctld reads.  Every job's expanded NodeList must equal the
+# free set fragments, is run through Slurm one event at a time; the last
+# three name required nodes (-w: one in a leaf whose other free nodes do
+# not suffice, two in different middle switches).  The same sequence,
+# encoded as an SWF trace (event k at 10k s) with the -w lists as
+# --job-requests, is replayed through `toposim --alloc tree-slurm --policy
+# fcfs` on the very topology.conf slurmctld reads.  Every job's expanded NodeList must equal the
 # prediction.  The sequence must tell the baselines apart: tree-greedy
 # (Slurm 22.05's rules) must place at least one job differently, so a
 # tree-slurm that fell back to 22.05's rules would fail here.
@@ -28,8 +30,8 @@ LIVE_SLURM=24.11
 live_require
 live_needs toposim ftconf
 
-# One event a line: "sub JOB NODES" submits a job that runs until
-# cancelled; "end JOB" cancels it.
+# One event a line: "sub JOB NODES [HOSTLIST]" submits a job that runs
+# until cancelled (with -w HOSTLIST when given); "end JOB" cancels it.
 SEQ="
 sub A 3
 sub B 6
@@ -61,6 +63,12 @@ sub R 12
 end F
 sub S 3
 sub T 6
+end N
+sub U 6 n24
+end I
+sub V 5 n16,n40
+end T
+sub W 8 n18
 "
 LONG_S=600       # no job ends by itself within the test
 
@@ -82,26 +90,31 @@ assert_eq "select/cons_tres" "$(sed -n 's/^SelectType *= *//p' <<<"$conf")" \
 assert_match "24\.11\..*" "$(sed -n 's/^SLURM_VERSION *= *//p' <<<"$conf")" "Slurm 24.11"
 
 # ------------------------------------------------- the sequence as SWF
-declare -A sub_step end_step size sid
+declare -A sub_step end_step size sid need
 order=()
 step=0
-while read -r op job n; do
+while read -r op job n w; do
 	[ -n "$op" ] || continue
 	step=$((step + 1))
 	case $op in
-	sub) sub_step[$job]=$step size[$job]=$n; order+=("$job") ;;
+	sub) sub_step[$job]=$step size[$job]=$n need[$job]=$w; order+=("$job") ;;
 	end) end_step[$job]=$step ;;
 	*) bail_out "bad event '$op $job'" ;;
 	esac
 done <<<"$SEQ"
 swf=$work/seq.swf
 events_swf "t-tree-slurm-24.11's event sequence" 64 >"$swf"
+reqs=$work/seq.reqs   # -w per job, by SWF job number (toposim(1))
+for i in "${!order[@]}"; do
+	job=${order[i]}
+	[ -z "${need[$job]}" ] || echo "JobId=$((i + 1)) NodeList=${need[$job]}"
+done >"$reqs"
 
 # predict ALLOC: "JOB SUBMIT START NODES" per job, NODES expanded and
 # sorted like Slurm's (job_nodes | sort -V).
 predict() {
 	"$TOPOSIM" --workload "$swf" --policy fcfs --topology "$topo" --alloc "$1" \
-		--jobs-csv - --summary-json /dev/null --quiet |
+		--job-requests "$reqs" --jobs-csv - --summary-json /dev/null --quiet |
 		sed -n '2,$ s/^\([0-9]*\),\([0-9]*\),\([0-9]*\),[^"]*"\([^"]*\)",.*$/\1 \2 \3 \4/p' |
 		while read -r id s st nl; do
 			echo "${order[id - 1]} $s $st $(expand_hostlist "$nl" | sort -V | paste -sd,)"
@@ -121,11 +134,11 @@ while read -r job _ _ nl; do ft[$job]=$nl; done <<<"$pred_ft"
 
 # ---------------------------------------------------- run it in Slurm
 declare -A got
-while read -r op job n; do
+while read -r op job n w; do
 	[ -n "$op" ] || continue
 	case $op in
 	sub)
-		sid[$job]=$(submit "$n" "$LONG_S" 15 "$job") || bail_out "sbatch of job $job failed"
+		sid[$job]=$(submit "$n" "$LONG_S" 15 "$job" ${w:+-w "$w"}) || bail_out "sbatch of job $job failed"
 		wait_job_state "${sid[$job]}" RUNNING 30 ||
 			bail_out "job $job (${sid[$job]}, $n nodes) did not start at once"
 		got[$job]=$(job_nodes "${sid[$job]}" | sort -V | paste -sd,)
@@ -141,7 +154,7 @@ done <<<"$SEQ"
 # ------------------------------------------------------------ compare
 for job in "${order[@]}"; do
 	assert_eq "${want[$job]}" "${got[$job]}" \
-		"job $job (${size[$job]} nodes, Slurm job ${sid[$job]}): topology/tree's NodeList is tree-slurm's"
+		"job $job (${size[$job]} nodes${need[$job]:+, -w ${need[$job]}}, Slurm job ${sid[$job]}): topology/tree's NodeList is tree-slurm's"
 done
 d_tg=() d_ft=()
 for job in "${order[@]}"; do
