@@ -1,8 +1,8 @@
 /*
  * bench_fattree_replay.c - what the fat-tree allocation buys on real
  * traces: each trace is replayed under EASY backfilling with each
- * allocator ("fattree", the Slurm-like "tree-greedy" baseline and the
- * topology-blind "first-free") on a fat tree of the trace's size, through
+ * allocator ("fattree", the Slurm-like baselines "tree-greedy" (22.05)
+ * and "tree-slurm" (24.05 and later), and the topology-blind "first-free") on a fat tree of the trace's size, through
  * the same core calls toposim makes (tp_swf_read, tp_simulate,
  * tp_summarize).
  *
@@ -58,12 +58,14 @@ static const variant variants[] = {
 	{ "fattree", "fattree", 0 },
 	{ "ft-busyfb", "fattree", 1 },
 	{ "tree-greedy", "tree-greedy", 0 },
+	{ "tree-slurm", "tree-slurm", 0 },
 	{ "first-free", "first-free", 0 },
 };
 #define NVAR (sizeof(variants) / sizeof(variants[0]))
 #define V_EXACT 0
 #define V_BUSY 1
 #define V_TG 2
+#define V_TS 3
 
 typedef struct result {
 	double hop_node, hop_unit, util, wait, bsld, secs;
@@ -268,6 +270,7 @@ static int bench_workload(const char *label, const tp_workload *w, tp_fattree *t
 		{ "ft/tg", V_EXACT, V_TG },
 		{ "busyfb/tg", V_BUSY, V_TG },
 		{ "busyfb/ft", V_BUSY, V_EXACT },
+		{ "ft/ts", V_EXACT, V_TS },
 	};
 	for (size_t k = 0; k < sizeof(ratios) / sizeof(ratios[0]); k++) {
 		const result *a = &r[ratios[k].a], *b = &r[ratios[k].b];

@@ -123,6 +123,10 @@ printf 'Allocator=tree-greedy\nMsuSize=1\n' > "$tmp/etc/fattree.conf"
 if "$toposim" --workload "$tmp/t.swf" --policy easy --fattree-conf "$tmp/etc/fattree.conf" \
 	--quiet --jobs-csv /dev/null --summary-json - | grep -q '"alloc": "tree-greedy"'; then
 	ok; else bad "--fattree-conf Allocator="; fi
+printf 'Allocator=tree-slurm\n' > "$tmp/etc/fattree-ts.conf"
+if "$toposim" --workload "$tmp/t.swf" --policy easy --fattree-conf "$tmp/etc/fattree-ts.conf" \
+	--quiet --jobs-csv /dev/null --summary-json - | grep -q '"alloc": "tree-slurm"'; then
+	ok; else bad "--fattree-conf Allocator=tree-slurm"; fi
 # With node names the nodelist column is a Slurm hostlist expression.
 out=$("$toposim" --workload "$tmp/t.swf" --policy easy --topology "$tmp/etc/topology.conf" \
 	--alloc first-free --quiet --jobs-csv - --summary-json /dev/null | cut -d'"' -f2 | sed 1d | paste -sd' ')

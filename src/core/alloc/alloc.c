@@ -272,13 +272,28 @@ static int place_in_groups(tp_alloc *a, const tp_nodeset *avail,
 	return rc ? refuse(out) : 0;
 }
 
+/* TP_ALLOC_GROUPS_AFTER: the placement without the limit, if it keeps
+ * to max_groups groups. */
+static int place_then_count(tp_alloc *a, const tp_nodeset *free,
+			    const tp_alloc_req *req, tp_nodeset *out)
+{
+	tp_alloc_req inner = *req;
+	inner.max_groups = 0;
+	if (tp_alloc_place_req(a, free, &inner, out))
+		return -1;
+	int n = tp_groups_touched(a->groups, out);
+	return n < 0 || n > req->max_groups ? refuse(out) : 0;
+}
+
 int tp_alloc_place_req(tp_alloc *a, const tp_nodeset *free,
 		       const tp_alloc_req *req, tp_nodeset *out)
 {
 	if (!tp_alloc_req_constrained(req))
 		return a->ops->place(a, free, req, out);
 	if (req->max_groups > 0 && a->groups)
-		return place_in_groups(a, free, req, out);
+		return a->flags & TP_ALLOC_GROUPS_AFTER
+			       ? place_then_count(a, free, req, out)
+			       : place_in_groups(a, free, req, out);
 	tp_nodeset usable;
 	if (tp_nodeset_init(&usable, free->n))
 		return refuse(out);
@@ -292,6 +307,11 @@ int tp_alloc_place_req(tp_alloc *a, const tp_nodeset *free,
 		rc = refuse(out);
 	else if (req->contiguous)
 		rc = place_contiguous(&usable, req, out);
+	else if (has_required && (a->flags & TP_ALLOC_OWN_REQUIRED) &&
+		 tp_nodeset_count(req->required) < req->nodes)
+		rc = a->ops->place(a, &usable, &(tp_alloc_req){
+			.nodes = req->nodes, .max_nodes = req->max_nodes,
+			.required = req->required }, out);
 	else if (has_required)
 		rc = place_with_required(a, &usable, req, out);
 	else

@@ -39,6 +39,14 @@ struct tp_torus;   /* torus.h */
 /* Places some requests other than by its own shapes (a torus's
  * Shapeless=pack): tp_alloc_req.boxes_only changes its answers. */
 #define TP_ALLOC_PACKS 0x4u
+/* Reads max_groups as Slurm's topology/tree does since 24.05: the
+ * placement it makes without the limit, refused when that touches more
+ * groups (the job waits), instead of a search within few groups. */
+#define TP_ALLOC_GROUPS_AFTER 0x8u
+/* Places the rest of a job around its required nodes itself, in its own
+ * order: place() then gets req->required (a subset of `free`, fewer than
+ * req->nodes) instead of the free set without them. */
+#define TP_ALLOC_OWN_REQUIRED 0x10u
 
 /* What a placement must satisfy.  An allocator's place() sees only
  * `nodes` and `max_nodes`: the node constraints are applied around it by
@@ -54,7 +62,8 @@ typedef struct tp_alloc_req {
 	const tp_nodeset *allowed;
 	/* Nodes the job must get (Slurm's -w); NULL or empty: none.  The
 	 * allocator places the rest on the other usable nodes; a job that
-	 * names at least `nodes` nodes gets exactly those. */
+	 * names at least `nodes` nodes gets exactly those.  Only an
+	 * allocator with TP_ALLOC_OWN_REQUIRED sees it in place(). */
 	const tp_nodeset *required;
 	/* Consecutive node indices (Slurm's --contiguous): the lowest run of
 	 * usable nodes that holds the required ones, whatever the topology. */

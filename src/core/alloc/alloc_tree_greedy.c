@@ -1,7 +1,10 @@
 /*
- * alloc_tree_greedy.c - "tree-greedy": the baseline, a re-implementation
- * of what Slurm 22.05 does with TopologyPlugin=topology/tree, at node
- * granularity.
+ * alloc_tree_greedy.c - "tree-greedy": the Slurm 22.05 baseline, a
+ * re-implementation of what Slurm 22.05 does with
+ * TopologyPlugin=topology/tree, at node granularity.  Slurm's choice since
+ * 24.05 (ancestors' counts drop as leaves are used, a closer leaf must fit)
+ * is "tree-slurm" (alloc_tree_slurm.c); this one stays as the older
+ * baseline the published comparisons used.
  *
  * Re-implemented: _eval_nodes_topo() of select/cons_tres (22.05.8,
  * src/plugins/select/cons_tres/job_test.c) with its helpers
