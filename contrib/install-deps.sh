@@ -6,7 +6,7 @@ set -euo pipefail
 pkgs=(build-essential autoconf automake libtool pkg-config check zlib1g-dev
       gnuplot-nox slurm-wlm slurmctld slurmd libslurm-dev
       slurm-wlm-basic-plugins-dev munge libmunge-dev iproute2 procps
-      util-linux dpkg-dev xz-utils)
+      util-linux dpkg-dev xz-utils python3)
 
 missing=()
 for p in "${pkgs[@]}"; do

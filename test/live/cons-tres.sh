@@ -25,7 +25,11 @@ LIVE_SLURM=${LIVE_SLURM:-24.11}
 live_require
 live_needs ftconf topology_fattree
 
-LONG_S=60 # outlives both sequences, state save, crash and restart on a busy machine
+# The sequences' jobs run until the test releases them (a file in the
+# cluster directory, which every job sees at the same path): they outlive
+# the state save, the crash and the restart however slow the machine is,
+# and then complete with exit 0.
+release() { touch "$LIVE_DIR/out/release"; }
 
 conf=$(mktemp -d "${TMPDIR:-/tmp}/t-cons-tres.XXXXXX")
 "$FTCONF" generate --levels 2 --width 4 -o "$conf/topology.conf" || bail_out "ftconf generate failed"
@@ -49,13 +53,15 @@ cpus_of() { job_field "$1" NumCPUs; }
 job_record() {
 	echo "$(job_nodelist "$1") cpus=$(cpus_of "$1") $(sx scontrol -d show job "$1" | grep -o 'JOB_GRES=[^ ]*')"
 }
-# one VAR NAME SBATCH_ARG...: submit a `sleep LONG_S` job, wait until it
-# runs, its id into VAR (no subshell: bail_out must end the test).
+# one VAR NAME SBATCH_ARG...: submit a job that runs until release(),
+# wait until it runs, its id into VAR (no subshell: bail_out must end the
+# test).
 one() {
 	local var=$1 name=$2 out
 	shift 2
-	out=$(sx sbatch --parsable -t 2 -J "$name" -o "$LIVE_DIR/out/%j.out" "$@" \
-		--wrap "sleep $LONG_S" 2>&1) || bail_out "sbatch $*: $out"
+	out=$(sx sbatch --parsable -t 10 -J "$name" -o "$LIVE_DIR/out/%j.out" "$@" \
+		--wrap "until [ -e '$LIVE_DIR/out/release' ]; do sleep 0.5; done" 2>&1) ||
+		bail_out "sbatch $*: $out"
 	out=${out%%;*}
 	wait_job_state "$out" RUNNING 30 || bail_out "job $out ($name: $*) did not start"
 	printf -v "$var" '%s' "$out"
@@ -131,6 +137,7 @@ assert_disjoint "$held" "$(job_nodelist "$after")" \
 assert_match "[0-3]" "$(leaves_of "$after")" "job $after is on one leaf switch (leaves $(leaves_of "$after"))"
 
 all=("${ids[@]}" "$after")
+release
 wait_jobs_final 180 "${all[@]}"
 assert_eq "$(for id in "${all[@]}"; do echo "$id COMPLETED 0:0"; done)" \
 	"$(for id in "${all[@]}"; do echo "$id $(job_state "$id") $(job_field "$id" ExitCode)"; done)" \

@@ -1,10 +1,13 @@
 #!/bin/bash
-# Live test (t-tree-slurm-RELEASE.sh, Slurm 24.11 and 26.05): the core's "tree-slurm" allocator chooses what Slurm's
+# Live test (t-tree-slurm-24.11.sh): the core's "tree-slurm" allocator chooses what Slurm's
 # OWN topology/tree chooses (select/cons_tres, whole nodes), job by job.
+# tree-slurm models Slurm 24.11.5's tree; Slurm 26.05.3's chooses
+# otherwise on this sequence (job T: n[21-26], so job U's -w n24 could not
+# start at once), so there is no 26.05 variant of this test yet.
 #
 # The machine is the 64-node, 3-level, width-4 fat tree written by ftconf
 # (16 leaf switches of 4 nodes, 4 middle switches, one root), run by
-# Slurm LIVE_SLURM (topo-cluster --slurm 24.11 or 26.05) with
+# Slurm LIVE_SLURM (topo-cluster --slurm 24.11) with
 # SelectType=select/cons_tres, TopologyPlugin=topology/tree and a
 # whole-node (OverSubscribe=EXCLUSIVE) partition: none of the project's
 # plugins is loaded.  A scripted sequence of 23 jobs of 1 to 24 nodes,
