@@ -45,14 +45,8 @@
 typedef struct tg_alloc {
 	const tp_fattree *t;
 	int *cnt;     /* [nswitch] free nodes under a switch (step 1) */
-	int *tin, *tout; /* [nswitch] DFS interval: subtree test in O(1) */
 	long *dist;   /* [nswitch] accumulated distance (leaves only) */
 } tg_alloc;
-
-static bool in_subtree(const tg_alloc *st, int v, int top)
-{
-	return st->tin[top] <= st->tin[v] && st->tout[v] <= st->tout[top];
-}
 
 static void count_free(tg_alloc *st, const tp_nodeset *free)
 {
@@ -82,8 +76,9 @@ static int top_switch(tg_alloc *st, int n)
 	if (top < 0)
 		return -1;
 	for (int i = 0; i < t->nswitch; i++)
-		if (!in_subtree(st, i, top))
-			st->cnt[i] = in_subtree(st, top, i) ? st->cnt[top] : 0;
+		if (!tp_fattree_in_subtree(st->t, i, top))
+			st->cnt[i] = tp_fattree_in_subtree(st->t, top, i) ?
+				     st->cnt[top] : 0;
 	return top;
 }
 
@@ -188,8 +183,6 @@ static void tree_greedy_destroy(tp_alloc *a)
 	if (!st)
 		return;
 	free(st->cnt);
-	free(st->tin);
-	free(st->tout);
 	free(st->dist);
 	free(st);
 }
@@ -201,22 +194,6 @@ static const tp_alloc_ops tree_greedy_ops = {
 	.cost = tree_greedy_cost,
 	.destroy = tree_greedy_destroy,
 };
-
-/* DFS entry/exit times from the post-order (children before parents). */
-static void number_subtrees(tg_alloc *st)
-{
-	const tp_fattree *t = st->t;
-	/* tout = post-order position; tin = smallest tout in the subtree */
-	for (int q = 0; q < t->nswitch; q++) {
-		int v = t->postorder[q];
-		const tp_fattree_switch *s = &t->sw[v];
-		st->tout[v] = q;
-		st->tin[v] = q;
-		for (int c = 0; c < s->nchild; c++)
-			if (st->tin[s->child[c]] < st->tin[v])
-				st->tin[v] = st->tin[s->child[c]];
-	}
-}
 
 static tp_alloc *tree_greedy_create(const tp_alloc_cfg *cfg, tp_error *err)
 {
@@ -235,13 +212,10 @@ static tp_alloc *tree_greedy_create(const tp_alloc_cfg *cfg, tp_error *err)
 	if (st) {
 		st->t = t;
 		st->cnt = malloc(ns * sizeof(int));
-		st->tin = malloc(ns * sizeof(int));
-		st->tout = malloc(ns * sizeof(int));
 		st->dist = calloc(ns, sizeof(long));
 	}
 	tp_alloc *a = NULL;
-	if (st && st->cnt && st->tin && st->tout && st->dist) {
-		number_subtrees(st);
+	if (st && st->cnt && st->dist) {
 		a = tp_alloc_new(&tree_greedy_ops, t->nnodes, st);
 	}
 	if (!a) {

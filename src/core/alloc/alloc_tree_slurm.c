@@ -58,14 +58,8 @@ typedef struct ts_alloc {
 	const tp_fattree *t;
 	int *cnt;        /* [nswitch] free nodes under a switch, as used */
 	int *req;        /* [nswitch] required nodes under a switch */
-	int *tin, *tout; /* [nswitch] DFS interval: subtree test in O(1) */
 	long *dist;      /* [nswitch] summed distance to the picked leaves */
 } ts_alloc;
-
-static bool in_subtree(const ts_alloc *st, int v, int top)
-{
-	return st->tin[top] <= st->tin[v] && st->tout[v] <= st->tout[top];
-}
 
 static bool is_leaf(const tp_fattree *t, int v)
 {
@@ -92,8 +86,9 @@ static void count_under(const tp_fattree *t, const tp_nodeset *s, int *cnt)
 static void restrict_to(ts_alloc *st, int top)
 {
 	for (int i = 0; i < st->t->nswitch; i++)
-		if (!in_subtree(st, i, top))
-			st->cnt[i] = in_subtree(st, top, i) ? st->cnt[top] : 0;
+		if (!tp_fattree_in_subtree(st->t, i, top))
+			st->cnt[i] = tp_fattree_in_subtree(st->t, top, i) ?
+				     st->cnt[top] : 0;
 }
 
 /* Step 2: the top switch, -1 when none has n free nodes. */
@@ -283,8 +278,6 @@ static void tree_slurm_destroy(tp_alloc *a)
 		return;
 	free(st->cnt);
 	free(st->req);
-	free(st->tin);
-	free(st->tout);
 	free(st->dist);
 	free(st);
 }
@@ -298,21 +291,6 @@ static const tp_alloc_ops tree_slurm_ops = {
 	.cost = tree_slurm_cost,
 	.destroy = tree_slurm_destroy,
 };
-
-/* DFS entry/exit times from the post-order (children before parents). */
-static void number_subtrees(ts_alloc *st)
-{
-	const tp_fattree *t = st->t;
-	for (int q = 0; q < t->nswitch; q++) {
-		int v = t->postorder[q];
-		const tp_fattree_switch *s = &t->sw[v];
-		st->tout[v] = q;
-		st->tin[v] = q;
-		for (int c = 0; c < s->nchild; c++)
-			if (st->tin[s->child[c]] < st->tin[v])
-				st->tin[v] = st->tin[s->child[c]];
-	}
-}
 
 static tp_alloc *tree_slurm_create(const tp_alloc_cfg *cfg, tp_error *err)
 {
@@ -332,13 +310,10 @@ static tp_alloc *tree_slurm_create(const tp_alloc_cfg *cfg, tp_error *err)
 		st->t = t;
 		st->cnt = malloc(ns * sizeof(int));
 		st->req = malloc(ns * sizeof(int));
-		st->tin = malloc(ns * sizeof(int));
-		st->tout = malloc(ns * sizeof(int));
 		st->dist = calloc(ns, sizeof(long));
 	}
 	tp_alloc *a = NULL;
-	if (st && st->cnt && st->req && st->tin && st->tout && st->dist) {
-		number_subtrees(st);
+	if (st && st->cnt && st->req && st->dist) {
 		a = tp_alloc_new(&tree_slurm_ops, t->nnodes, st);
 	}
 	if (!a) {

@@ -224,7 +224,8 @@ static int add_virtual_root(tp_fattree *t, int *cap, tp_error *err)
 	return 0;
 }
 
-/* Post-order, levels (Slurm's), depths. */
+/* Post-order (with each subtree's interval of it), levels (Slurm's),
+ * depths. */
 static int order_and_levels(tp_fattree *t, tp_error *err)
 {
 	int n = t->nswitch;
@@ -250,9 +251,14 @@ static int order_and_levels(tp_fattree *t, tp_error *err)
 		}
 		sp--;
 		s->level = 0;
-		for (int c = 0; c < s->nchild; c++)
-			if (t->sw[s->child[c]].level + 1 > s->level)
-				s->level = t->sw[s->child[c]].level + 1;
+		s->post = s->post_lo = k;
+		for (int c = 0; c < s->nchild; c++) {
+			const tp_fattree_switch *ch = &t->sw[s->child[c]];
+			if (ch->level + 1 > s->level)
+				s->level = ch->level + 1;
+			if (ch->post_lo < s->post_lo)
+				s->post_lo = ch->post_lo;
+		}
 		t->postorder[k++] = v;
 	}
 	free(stack);

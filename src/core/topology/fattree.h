@@ -91,6 +91,9 @@ typedef struct tp_fattree_switch {
 	int *child;      /* in the order of the Switches= list */
 	int node_lo, node_hi; /* leaf: its nodes [node_lo, node_hi) */
 	int msu_lo, msu_hi;   /* leaf: its MSUs [msu_lo, msu_hi) */
+	/* Its subtree is the post-order positions [post_lo, post]: a
+	 * constant-time "is v under top" (tp_fattree_in_subtree). */
+	int post, post_lo;
 	bool is_virtual;
 } tp_fattree_switch;
 
@@ -121,6 +124,13 @@ typedef struct tp_fattree {
 	int *msu_leaf;       /* [nmsu] leaf switch index */
 	tp_fattree_opts opts;
 } tp_fattree;
+
+/* Is switch v in the subtree of switch top (v == top included)? */
+static inline bool tp_fattree_in_subtree(const tp_fattree *t, int v, int top)
+{
+	return t->sw[top].post_lo <= t->sw[v].post_lo &&
+	       t->sw[v].post <= t->sw[top].post;
+}
 
 /* Read a topology.conf; NULL with err ("FILE:LINE: ...") on any problem.
  * MSUs follow tp_fattree_opts_default(). */
