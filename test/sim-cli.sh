@@ -153,6 +153,9 @@ echo 'JobId=1 Nodes=n[2-3] Switches=1' > "$tmp/sw.req"
 if "$toposim" --workload "$tmp/sw.swf" --policy fcfs --topology "$tmp/etc/topology.conf" \
 	--alloc first-free --job-requests "$tmp/sw.req" --quiet --jobs-csv /dev/null \
 	--summary-json - | grep -q '"rejected": 1'; then ok; else bad "Switches=1 for ever: not rejected"; fi
+echo 'JobId=1 Switches=0@5' > "$tmp/sw.req"
+expect_fail "sw.req:1: Switches='0@5': expected N@SECONDS, N a whole number >= 1" --workload "$tmp/sw.swf" \
+	--policy fcfs --topology "$tmp/etc/topology.conf" --job-requests "$tmp/sw.req" --jobs-csv - --summary-json -
 echo 'JobId=1 Switches=1@x' > "$tmp/sw.req"
 expect_fail "sw.req:1: Switches='1@x'" --workload "$tmp/sw.swf" --policy fcfs \
 	--topology "$tmp/etc/topology.conf" --job-requests "$tmp/sw.req" --jobs-csv - --summary-json -

@@ -83,7 +83,7 @@ static int parse_switches(const reader *rd, const char *key, const char *v,
 	memcpy(buf, v, n);
 	buf[n] = '\0';
 	if (parse_count(rd, key, buf, &q->max_groups))
-		return -1;
+		return bad(rd, key, v, "expected N@SECONDS, N a whole number >= 1");
 	char *end;
 	errno = 0;
 	long long w = strtoll(at + 1, &end, 10);
