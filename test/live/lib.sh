@@ -233,30 +233,54 @@ sx() { "$TOPO_CLUSTER" exec --dir "$LIVE_DIR" -- "$@"; }
 # Kill (-9 with --kill9) and restart slurmctld.
 restart_ctld() { "$TOPO_CLUSTER" restart-ctld --dir "$LIVE_DIR" "$@"; }
 
-# slurmctld writes its state within 5 s of a change (SAVE_MAX_WAIT in
-# src/slurmctld/state_save.c, polled once a second), later when it is busy.
-# Only a write of StateSaveLocation/job_state later than the last job
-# event (the newest submit, start or end time that has passed, whole
-# seconds, so a write at least a second after it) holds every change made
-# so far, and only then may a crash test demand it.  Waits for that write
-# (at most LIVE_STATE_SAVE_WAIT s, default 120: Slurm 24.11 was seen to
-# write it a minute after a start); returns at once when it
-# has happened already.  Sleeps in the background: `wait` lets a
-# SIGTERM/SIGINT trap run at once.
+# slurmctld writes its state within 5 s of an RPC that changes a job
+# (SAVE_MAX_WAIT in src/slurmctld/state_save.c, polled once a second), but
+# a job that the backfill thread starts asks for no save at all: that
+# start reaches job_state with the next change or the full save every 300 s
+# (PERIODIC_CHECKPOINT), and a kill -9 before it makes Slurm requeue the
+# job (sched/backfill never calls schedule_job_save(), in 24.11.5
+# and 26.05.3; on 26.05 cons-tres.sh lost a start that way).  Only a write of
+# StateSaveLocation/job_state later than the last job event (the newest
+# submit, start or end time that has passed, whole seconds, so a write at
+# least a second after it) holds every change made so far, and only then
+# may a crash test demand it.  Waits for that write; when none has come
+# LIVE_STATE_SAVE_POKE s (default 8) after the call, asks for one the way
+# any job change does (a Comment update of the newest job), then waits
+# on, at most LIVE_STATE_SAVE_WAIT s (default 120) in all.  Returns at
+# once when the write has happened already.  Sleeps in the background:
+# `wait` lets a SIGTERM/SIGINT trap run at once.
 last_job_event() {
 	sx scontrol -o show job 2>/dev/null | tr ' ' '\n' |
 		sed -n 's/^\(SubmitTime\|StartTime\|EndTime\)=\([0-9T:-]*\)$/\2/p' |
 		while read -r t; do date -d "$t" +%s; done |
 		awk -v now="$(date +%s)" '$1 <= now && $1 > m { m = $1 } END { print m + 0 }'
 }
+state_saved_after() { # FILE SECONDS: FILE written at least a second after SECONDS
+	local m
+	m=$(stat -c %.9Y "$1" 2>/dev/null) &&
+		awk -v m="$m" -v l="$2" 'BEGIN { exit !(m >= l + 1) }'
+}
+request_state_save() {
+	local id
+	id=$(sx squeue -h -o %i 2>/dev/null | sort -n | tail -n1)
+	[ -n "$id" ] || return 0
+	diag "no state save after the last job event: asking for one (Comment of job $id)"
+	sx scontrol update JobId="$id" Comment=live-state-save >/dev/null 2>&1 ||
+		diag "scontrol update JobId=$id Comment=... failed"
+}
 wait_state_saved() {
-	local f=$LIVE_DIR/state/job_state last m end
+	local f=$LIVE_DIR/state/job_state last now start poked=""
 	last=$(last_job_event)
-	end=$(($(date +%s) + ${LIVE_STATE_SAVE_WAIT:-120}))
+	start=$(date +%s)
 	while :; do
-		m=$(stat -c %.9Y "$f" 2>/dev/null) &&
-			awk -v m="$m" -v l="$last" 'BEGIN { exit !(m >= l + 1) }' && return 0
-		[ "$(date +%s)" -lt "$end" ] || break
+		state_saved_after "$f" "$last" && return 0
+		now=$(date +%s)
+		[ "$now" -lt $((start + ${LIVE_STATE_SAVE_WAIT:-120})) ] || break
+		if [ -z "$poked" ] && [ "$now" -ge $((start + ${LIVE_STATE_SAVE_POKE:-8})) ]; then
+			request_state_save
+			poked=1
+			last=$(last_job_event)
+		fi
 		sleep 0.2 &
 		wait $!
 	done
