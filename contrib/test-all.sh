@@ -153,39 +153,41 @@ ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	run_tests "$unit_filter" make -C build/sanitize check
 unit_verdict "make -C build/sanitize check" $?
 
-# The live suites of the two Slurm versions run side by side: each cluster
-# has its own network (and, on 24.11, mount) namespace, and the tests
-# mostly wait on Slurm, so two lanes take the time of the longer one.
+# The live suites of the three Slurm versions run side by side, each in
+# two shards (LIVE_SHARD=1/2 and 2/2 of check-live): every cluster has its
+# own network (and, on 24.11, mount) namespace, and the tests mostly wait
+# on Slurm, so six lanes take the time of the longest.
 live_filter='^(== |ok|not ok|Bail out!|PASS|FAIL|ERROR|SKIP|check-live:)'
 
-# live_lane BUILDDIR TAG: make check-live there in the background, its
-# whole output in BUILDDIR/check-live.out, its lines worth seeing printed
-# as they come, prefixed with [TAG].  Sets lane_pid.
-# live_lane BUILDDIR TAG [suite]: check-live in the background; with
-# "suite", Slurm's testsuite/python gate right after it in the same lane.
+# live_lane BUILDDIR TAG SHARD [suite]: check-live's shard SHARD (K/N) in
+# the background, its whole output in BUILDDIR/check-live.K.out, its lines
+# worth seeing printed as they come, prefixed with [TAG K/N]; with "suite",
+# Slurm's testsuite/python gate right after it in the same lane.  Sets
+# lane_pid.
 live_lane() {
-	local dir=$1 tag=$2 then=${3:-}
+	local dir=$1 tag=$2 shard=$3 then=${4:-} k=${3%/*}
 	if ! grep -q '^check-live:' "$dir/Makefile"; then
 		problem "$dir/Makefile has no check-live target: the live-cluster tests cannot run"
 		lane_pid=""
 		return
 	fi
 	# Skips must fail here, whatever the caller's environment says.
-	( env -u TOPO_LIVE_ALLOW_SKIP make -C "$dir" check-live >"$dir/check-live.out" 2>&1
-	  echo $? >"$dir/check-live.rc"
+	( env -u TOPO_LIVE_ALLOW_SKIP make -C "$dir" check-live LIVE_SHARD="$shard" \
+		>"$dir/check-live.$k.out" 2>&1
+	  echo $? >"$dir/check-live.$k.rc"
 	  [ "$then" = suite ] && suite_run "$dir" ) &
 	lane_pid=$!
-	tail -n +1 --pid="$lane_pid" -F "$dir/check-live.out" 2>/dev/null |
-		grep --line-buffered -E "$live_filter" | sed -u "s/^/[$tag] /" &
+	tail -n +1 --pid="$lane_pid" -F "$dir/check-live.$k.out" 2>/dev/null |
+		grep --line-buffered -E "$live_filter" | sed -u "s|^|[$tag $shard] |" &
 }
 
-# live_verdict BUILDDIR: after its lane ended: every way check-live could
-# not run, skips and uncounted failures are failures.
+# live_verdict BUILDDIR K: after shard K's lane ended: every way
+# check-live could not run, skips and uncounted failures are failures.
 live_verdict() {
 	local dir=$1 st before line
-	[ -f "$dir/check-live.rc" ] || return 0 # no lane (problem already counted)
-	st=$(cat "$dir/check-live.rc")
-	cp "$dir/check-live.out" "$out"
+	[ -f "$dir/check-live.$2.rc" ] || return 0 # no lane (problem already counted)
+	st=$(cat "$dir/check-live.$2.rc")
+	cp "$dir/check-live.$2.out" "$out"
 	cat "$out" >>"$log"
 	before=$extra
 	# check-live could not run at all (not root, no ip netns, no test).
@@ -212,13 +214,13 @@ live_verdict() {
 	if [ "$st" -ne 0 ]; then
 		fail=1
 		[ "$(failed_in "$out")" -gt 0 ] || [ "$extra" -gt "$before" ] ||
-			problem_tail "make -C $dir check-live exited with status $st and no failed test was counted (build error?)"
+			problem_tail "make -C $dir check-live LIVE_SHARD=$2/2 exited with status $st and no failed test was counted (build error?)"
 	fi
 }
 
 # Slurm's own testsuite/python with and without our plugins, compared
-# test by test (make check-slurm-suite): 24.11's right after its live
-# tests, in its lane (that lane ends first); 22.05's after both lanes.
+# test by test (make check-slurm-suite), each release's right after the
+# first shard of its live tests, in that lane.
 suite_run() { # BUILDDIR
 	rm -f "$1/check-slurm-suite.rc"
 	make -C "$1" check-slurm-suite >"$1/check-slurm-suite.out" 2>&1
@@ -236,23 +238,26 @@ suite_verdict() { # BUILDDIR TAG
 	fi
 }
 
-step "live-cluster tests, Slurm 22.05 [22.05], 24.11 [24.11] and 26.05 [26.05], side by side"
-rm -f build/test/check-live.rc build/test-2411/check-live.rc build/test-2605/check-live.rc
-live_lane build/test 22.05
-p2205=$lane_pid
-live_lane build/test-2411 24.11 suite
-p2411=$lane_pid
-live_lane build/test-2605 26.05
-p2605=$lane_pid
-for p in $p2205 $p2411 $p2605; do wait "$p"; done
+step "live-cluster tests, Slurm 22.05, 24.11 and 26.05, two shards each, side by side; each release's testsuite/python gate after its first shard"
+pids=""
+for lane in "build/test 22.05" "build/test-2411 24.11" "build/test-2605 26.05"; do
+	set -- $lane
+	rm -f "$1"/check-live.[12].rc "$1/check-slurm-suite.rc"
+	live_lane "$1" "$2" 1/2 suite
+	pids="$pids $lane_pid"
+	live_lane "$1" "$2" 2/2
+	pids="$pids $lane_pid"
+done
+for p in $pids; do wait "$p"; done
 sleep 1 # the last lines through tail
-live_verdict build/test
-live_verdict build/test-2411
-live_verdict build/test-2605
+for d in build/test build/test-2411 build/test-2605; do
+	live_verdict "$d" 1
+	live_verdict "$d" 2
+done
 
-step "Slurm's testsuite/python: stock vs our plugins, Slurm 22.05 (24.11 ran in its lane)"
-suite_run build/test
+step "Slurm's testsuite/python: stock vs our plugins (each ran in its release's first lane)"
 suite_verdict build/test 22.05
 suite_verdict build/test-2411 24.11
+suite_verdict build/test-2605 26.05
 
 finish
