@@ -1,7 +1,8 @@
 /*
  * alloc_tree_slurm.c - "tree-slurm" and "tree-slurm-26.05": what Slurm's
- * own topology/tree plugin chooses since 24.05, at node granularity: the
- * current-Slurm baselines next to "tree-greedy" (Slurm 22.05).
+ * own topology/tree plugin chooses from 24.05 to 24.11 and in 26.05, at
+ * node granularity: the current-Slurm baselines next to "tree-greedy"
+ * (Slurm 22.05).
  *
  * Re-implemented from the rules of _eval_nodes_topo() in Slurm 24.11.5's
  * src/plugins/topology/tree/eval_nodes_tree.c and the switch table of
@@ -50,10 +51,12 @@
  *
  * Slurm 26.05 ("tree-slurm-26.05", read from 26.05.3): the rules above
  * hold for every job of two or more nodes (_eval_nodes_topo() only gained
- * return codes and eval_action directives for common_topo_choose_nodes()'s
- * retry loop, which runs after a failed first pass: with whole nodes of
- * equal weight the first pass fails only when the job cannot be placed
- * at all, and then the retries fail too).  What changed is the one-node
+ * checks that stop at the job's node maximum, which a whole-node job of
+ * fixed size meets only once it has all its nodes, and return codes with
+ * eval_action directives for common_topo_choose_nodes()'s retry loop,
+ * which runs after a failed first pass: with whole nodes of equal weight
+ * the first pass fails only when the job cannot be placed at all, and
+ * then the retries fail too).  What changed is the one-node
  * job: since 26.05.0 select/cons_tres places a job whose node maximum is
  * 1 itself (_get_one_res(), for topology plugins that allow it;
  * topology/tree does), on the first usable node in scheduling-weight
