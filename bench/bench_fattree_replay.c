@@ -1,10 +1,11 @@
 /*
  * bench_fattree_replay.c - what the fat-tree allocation buys on real
  * traces: each trace is replayed under EASY backfilling with each
- * allocator ("fattree", the Slurm-like baselines "tree-greedy" (22.05)
- * and "tree-slurm" (24.05 and later), and the topology-blind "first-free") on a fat tree of the trace's size, through
- * the same core calls toposim makes (tp_swf_read, tp_simulate,
- * tp_summarize).
+ * allocator ("fattree", the Slurm-like baselines "tree-greedy" (22.05),
+ * "tree-slurm" (24.05 to 24.11) and "tree-slurm-26.05" (label ts-26.05),
+ * and the topology-blind "first-free") on a fat tree of the trace's
+ * size, through the same core calls toposim makes (tp_swf_read,
+ * tp_simulate, tp_summarize).
  *
  * Machines (leaf switches of 4 nodes, switches of 4 children above):
  *   SDSC-SP2    128 nodes: 32 leaves, 8 middle switches, 2 upper switches
@@ -59,6 +60,7 @@ static const variant variants[] = {
 	{ "ft-busyfb", "fattree", 1 },
 	{ "tree-greedy", "tree-greedy", 0 },
 	{ "tree-slurm", "tree-slurm", 0 },
+	{ "ts-26.05", "tree-slurm-26.05", 0 },
 	{ "first-free", "first-free", 0 },
 };
 #define NVAR (sizeof(variants) / sizeof(variants[0]))
@@ -66,6 +68,7 @@ static const variant variants[] = {
 #define V_BUSY 1
 #define V_TG 2
 #define V_TS 3
+#define V_TS26 4
 
 typedef struct result {
 	double hop_node, hop_unit, util, wait, bsld, secs;
@@ -271,6 +274,7 @@ static int bench_workload(const char *label, const tp_workload *w, tp_fattree *t
 		{ "busyfb/tg", V_BUSY, V_TG },
 		{ "busyfb/ft", V_BUSY, V_EXACT },
 		{ "ft/ts", V_EXACT, V_TS },
+		{ "ft/ts-26.05", V_EXACT, V_TS26 },
 	};
 	for (size_t k = 0; k < sizeof(ratios) / sizeof(ratios[0]); k++) {
 		const result *a = &r[ratios[k].a], *b = &r[ratios[k].b];

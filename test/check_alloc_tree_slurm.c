@@ -1,6 +1,6 @@
 /* check_alloc_tree_slurm.c - unit tests for alloc_tree_slurm.c
- * ("tree-slurm", Slurm >= 24.05 topology/tree), next to "tree-greedy"
- * (Slurm 22.05) where the two choose differently. */
+ * ("tree-slurm", Slurm 24.05-24.11 topology/tree, and "tree-slurm-26.05"),
+ * next to "tree-greedy" (Slurm 22.05) where they choose differently. */
 #include "check_util.h"
 #include "tmpdir_util.h"
 #include "alloc/alloc.h"
@@ -92,10 +92,24 @@ START_TEST(test_create)
 	cfg.nnodes = 65;
 	ck_assert_ptr_null(tp_alloc_create("tree-slurm", &cfg, &err));
 	ck_assert_ptr_nonnull(strstr(err.msg, "65"));
-	int seen = 0;
-	for (const char *const *n = tp_alloc_names(); *n; n++)
+	ck_assert_ptr_null(tp_alloc_create("tree-slurm-26.05", &cfg, &err));
+	ck_assert_str_eq(err.msg, "tree-slurm-26.05: the cluster has 65 nodes but "
+			 "topology (generated) has 64");
+	cfg.fattree = NULL;
+	ck_assert_ptr_null(tp_alloc_create("tree-slurm-26.05", &cfg, &err));
+	ck_assert_str_eq(err.msg, "allocator 'tree-slurm-26.05' needs a topology (--topology FILE)");
+	int seen = 0, seen_2605 = 0;
+	for (const char *const *n = tp_alloc_names(); *n; n++) {
 		seen += !strcmp(*n, "tree-slurm");
+		seen_2605 += !strcmp(*n, "tree-slurm-26.05");
+	}
 	ck_assert_int_eq(seen, 1);
+	ck_assert_int_eq(seen_2605, 1);
+	cfg = (tp_alloc_cfg){ .nnodes = 64, .fattree = t };
+	tp_alloc *a = tp_alloc_create("tree-slurm-26.05", &cfg, &err);
+	ck_assert_ptr_nonnull(a);
+	ck_assert_str_eq(a->ops->name, "tree-slurm-26.05");
+	tp_alloc_destroy(a);
 	tp_fattree_free(t);
 }
 END_TEST
@@ -317,6 +331,58 @@ START_TEST(test_required)
 }
 END_TEST
 
+/*
+ * Slurm 26.05: a job of one node no longer goes through the tree.
+ * 64 nodes; free: L0 {2,3}, L2 {9}, L6 {25}.  Slurm 24.05-24.11 takes the
+ * tightest leaf (L2 holds exactly 1, first of the two); 26.05's cons_tres
+ * takes the first free node, 2.  A node range 1-4 tried at size 1 is not
+ * a one-node job (its maximum is 4): the tree's choice again.  Jobs of
+ * two or more nodes: both models choose alike.
+ */
+START_TEST(test_one_node_2605)
+{
+	tp_fattree *t = gen(3, 4);
+	tp_alloc *s = make("tree-slurm", t), *n = make("tree-slurm-26.05", t);
+	tp_nodeset free, out, req_nodes;
+	tp_nodeset_init(&free, 64);
+	tp_nodeset_init(&out, 64);
+	tp_nodeset_init(&req_nodes, 64);
+	FREE(2, 3, 9, 25);
+	ck_assert_int_eq(tp_alloc_place(s, &free, 1, &out), 0);
+	WANT(&out, 9);
+	ck_assert_int_eq(tp_alloc_place(n, &free, 1, &out), 0);
+	WANT(&out, 2);
+	tp_alloc_req one = { .nodes = 1, .max_nodes = 1 };
+	ck_assert_int_eq(tp_alloc_place_req(n, &free, &one, &out), 0);
+	WANT(&out, 2);
+	tp_alloc_req range = { .nodes = 1, .max_nodes = 4 };
+	ck_assert_int_eq(tp_alloc_place_req(n, &free, &range, &out), 0);
+	WANT(&out, 9);
+	/* -w names the node: that node in both */
+	tp_nodeset_set(&req_nodes, 25);
+	tp_alloc_req need = { .nodes = 1, .required = &req_nodes };
+	ck_assert_int_eq(tp_alloc_place_req(n, &free, &need, &out), 0);
+	WANT(&out, 25);
+	ck_assert_int_eq(tp_alloc_place_req(s, &free, &need, &out), 0);
+	WANT(&out, 25);
+	/* two nodes: L0, the tightest leaf holding 2, in both */
+	ck_assert_int_eq(tp_alloc_place(s, &free, 2, &out), 0);
+	WANT(&out, 2, 3);
+	ck_assert_int_eq(tp_alloc_place(n, &free, 2, &out), 0);
+	WANT(&out, 2, 3);
+	/* nothing free: refused */
+	tp_nodeset_zero(&free);
+	ck_assert_int_eq(tp_alloc_place(n, &free, 1, &out), -1);
+	ck_assert_int_eq(tp_nodeset_count(&out), 0);
+	unmake(s);
+	unmake(n);
+	tp_nodeset_fini(&free);
+	tp_nodeset_fini(&out);
+	tp_nodeset_fini(&req_nodes);
+	tp_fattree_free(t);
+}
+END_TEST
+
 /* xorshift: the same sequence on every platform */
 static uint64_t rnd(uint64_t *x)
 {
@@ -400,9 +466,18 @@ static void check_required(tp_alloc *s, const tp_fattree *t,
 	tp_nodeset_fini(&again);
 }
 
-static void check_random(tp_fattree *t, uint64_t *x, int rounds)
+/* The lowest free node (26.05's one-node jobs). */
+static int lowest_free(const tp_nodeset *free)
 {
-	tp_alloc *s = make("tree-slurm", t);
+	return tp_nodeset_next(free, 0);
+}
+
+static void check_random(tp_fattree *t, uint64_t *x, int rounds, const char *name)
+{
+	bool v2605 = !strcmp(name, "tree-slurm-26.05");
+	tp_alloc *s = make(name, t), *old = make("tree-slurm", t);
+	tp_nodeset same;
+	tp_nodeset_init(&same, t->nnodes);
 	int nn = t->nnodes;
 	tp_nodeset free, out, again, within;
 	tp_nodeset_init(&free, nn);
@@ -416,6 +491,8 @@ static void check_random(tp_fattree *t, uint64_t *x, int rounds)
 			if ((int)(rnd(x) % 100) < p)
 				tp_nodeset_set(&free, i);
 		int n = 1 + (int)(rnd(x) % (uint64_t)nn);
+		if (v2605 && rnd(x) % 4 == 0)
+			n = 1;  /* the rule that differs: often */
 		int rc = tp_alloc_place(s, &free, n, &out);
 		QUIET_EQ(rc == 0, most_in_one_tree(t, &free) >= n);
 		if (rc) {
@@ -427,14 +504,22 @@ static void check_random(tp_fattree *t, uint64_t *x, int rounds)
 		tp_nodeset_andnot(&within, &free);
 		QUIET_EQ(tp_nodeset_count(&within), 0);
 		/* deterministic, and no state kept between calls */
-		tp_alloc *fresh = make("tree-slurm", t);
+		tp_alloc *fresh = make(name, t);
 		QUIET_EQ(tp_alloc_place(fresh, &free, n, &again), 0);
 		QUIET(tp_nodeset_equal(&out, &again));
 		unmake(fresh);
 		QUIET_EQ(tp_alloc_place(s, &free, n, &again), 0);
 		QUIET(tp_nodeset_equal(&out, &again));
+		/* 26.05: one node is the lowest free one; more: as 24.11 */
+		if (v2605 && n == 1) {
+			QUIET(tp_nodeset_test(&out, lowest_free(&free)));
+		} else if (v2605) {
+			QUIET_EQ(tp_alloc_place(old, &free, n, &same), 0);
+			QUIET(tp_nodeset_equal(&out, &same));
+		}
 		/* one tree whose leaf holds the job: that leaf, lowest nodes */
-		int leaf = t->sw[t->root].is_virtual ? -1 : tightest_leaf(t, &free, n);
+		int leaf = t->sw[t->root].is_virtual || (v2605 && n == 1)
+				   ? -1 : tightest_leaf(t, &free, n);
 		if (leaf >= 0) {
 			int k = 0;
 			for (int i = t->sw[leaf].node_lo; i < t->sw[leaf].node_hi && k < n; i++)
@@ -455,6 +540,8 @@ static void check_random(tp_fattree *t, uint64_t *x, int rounds)
 		check_required(s, t, &free, n, x);
 	}
 	unmake(s);
+	unmake(old);
+	tp_nodeset_fini(&same);
 	tp_nodeset_fini(&free);
 	tp_nodeset_fini(&out);
 	tp_nodeset_fini(&again);
@@ -468,7 +555,8 @@ START_TEST(test_random_properties)
 					 { 3, 4 }, { 4, 3 }, { 4, 2 } };
 	for (size_t k = 0; k < sizeof(shapes) / sizeof(shapes[0]); k++) {
 		tp_fattree *t = gen(shapes[k][0], shapes[k][1]);
-		check_random(t, &x, 400);
+		check_random(t, &x, 400, "tree-slurm");
+		check_random(t, &x, 400, "tree-slurm-26.05");
 		tp_fattree_free(t);
 	}
 	/* irregular: two trees of different depth, leaves of 1..5 nodes */
@@ -478,7 +566,8 @@ START_TEST(test_random_properties)
 		"SwitchName=m2 Switches=e\nSwitchName=r1 Switches=m,m2\n"
 		"SwitchName=c Nodes=c[1-4]\nSwitchName=d Nodes=d[1-2]\n"
 		"SwitchName=r2 Switches=c,d\n");
-	check_random(t, &x, 2000);
+	check_random(t, &x, 2000, "tree-slurm");
+	check_random(t, &x, 2000, "tree-slurm-26.05");
 	tp_fattree_free(t);
 }
 END_TEST
@@ -494,6 +583,7 @@ int main(void)
 	tcase_add_test(tc, test_best_fit_and_ties);
 	tcase_add_test(tc, test_top_switch);
 	tcase_add_test(tc, test_required);
+	tcase_add_test(tc, test_one_node_2605);
 	tcase_add_test(tc, test_random_properties);
 	suite_add_tcase(s, tc);
 	if (tmpdir_make("check_alloc_tree_slurm")) {

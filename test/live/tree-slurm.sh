@@ -1,32 +1,42 @@
 #!/bin/bash
-# Live test (t-tree-slurm-24.11.sh): the core's "tree-slurm" allocator chooses what Slurm's
-# OWN topology/tree chooses (select/cons_tres, whole nodes), job by job.
-# tree-slurm models Slurm 24.11.5's tree; Slurm 26.05.3's chooses
-# otherwise on this sequence (job T: n[21-26], so job U's -w n24 could not
-# start at once), so there is no 26.05 variant of this test yet.
+# Live test body (t-tree-slurm-24.11.sh, t-tree-slurm-26.05.sh): the core's
+# model of Slurm's OWN topology/tree (select/cons_tres, whole nodes) chooses
+# what Slurm LIVE_SLURM chooses, job by job.  The wrapper names the model:
+# TREE_ALLOC=tree-slurm for 24.11 (24.05's rules), tree-slurm-26.05 for
+# 26.05, whose select/cons_tres places a job of one node on the first free
+# node without asking the tree (alloc_tree_slurm.c).
 #
 # The machine is the 64-node, 3-level, width-4 fat tree written by ftconf
 # (16 leaf switches of 4 nodes, 4 middle switches, one root), run by
-# Slurm LIVE_SLURM (topo-cluster --slurm 24.11) with
+# Slurm LIVE_SLURM (topo-cluster --slurm LIVE_SLURM) with
 # SelectType=select/cons_tres, TopologyPlugin=topology/tree and a
 # whole-node (OverSubscribe=EXCLUSIVE) partition: none of the project's
 # plugins is loaded.  A scripted sequence of 23 jobs of 1 to 24 nodes,
 # each running until it is cancelled, with cancellations in between so the
 # free set fragments, is run through Slurm one event at a time; the last
-# three name required nodes (-w: one in a leaf whose other free nodes do
-# not suffice, two in different middle switches).  The same sequence,
-# encoded as an SWF trace (event k at 10k s) with the -w lists as
-# --job-requests, is replayed through `toposim --alloc tree-slurm --policy
-# fcfs` on the very topology.conf slurmctld reads.  Every job's expanded NodeList must equal the
-# prediction.  The sequence must tell the baselines apart: tree-greedy
-# (Slurm 22.05's rules) must place at least one job differently, so a
-# tree-slurm that fell back to 22.05's rules would fail here.
+# three name required nodes, free under both releases' rules (-w: U one
+# in a leaf whose other free node does not suffice, V two in different
+# middle switches, W one whose leaf has 4 free nodes under 24.11's rules
+# and 1 under 26.05's: from the one-node job O on, the two differ).  The
+# same sequence, encoded as an SWF trace (event k at 10k s) with the -w
+# lists as --job-requests, is replayed through `toposim --alloc TREE_ALLOC
+# --policy fcfs` on the very topology.conf slurmctld reads.  Every job's
+# expanded NodeList must equal the prediction.  The sequence is the same
+# for both releases and must tell the models apart: tree-greedy (Slurm
+# 22.05's rules) and the other release's model must each place at least
+# one job differently, so a model that fell back to another release's
+# rules would fail here.
 #
 # Timing cannot change the outcome: each event is carried out and its
 # effect awaited (a job RUNNING; a cancelled job's nodes idle again) before
 # the next, and every job has free nodes to start at once (checked in the
-# simulation), so the free set each placement sees is the simulator's.
+# simulation, under both releases' models), so the free set each placement
+# sees is the simulator's.
 LIVE_SLURM=${LIVE_SLURM:-24.11}
+TREE_ALLOC=${TREE_ALLOC:-tree-slurm}
+# the models of Slurm's topology/tree since 24.05, one per release that
+# changed what it chooses
+SLURM_MODELS="tree-slurm tree-slurm-26.05"
 # shellcheck source=test/live/lib.sh
 . "$(dirname "$0")/lib.sh"
 
@@ -67,11 +77,11 @@ end F
 sub S 3
 sub T 6
 end N
-sub U 6 n24
+sub U 6 n45
 end I
-sub V 5 n16,n40
+sub V 5 n29,n47
 end T
-sub W 8 n18
+sub W 8 n20
 "
 LONG_S=600       # no job ends by itself within the test
 
@@ -123,15 +133,25 @@ predict() {
 			echo "${order[id - 1]} $s $st $(expand_hostlist "$nl" | sort -V | paste -sd,)"
 		done
 }
-pred_ts=$(predict tree-slurm) || bail_out "toposim --alloc tree-slurm failed"
+case " $SLURM_MODELS " in
+*" $TREE_ALLOC "*) ;;
+*) bail_out "TREE_ALLOC=$TREE_ALLOC is none of $SLURM_MODELS" ;;
+esac
+other=
+for m in $SLURM_MODELS; do [ "$m" = "$TREE_ALLOC" ] || other=$m; done
+pred_ts=$(predict "$TREE_ALLOC") || bail_out "toposim --alloc $TREE_ALLOC failed"
+pred_ot=$(predict "$other") || bail_out "toposim --alloc $other failed"
 pred_tg=$(predict tree-greedy) || bail_out "toposim --alloc tree-greedy failed"
 pred_ft=$(predict fattree) || bail_out "toposim --alloc fattree failed"
 assert_eq "${#order[@]}" "$(printf '%s\n' "$pred_ts" | grep -c .)" \
 	"toposim ran all ${#order[@]} jobs of the sequence"
 late=$(awk '$2 != $3 { print $1 }' <<<"$pred_ts" | paste -sd' ')
-assert_eq "" "$late" "in the simulation every job starts at its submission (no timing dependence)"
-declare -A want tg ft
+assert_eq "" "$late" "with $TREE_ALLOC every job starts at its submission (no timing dependence)"
+late=$(awk '$2 != $3 { print $1 }' <<<"$pred_ot" | paste -sd' ')
+assert_eq "" "$late" "with $other too (the sequence serves both releases)"
+declare -A want ot tg ft
 while read -r job _ _ nl; do want[$job]=$nl; done <<<"$pred_ts"
+while read -r job _ _ nl; do ot[$job]=$nl; done <<<"$pred_ot"
 while read -r job _ _ nl; do tg[$job]=$nl; done <<<"$pred_tg"
 while read -r job _ _ nl; do ft[$job]=$nl; done <<<"$pred_ft"
 
@@ -157,22 +177,28 @@ done <<<"$SEQ"
 # ------------------------------------------------------------ compare
 for job in "${order[@]}"; do
 	assert_eq "${want[$job]}" "${got[$job]}" \
-		"job $job (${size[$job]} nodes${need[$job]:+, -w ${need[$job]}}, Slurm job ${sid[$job]}): topology/tree's NodeList is tree-slurm's"
+		"job $job (${size[$job]} nodes${need[$job]:+, -w ${need[$job]}}, Slurm job ${sid[$job]}): topology/tree's NodeList is $TREE_ALLOC's"
 done
-d_tg=() d_ft=()
+d_ot=() d_tg=() d_ft=()
 for job in "${order[@]}"; do
+	[ "${got[$job]}" != "${ot[$job]}" ] && d_ot+=("$job")
 	[ "${got[$job]}" != "${tg[$job]}" ] && d_tg+=("$job")
 	[ "${got[$job]}" != "${ft[$job]}" ] && d_ft+=("$job")
 done
 {
-	printf '%-4s %5s %-7s %-28s %s\n' job nodes slurmid "topology/tree (Slurm)" "tree-greedy (22.05 rules)"
+	printf '%-4s %5s %-7s %-22s %-22s %s\n' job nodes slurmid "topology/tree (Slurm)" \
+		"$other" "tree-greedy (22.05)"
 	for job in "${order[@]}"; do
-		printf '%-4s %5s %-7s %-28s %s\n' "$job" "${size[$job]}" "${sid[$job]}" \
-			"$(sx scontrol show hostlist "${got[$job]}")" "$(sx scontrol show hostlist "${tg[$job]}")"
+		printf '%-4s %5s %-7s %-22s %-22s %s\n' "$job" "${size[$job]}" "${sid[$job]}" \
+			"$(sx scontrol show hostlist "${got[$job]}")" \
+			"$(sx scontrol show hostlist "${ot[$job]}")" "$(sx scontrol show hostlist "${tg[$job]}")"
 	done
 } | diag_block
-diag "jobs placed differently by tree-greedy: ${#d_tg[@]} of ${#order[@]} (${d_tg[*]:-none})" \
+diag "jobs placed differently by $other: ${#d_ot[@]} of ${#order[@]} (${d_ot[*]:-none})" \
+	"jobs placed differently by tree-greedy: ${#d_tg[@]} of ${#order[@]} (${d_tg[*]:-none})" \
 	"jobs placed differently by fattree: ${#d_ft[@]} of ${#order[@]} (${d_ft[*]:-none})"
+assert_match "[1-9][0-9]*" "${#d_ot[@]}" \
+	"the sequence tells Slurm $LIVE_SLURM from the other release's model ($other differs on ${d_ot[*]:-no job})"
 assert_match "[1-9][0-9]*" "${#d_tg[@]}" \
 	"the sequence tells Slurm $LIVE_SLURM from Slurm 22.05's rules (tree-greedy differs on ${d_tg[*]:-no job})"
 

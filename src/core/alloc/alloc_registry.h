@@ -11,7 +11,7 @@
 
 extern const tp_alloc_entry tp_alloc_entry_first_free;
 extern const tp_alloc_entry tp_alloc_entry_fattree, tp_alloc_entry_tree_greedy,
-	tp_alloc_entry_tree_slurm;
+	tp_alloc_entry_tree_slurm, tp_alloc_entry_tree_slurm_2605;
 extern const tp_alloc_entry tp_alloc_entry_torus_base;
 extern const tp_alloc_entry tp_alloc_entry_torus_fs;
 extern const tp_alloc_entry tp_alloc_entry_torus_mss;

@@ -1,7 +1,8 @@
 /*
- * alloc_tree_slurm.c - "tree-slurm": what Slurm's own topology/tree plugin
- * chooses since 24.05, at node granularity: the current-Slurm baseline
- * next to "tree-greedy" (Slurm 22.05).
+ * alloc_tree_slurm.c - "tree-slurm" and "tree-slurm-26.05": what Slurm's
+ * own topology/tree plugin chooses from 24.05 to 24.11 and in 26.05, at
+ * node granularity: the current-Slurm baselines next to "tree-greedy"
+ * (Slurm 22.05).
  *
  * Re-implemented from the rules of _eval_nodes_topo() in Slurm 24.11.5's
  * src/plugins/topology/tree/eval_nodes_tree.c and the switch table of
@@ -47,6 +48,21 @@
  * Deviation: when the fit comparison reaches a root on one side only
  * (leaves at different depths), Slurm reads past its switch table; here
  * it stops there, undecided.
+ *
+ * Slurm 26.05 ("tree-slurm-26.05", read from 26.05.3): the rules above
+ * hold for every job of two or more nodes (_eval_nodes_topo() only gained
+ * checks that stop at the job's node maximum, which a whole-node job of
+ * fixed size meets only once it has all its nodes, and return codes with
+ * eval_action directives for common_topo_choose_nodes()'s retry loop,
+ * which runs after a failed first pass: with whole nodes of equal weight
+ * the first pass fails only when the job cannot be placed at all, and
+ * then the retries fail too).  What changed is the one-node
+ * job: since 26.05.0 select/cons_tres places a job whose node maximum is
+ * 1 itself (_get_one_res(), for topology plugins that allow it;
+ * topology/tree does), on the first usable node in scheduling-weight
+ * order, i.e. the lowest-numbered free node when weights are equal; the
+ * tree is not consulted, so the job no longer goes to the leaf it fits
+ * best (one_node_lowest below).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -54,8 +70,18 @@
 #include "alloc/alloc_registry.h"
 #include "topology/fattree.h"
 
+/* What differs between the Slurm releases modelled. */
+typedef struct ts_rules {
+	/* 26.05: a job of one node (and no more) takes the lowest free node */
+	bool one_node_lowest;
+} ts_rules;
+
+static const ts_rules rules_2405 = { .one_node_lowest = false };
+static const ts_rules rules_2605 = { .one_node_lowest = true };
+
 typedef struct ts_alloc {
 	const tp_fattree *t;
+	const ts_rules *rules;
 	int *cnt;        /* [nswitch] free nodes under a switch, as used */
 	int *req;        /* [nswitch] required nodes under a switch */
 	long *dist;      /* [nswitch] summed distance to the picked leaves */
@@ -227,6 +253,25 @@ static int place_required(ts_alloc *st, const tp_nodeset *free,
 	return rem;
 }
 
+/* 26.05's one-node path: cons_tres asks the tree only for jobs that may
+ * get more than one node.  A node range whose minimum is 1 is not such a
+ * job (its maximum is larger), even when the range is tried at size 1. */
+static bool one_node_path(const ts_rules *rules, const tp_alloc_req *req)
+{
+	return rules->one_node_lowest && req->nodes == 1 && req->max_nodes <= 1;
+}
+
+/* The first free node in node order (Slurm sorts the usable nodes by
+ * scheduling weight, all equal here, with a stable sort). */
+static int place_lowest(const tp_nodeset *free, tp_nodeset *out)
+{
+	int v = tp_nodeset_next(free, 0);
+	if (v < 0)
+		return -1;
+	tp_nodeset_set(out, v);
+	return 0;
+}
+
 static int tree_slurm_place(tp_alloc *a, const tp_nodeset *free,
 			    const tp_alloc_req *req, tp_nodeset *out)
 {
@@ -235,6 +280,8 @@ static int tree_slurm_place(tp_alloc *a, const tp_nodeset *free,
 	tp_nodeset_zero(out);
 	if (req->nodes < 1)
 		return -1;
+	if (one_node_path(st->rules, req))
+		return place_lowest(free, out);
 	count_under(t, free, st->cnt);
 	for (int l = 0; l < t->nleaf; l++)
 		st->dist[t->leaves[l]] = 0;
@@ -282,49 +329,72 @@ static void tree_slurm_destroy(tp_alloc *a)
 	free(st);
 }
 
-static const tp_alloc_ops tree_slurm_ops = {
-	.name = "tree-slurm",
-	/* succeeds whenever one real tree has enough free nodes, and places
-	 * within one tree */
-	.flags = TP_ALLOC_MONOTONE | TP_ALLOC_GROUPS_AFTER | TP_ALLOC_OWN_REQUIRED,
-	.place = tree_slurm_place,
-	.cost = tree_slurm_cost,
-	.destroy = tree_slurm_destroy,
-};
+/* succeeds whenever one real tree has enough free nodes, and places
+ * within one tree */
+#define TREE_SLURM_OPS(label) { \
+	.name = label, \
+	.flags = TP_ALLOC_MONOTONE | TP_ALLOC_GROUPS_AFTER | \
+		 TP_ALLOC_OWN_REQUIRED, \
+	.place = tree_slurm_place, \
+	.cost = tree_slurm_cost, \
+	.destroy = tree_slurm_destroy, \
+}
+static const tp_alloc_ops ops_2405 = TREE_SLURM_OPS("tree-slurm");
+static const tp_alloc_ops ops_2605 = TREE_SLURM_OPS("tree-slurm-26.05");
 
-static tp_alloc *tree_slurm_create(const tp_alloc_cfg *cfg, tp_error *err)
+static tp_alloc *tree_slurm_new(const tp_alloc_cfg *cfg, const ts_rules *rules,
+				const tp_alloc_ops *ops, tp_error *err)
 {
 	const tp_fattree *t = cfg->fattree;
 	if (!t) {
-		tp_errorf(err, "allocator 'tree-slurm' needs a topology (--topology FILE)");
+		tp_errorf(err, "allocator '%s' needs a topology (--topology FILE)",
+			  ops->name);
 		return NULL;
 	}
 	if (cfg->nnodes != t->nnodes) {
-		tp_errorf(err, "tree-slurm: the cluster has %d nodes but topology %s has %d",
-			  cfg->nnodes, t->path, t->nnodes);
+		tp_errorf(err, "%s: the cluster has %d nodes but topology %s has %d",
+			  ops->name, cfg->nnodes, t->path, t->nnodes);
 		return NULL;
 	}
 	ts_alloc *st = calloc(1, sizeof(*st));
 	size_t ns = (size_t)t->nswitch;
 	if (st) {
 		st->t = t;
+		st->rules = rules;
 		st->cnt = malloc(ns * sizeof(int));
 		st->req = malloc(ns * sizeof(int));
 		st->dist = calloc(ns, sizeof(long));
 	}
 	tp_alloc *a = NULL;
 	if (st && st->cnt && st->req && st->dist) {
-		a = tp_alloc_new(&tree_slurm_ops, t->nnodes, st);
+		a = tp_alloc_new(ops, t->nnodes, st);
 	}
 	if (!a) {
 		tp_alloc tmp = { .state = st };
 		tree_slurm_destroy(&tmp);
-		tp_errorf(err, "tree-slurm: out of memory");
+		tp_errorf(err, "%s: out of memory", ops->name);
 	}
 	return a;
 }
 
+static tp_alloc *create_2405(const tp_alloc_cfg *cfg, tp_error *err)
+{
+	return tree_slurm_new(cfg, &rules_2405, &ops_2405, err);
+}
+
+static tp_alloc *create_2605(const tp_alloc_cfg *cfg, tp_error *err)
+{
+	return tree_slurm_new(cfg, &rules_2605, &ops_2605, err);
+}
+
+/* Slurm 24.05 to 24.11 (read from 24.11.5) */
 const tp_alloc_entry tp_alloc_entry_tree_slurm = {
 	.name = "tree-slurm",
-	.create = tree_slurm_create,
+	.create = create_2405,
+};
+
+/* Slurm 26.05 (read from 26.05.3) */
+const tp_alloc_entry tp_alloc_entry_tree_slurm_2605 = {
+	.name = "tree-slurm-26.05",
+	.create = create_2605,
 };
