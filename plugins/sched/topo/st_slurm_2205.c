@@ -40,6 +40,22 @@ int st_slurm_select_nodes(job_record_t *j, bool fill)
 				   SLURMDB_JOB_FLAG_SCHED);
 }
 
+int st_slurm_test_start(job_record_t *j)
+{
+	return select_nodes(j, true, NULL, NULL, false,
+			    SLURMDB_JOB_FLAG_SCHED);
+}
+
+bool st_slurm_rc_waits(int rc)
+{
+	return rc == ESLURM_PORTS_BUSY;
+}
+
+bool st_slurm_may_change(job_record_t *j)
+{
+	return j->resv_ptr || j->part_ptr_list;
+}
+
 void st_slurm_launch(job_record_t *j)
 {
 	power_g_job_start(j);
