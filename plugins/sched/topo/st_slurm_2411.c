@@ -9,7 +9,8 @@
 
 bool st_slurm_rc_waits(int rc)
 {
-	return rc == ESLURM_PORTS_BUSY || rc == ESLURM_MAX_POWERED_NODES;
+	return rc == ESLURM_PORTS_BUSY || rc == ESLURM_MAX_POWERED_NODES ||
+	       rc == ESLURM_LICENSES_UNAVAILABLE;
 }
 
 int st_slurm_requeue(job_record_t *j)

@@ -14,7 +14,7 @@
 bool st_slurm_rc_waits(int rc)
 {
 	return rc == ESLURM_PORTS_BUSY || rc == ESLURM_MAX_POWERED_NODES ||
-	       IS_TOPO_ERROR(rc);
+	       rc == ESLURM_LICENSES_UNAVAILABLE || IS_TOPO_ERROR(rc);
 }
 
 /* What `scontrol requeue` does for each job (job_requeue2 ->
