@@ -330,6 +330,13 @@ static const struct malformed {
 	  "duplicate key 'a' 'cpu' '1'" },
 	{ "topo-expdb 1\nlearned_until 5\nb\tcpu\t1\t2\t5\t1\n\n", 4, "got '1'" },
 	{ "topo-expdb 1\nlearned_until 5\nb\tcpu\t1\t2\t5 \t1\n", 3, "'5 '" },
+	/* cut short: a whole-looking last line without its end of line */
+	{ "topo-expdb 1\nlearned_until 5\nb\tcpu\t1\t2\t5\t1", 3,
+	  "cut short (no end of line): 'b" },
+	{ "topo-expdb 1\nlearned_until 17", 2, "cut short (no end of line): 'learned_until 17'" },
+	{ "topo-exp", 1, "cut short" },
+	/* garbage */
+	{ "\x7f" "ELF\x02\x01\n\x01", 1, "not an experiential database" },
 };
 
 START_TEST(malformed_file_is_named)

@@ -131,31 +131,142 @@ START_TEST(save_and_load)
 }
 END_TEST
 
-START_TEST(bad_file_names_line)
+#define HDR "# sched/topo fill jobs v1: job_id fill_for extensions decided_end\n"
+
+static void write_file(const char *path, const char *text, size_t len)
 {
-	const char *path = tmp_path();
 	FILE *fp = fopen(path, "w");
-	fputs("# header\n12 10 0 0\n13 ten 0 0\n", fp);
+	ck_assert_ptr_nonnull(fp);
+	ck_assert_uint_eq(fwrite(text, 1, len, fp), len);
 	fclose(fp);
+}
+
+/* A file the whole of which is ignored: -1, the table empty, the message
+ * naming the file (and line 1 where there is one) and why. */
+static const struct ignored {
+	const char *text;
+	size_t len;          /* 0: strlen(text) */
+	const char *want;    /* after "PATH" */
+} ignored[] = {
+	{ "", 0, ": empty file" },
+	{ "12 10 0 0\n", 0, ":1: not a sched/topo fill table" },
+	{ "# header\n12 10 0 0\n", 0, ":1: not a sched/topo fill table" },
+	{ "# sched/topo fill jobs v2: job_id fill_for extensions decided_end pinned\n12 10 0 0 1\n", 0,
+	  ":1: unsupported version" },
+	{ "# sched/topo fill jobs v1: job_id fill_for", 0, ":1: unsupported version or a cut-short header" },
+	{ "\x7f" "ELF\x02\x01\x01\0\0\0\n", 10, ":1: not a sched/topo fill table" },
+	{ "# sched/topo fill jobs v1\0 garbage\n", 35, ":1: not a sched/topo fill table" },
+};
+
+START_TEST(bad_file_is_ignored)
+{
+	const struct ignored *c = &ignored[_i];
+	const char *path = tmp_path();
+	write_file(path, c->text, c->len ? c->len : strlen(c->text));
 	st_fills f;
 	tp_error err = { "" };
 	st_fills_init(&f);
+	st_fills_add(&f, 99, 1);
 	ck_assert_int_eq(st_fills_load(&f, path, &err), -1);
 	ck_assert_int_eq(f.n, 0);
-	char want[128];
-	snprintf(want, sizeof(want), "%s:3:", path);
-	ck_assert_msg(strstr(err.msg, want) && strstr(err.msg, "'13 ten 0 0'"),
-		      "%s", err.msg);
-	fp = fopen(path, "w");
-	fputs("12 10 -1 0\n", fp);
-	fclose(fp);
-	ck_assert_int_eq(st_fills_load(&f, path, &err), -1);
-	fp = fopen(path, "w");
-	fputs("12 10 0 0 extra\n", fp);
-	fclose(fp);
-	ck_assert_int_eq(st_fills_load(&f, path, &err), -1);
+	ck_assert(!f.dirty);
+	char want[256];
+	snprintf(want, sizeof(want), "%s%s", path, c->want);
+	ck_assert_msg(strstr(err.msg, want), "case %d: '%s' lacks '%s'", _i,
+		      err.msg, want);
 	unlink(path);
 	st_fills_fini(&f);
+}
+END_TEST
+
+/* Bad lines are skipped, the good ones kept: 1, the first bad line
+ * named with its line number and text, and how many. */
+static const struct partly {
+	const char *text;
+	const char *want;    /* after "PATH" */
+	size_t bad, kept;
+} partly[] = {
+	{ HDR "12 10 0 0\n13 ten 0 0\n14 10 1 0\n", ":3: not 'job_id fill_for extensions decided_end': '13 ten 0 0' (1 bad line skipped, 2 good kept)", 1, 2 },
+	{ HDR "12 10 -1 0\n", ":2: not 'job_id", 1, 0 },
+	{ HDR "12 10 0 0 extra\n", ":2: not 'job_id", 1, 0 },
+	{ HDR "0 10 0 0\n4294967296 1 0 0\n7 1 0 0\n", ":2: not 'job_id", 2, 1 },
+	/* a save cut short: the last line lost its end, maybe digits too */
+	{ HDR "12 10 0 0\n13 10 0 17000", ":3: last line cut short (no end of line): '13 10 0 17000' (1 bad line skipped, 1 good kept)", 1, 1 },
+	{ HDR "12 10 0 0\n12 11 0 0\n", ":3: job id listed twice (the first is kept)", 1, 1 },
+	{ HDR "\x01\x02garbage\xff\n12 10 0 0\n", ":2: not 'job_id", 1, 1 },
+};
+
+START_TEST(bad_lines_are_skipped)
+{
+	const struct partly *c = &partly[_i];
+	const char *path = tmp_path();
+	write_file(path, c->text, strlen(c->text));
+	st_fills f;
+	tp_error err = { "" };
+	st_fills_init(&f);
+	ck_assert_int_eq(st_fills_load(&f, path, &err), 1);
+	ck_assert_uint_eq(f.n, c->kept);
+	ck_assert(!f.dirty);
+	char want[400];
+	snprintf(want, sizeof(want), "%s%s", path, c->want);
+	ck_assert_msg(strstr(err.msg, want), "case %d: '%s' lacks '%s'", _i,
+		      err.msg, want);
+	char count[64];
+	snprintf(count, sizeof(count), "(%zu bad line%s skipped, %zu good kept)",
+		 c->bad, c->bad == 1 ? "" : "s", c->kept);
+	ck_assert_msg(strstr(err.msg, count), "case %d: '%s' lacks '%s'", _i,
+		      err.msg, count);
+	if (c->kept)
+		ck_assert_ptr_nonnull(st_fills_find(&f, c->kept == 1 && _i == 3 ? 7 : 12));
+	unlink(path);
+	st_fills_fini(&f);
+}
+END_TEST
+
+START_TEST(nul_byte_line_is_skipped)
+{
+	const char *path = tmp_path();
+	static const char text[] = HDR "12 10 0 0\n13\0 10 0 0\n14 1 0 0\n";
+	write_file(path, text, sizeof(text) - 1);
+	st_fills f;
+	tp_error err = { "" };
+	st_fills_init(&f);
+	ck_assert_int_eq(st_fills_load(&f, path, &err), 1);
+	ck_assert_uint_eq(f.n, 2);
+	ck_assert_ptr_nonnull(strstr(err.msg, ":3: NUL byte in line"));
+	unlink(path);
+	st_fills_fini(&f);
+}
+END_TEST
+
+START_TEST(random_bytes_never_crash)
+{
+	/* Whatever the file holds: -1, 0 or 1, and the table consistent. */
+	tp_rng r;
+	tp_rng_seed(&r, 5);
+	const char *path = tmp_path();
+	char text[512];
+	for (int k = 0; k < 300; k++) {
+		size_t n = (size_t)tp_rng_below(&r, sizeof(text));
+		size_t h = k % 2 ? strlen(HDR) : 0;
+		memcpy(text, HDR, h);
+		for (size_t i = h; i < n; i++) {
+			uint64_t x = tp_rng_below(&r, 16);
+			text[i] = x < 10 ? (char)('0' + x) : " \n-#\0\xff"[x - 10];
+		}
+		write_file(path, text, n > h ? n : h);
+		st_fills f;
+		tp_error err = { "" };
+		st_fills_init(&f);
+		int rc = st_fills_load(&f, path, &err);
+		ck_assert(rc >= -1 && rc <= 1);
+		for (size_t i = 1; i < f.n; i++)
+			ck_assert_uint_lt(f.v[i - 1].job_id, f.v[i].job_id);
+		if (rc)
+			ck_assert_ptr_nonnull(strstr(err.msg, path));
+		st_fills_fini(&f);
+	}
+	unlink(path);
 }
 END_TEST
 
@@ -167,7 +278,12 @@ int main(void)
 	tcase_add_test(tc, random_against_reference);
 	tcase_add_test(tc, unseen_entries_are_dropped);
 	tcase_add_test(tc, save_and_load);
-	tcase_add_test(tc, bad_file_names_line);
+	tcase_add_loop_test(tc, bad_file_is_ignored, 0,
+			    (int)(sizeof(ignored) / sizeof(ignored[0])));
+	tcase_add_loop_test(tc, bad_lines_are_skipped, 0,
+			    (int)(sizeof(partly) / sizeof(partly[0])));
+	tcase_add_test(tc, nul_byte_line_is_skipped);
+	tcase_add_test(tc, random_bytes_never_crash);
 	suite_add_tcase(s, tc);
 	return tp_check_run(s);
 }

@@ -103,6 +103,79 @@ START_TEST(log_line)
 }
 END_TEST
 
+static const char *write_tmp(const char *text, size_t len)
+{
+	static char path[64];
+	snprintf(path, sizeof(path), "/tmp/check_st_stats_XXXXXX");
+	int fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, text, len), (ssize_t)len);
+	close(fd);
+	return path;
+}
+
+START_TEST(read_back_what_was_written)
+{
+	st_stats s, r;
+	st_stats_init(&s, 5);
+	st_stats_cycle(&s, 10, 6);
+	st_stats_cycle(&s, 10, 7);
+	st_stats_started(&s, "easy", 0);
+	snprintf(s.policy, sizeof(s.policy), "easy");
+	const char *path = write_tmp("", 0);
+	tp_error err = { "" };
+	ck_assert_int_eq(st_stats_write(&s, path, &err), 0);
+	ck_assert_int_eq(st_stats_read(&r, path, &err), 1);
+	ck_assert_int_eq(r.since, 5);
+	ck_assert_uint_eq(r.cycles, 2);
+	ck_assert_uint_eq(r.started, 1);
+	ck_assert_str_eq(r.policy, "easy");
+	unlink(path);
+	/* No file: nothing to say. */
+	ck_assert_int_eq(st_stats_read(&r, path, &err), 0);
+	/* A file of before the format line is read as format 1. */
+	path = write_tmp("since=1\ncycles=3\nstarted=0\n", 27);
+	ck_assert_int_eq(st_stats_read(&r, path, &err), 1);
+	ck_assert_uint_eq(r.cycles, 3);
+	unlink(path);
+}
+END_TEST
+
+static const struct bad_stats {
+	const char *text;
+	size_t len;          /* 0: strlen */
+	const char *want;    /* after "PATH" */
+} bad_stats[] = {
+	{ "", 0, ": empty file" },
+	{ "format=2\nsince=1\ncycles=3\n", 0, ":1: unsupported format (this reads format=1): 'format=2'" },
+	{ "since=1\nformat=1\ncycles=3\n", 0, ":2: format= not on the first line" },
+	{ "format=1\nsince=1\ncycles=3\nstarted=1", 0, ":4: last line cut short (no end of line)" },
+	{ "format=1\nsince=1\ncyc", 0, ":3: last line cut short" },
+	{ "format=1\nsince=1\n", 0, ": no 'cycles=' line" },
+	{ "format=1\ncycles=x\n", 0, ":2: not a whole number: 'cycles=x'" },
+	{ "format=1\ncycles=-1\n", 0, ":2: not a whole number" },
+	{ "format=1\ncycles=99999999999999999999999\n", 0, ":2: not a whole number" },
+	{ "format=1\nwhatever=1\ncycles=1\n", 0, ":2: unknown key: 'whatever=1'" },
+	{ "format=1\nstarted_nosuch=1\ncycles=1\n", 0, ":2: unknown key" },
+	{ "\x7f" "ELF\x02\x01\x01\n", 0, ":1: not 'key=value'" },
+	{ "cycles=1\0\n", 10, ":1: NUL byte in line" },
+};
+
+START_TEST(bad_file_is_named)
+{
+	const struct bad_stats *c = &bad_stats[_i];
+	const char *path = write_tmp(c->text, c->len ? c->len : strlen(c->text));
+	st_stats r;
+	tp_error err = { "" };
+	ck_assert_int_eq(st_stats_read(&r, path, &err), -1);
+	char want[256];
+	snprintf(want, sizeof(want), "%s%s", path, c->want);
+	ck_assert_msg(strstr(err.msg, want), "case %d: '%s' lacks '%s'", _i,
+		      err.msg, want);
+	unlink(path);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("sched_topo_stats");
@@ -111,6 +184,9 @@ int main(void)
 	tcase_add_test(tc, starts_by_policy);
 	tcase_add_test(tc, file_is_written_whole);
 	tcase_add_test(tc, log_line);
+	tcase_add_test(tc, read_back_what_was_written);
+	tcase_add_loop_test(tc, bad_file_is_named, 0,
+			    (int)(sizeof(bad_stats) / sizeof(bad_stats[0])));
 	suite_add_tcase(s, tc);
 	return tp_check_run(s);
 }

@@ -22,6 +22,7 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,6 +46,7 @@
 
 #include "st_ctx.h"
 #include "st_cycle.h"
+#include "st_refuse.h"
 #include "st_slurm.h"
 
 const char plugin_name[] = "Topology-aware scheduling with the topo core policies";
@@ -113,6 +115,7 @@ static void load_params(const tp_settings *prev)
 	ctx.policy = pol;
 	ctx.params = p;
 	snprintf(ctx.stats.policy, sizeof(ctx.stats.policy), "%s", p.policy);
+	st_refuse_set_period(&ctx, p.period);
 	tp_settings_format(&p, TP_SCOPE_SCHED, text, sizeof(text));
 	info("%s: %s", plugin_type, text);
 	warn_main_scheduler();
@@ -160,6 +163,42 @@ static void load_topo(void)
 	st_view_fini(&ctx.view);
 	st_view_init(&ctx.view, ctx.topo.topo.alloc);
 	info("%s: %s", plugin_type, ctx.topo.topo.describe);
+}
+
+/* ---- state files at start ------------------------------------------ */
+
+/* The fill table of before the restart: a bad file is logged (path, line)
+ * and ignored, or its good lines kept; the file stays as it is until the
+ * table next changes. */
+static void load_fills(void)
+{
+	tp_error err = { { 0 } };
+	int rc = st_fills_load(&ctx.fills, fills_path, &err);
+	if (rc < 0)
+		error("%s: %s: file ignored; fill jobs of before the restart are treated as ordinary jobs",
+		      plugin_type, err.msg);
+	else if (rc > 0)
+		error("%s: %s; the jobs of the bad lines are treated as ordinary jobs",
+		      plugin_type, err.msg);
+	if (rc >= 0 && ctx.fills.n)
+		info("%s: %zu fill job(s) restored from %s", plugin_type,
+		     ctx.fills.n, fills_path);
+}
+
+/* The statistics start at zero at every start (sched_topo(5)); the file
+ * of before is replaced after the first cycle.  Say so, with what it
+ * held, or what is wrong with it. */
+static void check_stats_file(void)
+{
+	tp_error err = { { 0 } };
+	st_stats prev;
+	int rc = st_stats_read(&prev, stats_path, &err);
+	if (rc < 0)
+		error("%s: %s: not read; replaced after the first cycle",
+		      plugin_type, err.msg);
+	else if (rc > 0)
+		info("%s: statistics of before the restart in %s (%" PRIu64 " cycles, %" PRIu64 " starts) are replaced after the first cycle: the counters start at zero",
+		     plugin_type, stats_path, prev.cycles, prev.started);
 }
 
 /* ---- the agent ------------------------------------------------------ */
@@ -285,8 +324,6 @@ static void *agent(void *arg)
 
 extern int init(void)
 {
-	tp_error err = { { 0 } };
-
 	if (slurmctld_config.scheduling_disabled)
 		return SLURM_SUCCESS;
 	slurm_mutex_lock(&thread_lock);
@@ -299,18 +336,15 @@ extern int init(void)
 	st_stats_init(&ctx.stats, (int64_t)time(NULL));
 	st_fills_init(&ctx.fills);
 	st_seen_init(&ctx.seen, (int64_t)time(NULL));
+	tp_refusals_init(&ctx.refused, 1, 1);
 	load_params(NULL);
 	if (!ctx.policy) { /* cannot happen with the defaults */
 		slurm_mutex_unlock(&thread_lock);
 		return SLURM_ERROR;
 	}
 	set_paths();
-	if (st_fills_load(&ctx.fills, fills_path, &err))
-		error("%s: %s: fill jobs of before the restart are treated as ordinary jobs",
-		      plugin_type, err.msg);
-	else if (ctx.fills.n)
-		info("%s: %zu fill job(s) restored from %s", plugin_type,
-		     ctx.fills.n, fills_path);
+	load_fills();
+	check_stats_file();
 	if (st_expdb_init(&ctx.het, expdb_path)) {
 		slurm_mutex_unlock(&thread_lock);
 		return SLURM_ERROR;
@@ -340,6 +374,7 @@ extern void fini(void)
 		st_fills_fini(&ctx.fills);
 		st_expdb_fini(&ctx.het);
 		st_seen_fini(&ctx.seen);
+		tp_refusals_fini(&ctx.refused);
 		tp_policy_destroy(ctx.policy);
 		memset(&ctx, 0, sizeof(ctx));
 		xfree(fills_path);

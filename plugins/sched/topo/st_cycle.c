@@ -94,6 +94,7 @@ uint32_t st_cycle_run(st_ctx *x, time_t now)
 	x->stats.last_running = 0;
 	survey_jobs(x);
 	st_fills_unsee(&x->fills);
+	tp_refusals_unsee(&x->refused);
 
 	switch (tp_driver_scope_of(x->policy)) {
 	case TP_DRIVE_MACHINE:
@@ -105,6 +106,7 @@ uint32_t st_cycle_run(st_ctx *x, time_t now)
 	}
 
 	st_seen_end(&x->seen, (int64_t)now);
+	(void)tp_refusals_drop_unseen(&x->refused);
 	size_t gone = st_fills_drop_unseen(&x->fills);
 	if (gone)
 		debug("%s: %zu fill job(s) ended", ST_TYPE, gone);

@@ -1,13 +1,16 @@
 /* st_fills.c - fill-job table and its state file; see st_fills.h. */
 #include "st_fills.h"
 
+#include <sys/types.h>
+
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define ST_FILLS_HEADER "# sched/topo fill jobs v1: job_id fill_for extensions decided_end"
+#define ST_FILLS_MAGIC "# sched/topo fill jobs v"
+#define ST_FILLS_HEADER ST_FILLS_MAGIC "1: job_id fill_for extensions decided_end"
 
 void st_fills_init(st_fills *f)
 {
@@ -141,40 +144,109 @@ static int parse_line(const char *line, st_fill *out)
 	return 0;
 }
 
+/* What reading one line of the file found. */
+typedef struct fills_reader {
+	const char *path;
+	FILE *fp;
+	char *buf;
+	size_t cap;
+	int line;
+	bool ended;   /* the line ended with '\n' (a last line without one
+		       * was cut short: every save ends each line) */
+	bool nul;     /* it holds a NUL byte */
+} fills_reader;
+
+static bool next_line(fills_reader *r)
+{
+	ssize_t len = getline(&r->buf, &r->cap, r->fp);
+	if (len < 0)
+		return false;
+	r->line++;
+	r->ended = len > 0 && r->buf[len - 1] == '\n';
+	if (r->ended)
+		r->buf[--len] = '\0';
+	r->nul = strlen(r->buf) != (size_t)len;
+	return true;
+}
+
+/* The first line: the header of this version, or the whole file is
+ * ignored (another program's file, another version, or cut short). */
+static int check_header(fills_reader *r, tp_error *err)
+{
+	if (!next_line(r))
+		return tp_errorf(err, "%s: empty file (no '%s' header)", r->path,
+				 ST_FILLS_HEADER);
+	if (r->nul || strncmp(r->buf, ST_FILLS_MAGIC, strlen(ST_FILLS_MAGIC)))
+		return tp_errorf(err, "%s:1: not a sched/topo fill table (expected '%s'): '%.80s'",
+				 r->path, ST_FILLS_HEADER, r->nul ? "(NUL byte)" : r->buf);
+	if (strcmp(r->buf, ST_FILLS_HEADER) || !r->ended)
+		return tp_errorf(err, "%s:1: unsupported version or a cut-short header (this reads '%s'): '%.80s'",
+				 r->path, ST_FILLS_HEADER, r->buf);
+	return 0;
+}
+
+/* One data line into f; a bad one is named in err (the first only) and
+ * counted in *bad. */
+static int load_line(st_fills *f, fills_reader *r, size_t *bad,
+		     tp_error *err)
+{
+	const char *why = NULL;
+	st_fill e;
+	if (r->nul)
+		why = "NUL byte in line";
+	else if (!r->ended)
+		why = "last line cut short (no end of line)";
+	else if (parse_line(r->buf, &e))
+		why = "not 'job_id fill_for extensions decided_end'";
+	else if (st_fills_find(f, e.job_id))
+		why = "job id listed twice (the first is kept)";
+	if (why) {
+		if (!(*bad)++)
+			tp_errorf(err, "%s:%d: %s: '%.80s'", r->path, r->line,
+				  why, r->nul ? "(NUL byte)" : r->buf);
+		return 0;
+	}
+	st_fill *p = st_fills_add(f, e.job_id, e.fill_for);
+	if (!p)
+		return tp_errorf(err, "%s: out of memory", r->path);
+	p->extensions = e.extensions;
+	p->decided_end = e.decided_end;
+	return 0;
+}
+
 int st_fills_load(st_fills *f, const char *path, tp_error *err)
 {
 	f->n = 0;
 	f->dirty = false;
-	FILE *fp = fopen(path, "r");
-	if (!fp) {
+	fills_reader r = { .path = path, .fp = fopen(path, "r") };
+	if (!r.fp) {
 		if (errno == ENOENT)
 			return 0;
 		return tp_errorf(err, "%s: cannot read: %s", path, strerror(errno));
 	}
-	char line[256];
-	int lineno = 0, rc = 0;
-	while (fgets(line, sizeof(line), fp)) {
-		lineno++;
-		line[strcspn(line, "\n")] = '\0';
-		if (line[0] == '#' || line[0] == '\0')
+	size_t bad = 0;
+	int rc = check_header(&r, err);
+	while (!rc && next_line(&r))
+		if (r.ended && (r.buf[0] == '#' || r.buf[0] == '\0'))
 			continue;
-		st_fill e;
-		if (parse_line(line, &e)) {
-			rc = tp_errorf(err, "%s:%d: not 'job_id fill_for extensions decided_end': '%s'",
-				       path, lineno, line);
-			break;
-		}
-		st_fill *p = st_fills_add(f, e.job_id, e.fill_for);
-		if (!p) {
-			rc = tp_errorf(err, "%s: out of memory", path);
-			break;
-		}
-		p->extensions = e.extensions;
-		p->decided_end = e.decided_end;
-	}
-	fclose(fp);
-	if (rc)
-		f->n = 0;
+		else
+			rc = load_line(f, &r, &bad, err);
+	if (!rc && ferror(r.fp))
+		rc = tp_errorf(err, "%s: read error", path);
+	fclose(r.fp);
+	free(r.buf);
 	f->dirty = false;
-	return rc;
+	if (rc) {
+		f->n = 0;
+		return -1;
+	}
+	if (bad) {
+		/* The first bad line is in err already: say how many. */
+		char first[sizeof(err->msg)];
+		snprintf(first, sizeof(first), "%s", err->msg);
+		tp_errorf(err, "%s (%zu bad line%s skipped, %zu good kept)",
+			  first, bad, bad == 1 ? "" : "s", f->n);
+		return 1;
+	}
+	return 0;
 }

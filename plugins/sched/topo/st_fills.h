@@ -49,7 +49,11 @@ size_t st_fills_drop_unseen(st_fills *f);
  * `dirty`.  0, or -1 with err naming the file. */
 int st_fills_save(st_fills *f, const char *path, tp_error *err);
 /* Replace the table by the contents of `path`; a missing file is an empty
- * table.  0, or -1 with err "FILE:LINE: ..." (the table is then empty). */
+ * table.  0; 1 when bad lines (a NUL byte, a last line cut short, bad
+ * fields, a job listed twice) were skipped and the good ones kept, err
+ * naming the first "FILE:LINE: why: 'text'" and how many; -1 when the
+ * whole file is ignored (empty, not this table or not its version: the
+ * header names both; unreadable), err saying why, the table empty. */
 int st_fills_load(st_fills *f, const char *path, tp_error *err);
 
 #endif

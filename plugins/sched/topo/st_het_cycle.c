@@ -24,6 +24,7 @@
 #include "model/job.h"
 #include "st_het_cycle.h"
 #include "st_job.h"
+#include "st_refuse.h"
 #include "st_view.h"
 #include "st_slurm.h"
 #include "tpl_compat.h"
@@ -368,7 +369,8 @@ static void add_job(het_cycle *hc, job_queue_rec_t **recs, size_t lo,
 		if (recs[r]->priority > *prio)
 			*prio = recs[r]->priority;
 	}
-	if (!np || !j->details || j->het_job_id || !IS_JOB_PENDING(j))
+	if (!np || !j->details || j->het_job_id || !IS_JOB_PENDING(j) ||
+	    st_refuse_sits_out(hc->x, j, hc->now))
 		return;
 	int32_t nmin = tp_job_nodes(j->details->min_nodes,
 				    j->details->min_cpus, min_cpus);

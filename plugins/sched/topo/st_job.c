@@ -20,6 +20,7 @@
 #include "src/slurmctld/reservation.h"
 
 #include "st_job.h"
+#include "st_refuse.h"
 #include "st_slurm.h"
 #include "tpl_compat.h"
 
@@ -114,14 +115,11 @@ int st_job_start(st_ctx *x, job_record_t *j, part_record_t *p,
 	j->part_ptr = p;
 	int rc = start_on(j, want, fill);
 	if (rc != SLURM_SUCCESS) {
-		char *names = bitmap2node_name(want);
 		x->stats.start_failed++;
-		info("%s: %s decided %pJ on %s in partition %s, but slurmctld did not start it: %s",
-		     ST_TYPE, x->params.policy, j, names, p->name,
-		     slurm_strerror(rc));
-		xfree(names);
+		st_refuse_start(x, j, p, want, rc, now);
 		return rc;
 	}
+	tp_refusals_forget(&x->refused, j->job_id);
 	st_job_started(x, j, now);
 	st_stats_started(&x->stats, x->params.policy, fill);
 	return SLURM_SUCCESS;

@@ -58,7 +58,8 @@ bool st_job_clear_mark(job_record_t *j, time_t now);
 /* A start a policy decided: into partition p on exactly `want` (through
  * select_nodes() with every other node excluded, as sched/backfill
  * narrows a job), then st_job_started and the statistics; a refusal is
- * logged and counted.  Slurm's return code. */
+ * counted and judged (st_refuse.h: held if never runnable, else it sits
+ * out a while), logged once.  Slurm's return code. */
 int st_job_start(st_ctx *x, job_record_t *j, part_record_t *p,
 		 bitstr_t *want, bool fill, time_t now);
 /* After a start: the job got exactly `want`, or the mismatch is logged

@@ -27,6 +27,7 @@
 #include "st_decide.h"
 #include "st_job.h"
 #include "st_part_cycle.h"
+#include "st_refuse.h"
 #include "st_slurm.h"
 #include "tpl_compat.h"
 #include "tpl_nodetable.h"
@@ -251,6 +252,10 @@ static int add_pending(part_cycle *pc, job_queue_rec_t **recs, size_t nrec)
 				   xstrdup_printf("sched/topo: %s", why));
 			continue;
 		}
+		/* Refused "not now" lately: decided without it for a while
+		 * (its reason is Slurm's). */
+		if (st_refuse_sits_out(pc->x, j, pc->now))
+			continue;
 		st_jobdesc d = { .id = j->job_id, .priority = rec->priority,
 				 .submit = j->details->submit_time,
 				 .estimate = st_job_pending_estimate(j, pc->part),
@@ -399,7 +404,8 @@ static void preempt_for_waiting(part_cycle *pc)
 	tp_cluster *c = &x->view.c;
 	for (size_t i = 0; i < c->nqueue; i++) {
 		job_record_t *j = st_view_ref(c->queue[i]);
-		if (!IS_JOB_PENDING(j) || !st_slurm_may_preempt(j))
+		if (!IS_JOB_PENDING(j) || !j->priority || /* held */
+		    !st_slurm_may_preempt(j))
 			continue;
 		j->part_ptr = pc->part;
 		int rc = st_slurm_select_nodes(j, false);

@@ -36,6 +36,20 @@ int st_slurm_test_resv(job_record_t *j, time_t *when, bitstr_t **avail);
  * nodes already narrowed to its placement). */
 int st_slurm_select_nodes(job_record_t *j, bool fill);
 
+/* select_nodes() in test-only mode on every node the job may use (no
+ * narrowing): would Slurm start it now, or why not.  Its return code. */
+int st_slurm_test_start(job_record_t *j);
+
+/* A return code of this release's that Slurm's main scheduler waits on
+ * (does not hold the job for) beyond the ones every release has. */
+bool st_slurm_rc_waits(int rc);
+
+/* Could the job become runnable without being changed: a reservation,
+ * several partitions, or (24.11 on) constraints Slurm treats as "maybe
+ * later" (extra constraints, Reason=Constraints)?  Slurm never holds
+ * those. */
+bool st_slurm_may_change(job_record_t *j);
+
 /* Slurm's preemption (PreemptType) is on and `j` has running jobs it may
  * preempt. */
 bool st_slurm_may_preempt(job_record_t *j);

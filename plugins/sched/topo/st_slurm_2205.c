@@ -5,7 +5,9 @@
 #include "src/common/power.h"
 #include "src/common/macros.h"
 #include "src/common/read_config.h"
+#include "src/common/xmalloc.h"
 #include "src/slurmctld/job_scheduler.h"
+#include "src/slurmctld/licenses.h"
 #include "src/slurmctld/locks.h"
 #include "src/slurmctld/node_scheduler.h"
 #include "src/slurmctld/preempt.h"
@@ -33,11 +35,36 @@ int st_slurm_test_resv(job_record_t *j, time_t *when, bitstr_t **avail)
 	return rc;
 }
 
+/* 22.05's select_nodes() leaves licenses to its callers (schedule() and
+ * sched/backfill test them first): a job whose licenses are in use would
+ * start anyway.  Refused here as they refuse it, with their reason. */
 int st_slurm_select_nodes(job_record_t *j, bool fill)
 {
+	if (license_job_test(j, time(NULL), false) != SLURM_SUCCESS) {
+		j->state_reason = WAIT_LICENSES;
+		xfree(j->state_desc);
+		return ESLURM_NODES_BUSY;
+	}
 	return select_nodes(j, false, NULL, NULL, false,
 			    fill ? SLURMDB_JOB_FLAG_BACKFILL :
 				   SLURMDB_JOB_FLAG_SCHED);
+}
+
+int st_slurm_test_start(job_record_t *j)
+{
+	return select_nodes(j, true, NULL, NULL, false,
+			    SLURMDB_JOB_FLAG_SCHED);
+}
+
+/* Licenses in use are ESLURM_NODES_BUSY on 22.05. */
+bool st_slurm_rc_waits(int rc)
+{
+	return rc == ESLURM_PORTS_BUSY;
+}
+
+bool st_slurm_may_change(job_record_t *j)
+{
+	return j->resv_ptr || j->part_ptr_list;
 }
 
 void st_slurm_launch(job_record_t *j)

@@ -7,6 +7,12 @@
 #include "src/common/read_config.h"
 #include "src/slurmctld/job_scheduler.h"
 
+bool st_slurm_rc_waits(int rc)
+{
+	return rc == ESLURM_PORTS_BUSY || rc == ESLURM_MAX_POWERED_NODES ||
+	       rc == ESLURM_LICENSES_UNAVAILABLE;
+}
+
 int st_slurm_requeue(job_record_t *j)
 {
 	return job_requeue(slurm_conf.slurm_user_id, j->job_id, NULL, false, 0);

@@ -10,6 +10,13 @@
 #include "src/slurmctld/job_scheduler.h"
 #include "src/slurmctld/locks.h"
 
+/* 26.05's schedule() also waits on the topology's errors (IS_TOPO_ERROR). */
+bool st_slurm_rc_waits(int rc)
+{
+	return rc == ESLURM_PORTS_BUSY || rc == ESLURM_MAX_POWERED_NODES ||
+	       rc == ESLURM_LICENSES_UNAVAILABLE || IS_TOPO_ERROR(rc);
+}
+
 /* What `scontrol requeue` does for each job (job_requeue2 ->
  * job_requeue_internal), with SlurmUser's authority and no flags: the job
  * goes back to the queue (JOB_REQUEUE), not held.  We hold the record

@@ -39,6 +39,18 @@ int st_slurm_select_nodes(job_record_t *j, bool fill)
 				   SLURMDB_JOB_FLAG_SCHED);
 }
 
+int st_slurm_test_start(job_record_t *j)
+{
+	job_node_select_t sel = { .job_ptr = j };
+	return select_nodes(&sel, true, false, SLURMDB_JOB_FLAG_SCHED);
+}
+
+bool st_slurm_may_change(job_record_t *j)
+{
+	return j->resv_ptr || j->part_ptr_list || j->extra_constraints ||
+	       j->state_reason == FAIL_CONSTRAINTS;
+}
+
 /* 24.11 powers nodes up inside select_nodes (node_mgr). */
 void st_slurm_launch(job_record_t *j)
 {

@@ -17,6 +17,7 @@
 #include "base/error.h"
 
 #define ST_STATS_MAX_POLICIES 16
+#define ST_STATS_FORMAT 1   /* the file's format= line */
 
 typedef struct st_stats {
 	int64_t since;            /* epoch s: plugin start */
@@ -28,6 +29,7 @@ typedef struct st_stats {
 	uint64_t started_fill;    /* of which backfilled (fill jobs) */
 	uint64_t started_by[ST_STATS_MAX_POLICIES]; /* by tp_policy_names() */
 	uint64_t start_failed;    /* slurmctld refused a decided start */
+	uint64_t held_never;      /* of which never runnable: held */
 	uint64_t mismatches;      /* started on other nodes than decided */
 	uint64_t ext_granted, ext_denied, requeued;
 	uint64_t started_at_submit; /* by slurmctld at submission (srun/salloc) */
@@ -51,5 +53,12 @@ void st_stats_line(const st_stats *s, char *buf, size_t len);
 void st_stats_format(const st_stats *s, char *buf, size_t len);
 /* Write st_stats_format() to path atomically; 0 or -1 with err. */
 int st_stats_write(const st_stats *s, const char *path, tp_error *err);
+/* Read a file st_stats_write wrote (at start, to say what it held before
+ * it is replaced): since, cycles, started and policy into s.  0: no file;
+ * 1: read; -1: bad, err "FILE[:LINE]: why" (empty, a line cut short or
+ * with a NUL byte, not key=value, an unknown key, not a number, another
+ * format=, no cycles= line).  A file without format= is of format 1 (the
+ * files of before the format line). */
+int st_stats_read(st_stats *s, const char *path, tp_error *err);
 
 #endif

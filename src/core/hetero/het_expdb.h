@@ -78,8 +78,10 @@ double tp_expdb_etc(void *arg, const tp_het_job *j, int p, int n);
  * crash leaves the old or the new one) with `learned_until`, the driver's
  * mark of how far it has learned.  Load adds the file's entries to db
  * (merging with what it holds); a missing file is an empty database
- * (returns 0, *learned_until 0); bad content is -1 with
- * "FILE:LINE: ... 'VALUE'".
+ * (returns 0, *learned_until 0); bad content (an empty file, another
+ * program's or version's header, a NUL byte, a last line cut short, a bad
+ * field, a duplicate key) is -1 with "FILE:LINE: ... 'VALUE'" and db left
+ * as it was: the whole file is ignored, since its entries are one state.
  */
 int tp_expdb_save(const tp_expdb *db, const char *path,
 		  int64_t learned_until, tp_error *err);

@@ -131,15 +131,23 @@ static int split(char *line, char sep, char **field, int max)
 
 /* The next line without its '\n'; -1 at EOF.  A NUL inside it is
  * reported through *nul. */
-static ssize_t next_line(FILE *fp, char **buf, size_t *cap, bool *nul)
+static ssize_t next_line_ended(FILE *fp, char **buf, size_t *cap, bool *nul,
+			       bool *ended)
 {
 	ssize_t len = getline(buf, cap, fp);
 	if (len < 0)
 		return -1;
-	if (len > 0 && (*buf)[len - 1] == '\n')
+	*ended = len > 0 && (*buf)[len - 1] == '\n';
+	if (*ended)
 		(*buf)[--len] = '\0';
 	*nul = strlen(*buf) != (size_t)len;
 	return len;
+}
+
+static ssize_t next_line(FILE *fp, char **buf, size_t *cap, bool *nul)
+{
+	bool ended;
+	return next_line_ended(fp, buf, cap, nul, &ended);
 }
 
 /* ---- save -------------------------------------------------------- */
@@ -320,12 +328,16 @@ static int load_lines(const load_ctx *c0, FILE *fp, tp_expdb *fresh,
 	load_ctx c = *c0;
 	char *buf = NULL;
 	size_t cap = 0;
-	bool nul, seen_learned = false;
+	bool nul, ended, seen_learned = false;
 	int rc = 0;
-	for (; rc == 0 && next_line(fp, &buf, &cap, &nul) >= 0;) {
+	for (; rc == 0 && next_line_ended(fp, &buf, &cap, &nul, &ended) >= 0;) {
 		c.line++;
 		if (nul)
 			rc = bad(&c, "NUL byte in line", buf);
+		else if (!ended)
+			/* Every save ends each line: this one was cut short
+			 * (its numbers may be too). */
+			rc = bad(&c, "last line cut short (no end of line):", buf);
 		else if (c.line == 1)
 			rc = load_header(&c, buf);
 		else if (buf[0] == '#')
