@@ -236,9 +236,18 @@ start_cluster() { # PLUGIN
 		--conf-file "$torusconf" --extra-conf "$extra" \
 		--ctld-preload "$SHIM" --timeout 120 >/dev/null ||
 		die "the cluster with topology/$1 did not start"
-	[ "$1" != torus3d ] || sx scontrol show topology | grep -q "^TorusName=t0 Dims=${WIDTH}x${WIDTH}x${WIDTH} " ||
-		die "slurmctld did not load topology/torus3d: $(sx scontrol show topology 2>&1 | head -3)"
+	[ "$1" != torus3d ] || torus3d_loaded || die "slurmctld did not load topology/torus3d"
 	power_up
+}
+
+# scontrol's first line is the torus (read whole: grep -q would end
+# the pipe early, and pipefail turn that into a failure).
+torus3d_loaded() {
+	local topo
+	topo=$(sx scontrol show topology 2>&1) || true
+	[[ $topo == "TorusName=t0 Dims=${WIDTH}x${WIDTH}x${WIDTH} "* ]] && return 0
+	echo "$PROG: scontrol show topology: ${topo:0:200}" >&2
+	return 1
 }
 
 # Every cloud node "booting" (idle#), none powered down (idle~).
