@@ -1,45 +1,87 @@
 #!/usr/bin/env bash
-# fattree-demo.sh - select/fattree at work in a live Slurm 22.05 cluster.
+# fattree-demo.sh - our fat-tree placement against Slurm's own topology/tree,
+# live, on the same seeded stream of jobs.
 #
-# Starts a 64-node cluster (the 3-level, width-4 fat tree: 16 leaf switches
-# of 4 nodes, 4 middle switches, one root) with SelectType=select/fattree,
-# inside a private network namespace (contrib/cluster/topo-cluster), runs a
-# seeded mix of short `sleep` jobs submitted over about a minute, waits for
-# all of them, stops the cluster and prints, per job, where Slurm ran it and
-# the hop sum of that placement (sum of pairwise hops between the 4-node
-# units it touches, computed by the core library through ftconf), next to
-# the hop sum the Slurm-like tree-greedy allocator gives for the same
-# sequence (toposim, EASY, on an SWF trace of the jobs' real submit and run
-# times), with totals, means and the ratio fattree / tree-greedy.  It also
-# replays the jobs at Slurm's start times through the simulator's fattree
-# allocator and counts the jobs placed on exactly Slurm's nodes.
+# Starts the 64-node fat tree (3 levels, width 4: 16 leaf switches of 4
+# nodes, 4 middle switches, one root) as real Slurm clusters, each in its
+# own private network namespace (contrib/cluster/topo-cluster): one placing
+# jobs with our plugin, one with Slurm's own topology/tree.  Both run at the
+# same time and get the same seeded stream of `sleep` jobs at the same
+# instants; when all have ended the clusters are stopped and the script
+# prints, per job, where each cluster ran it, its wait and its hop sum (sum
+# of pairwise hops between the 4-node units it touches, computed by the core
+# library through `ftconf hopsum`), then per cluster the total and mean hop
+# sum, the mean wait and the makespan.
 #
-# Usage: fattree-demo.sh [BUILDDIR] [--jobs N] [--seed S] [--keep]
-#   BUILDDIR  a configured and built tree (default build/main; relative to
-#             the current directory if it exists there, else to the source root)
-#   --jobs N  jobs to submit (default 24)
-#   --seed S  seed of the job mix (default 1)
-#   --keep    keep the work directory (cluster logs, the SWF trace)
-# Needs root (network namespace, daemons), the packages of
+# The Slurm release is the build tree's (configure --with-slurm-version):
+#   ours        22.05: SelectType=select/fattree;
+#               24.11, 26.05: TopologyPlugin=topology/fattree under
+#               select/cons_tres, whole-node partition (OverSubscribe=EXCLUSIVE)
+#   slurm-tree  TopologyPlugin=topology/tree under select/cons_tres,
+#               OverSubscribe=EXCLUSIVE: none of our plugins loaded
+# Both with SchedulerType=sched/backfill.  As references it also prints
+# what the simulator chooses on the same stream (toposim, EASY, the first
+# cluster's submit and run times): fattree, tree-slurm (Slurm 24.11's
+# topology/tree) and tree-greedy (Slurm 22.05's).
+#
+# Usage: fattree-demo.sh [BUILDDIR] [--slurm 22.05|24.11|26.05]
+#          [--topology ours|slurm-tree|both] [--jobs N] [--seed S]
+#          [--load moderate|heavy] [--mix demo|unit|odd]
+#          [--records FILE] [--brief] [--keep]
+#   BUILDDIR    a configured and built tree (default build/main; relative to
+#               the current directory if it exists there, else to the source
+#               root); its Slurm release is the clusters'
+#   --slurm V   check that BUILDDIR is built for Slurm V
+#   --topology  which clusters to run (default both, side by side)
+#   --jobs N    jobs in the stream (default 24)
+#   --seed S    seed of the stream (default 1)
+#   --load L    time between two submissions: moderate 1.0-3.0 s (default),
+#               heavy 0.0-1.0 s (tenths of a second)
+#   --mix M     job sizes: demo 1,2,3,4,4,6,8,8,12,16 nodes (default);
+#               unit whole 4-node units, 4, 8, 12 or 16; odd any of 1..24
+#               Every job sleeps 3..10 s.  Sizes and sleeps depend only on
+#               the seed and the mix, gaps only on the seed and the load.
+#   --records F append one line per job and cluster to F:
+#               "topology seed load mix job nodes sleep submit start end
+#               state nodelist hops" (epoch seconds; contrib/head-to-head.sh)
+#   --brief     no per-job table
+#   --keep      keep the work directory (cluster logs, SWF traces)
+# Needs root (network namespaces, daemons), the packages of
 # contrib/install-deps.sh and a build with the Slurm plugins.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
-build=build/main jobs=24 seed=1 keep=""
+build=build/main jobs=24 seed=1 keep="" load=moderate mix=demo which=both
+want_series="" records="" brief=""
 while [ $# -gt 0 ]; do
 	case $1 in
 	--jobs) jobs=${2:?--jobs needs a value}; shift 2 ;;
 	--seed) seed=${2:?--seed needs a value}; shift 2 ;;
+	--load) load=${2:?--load needs a value}; shift 2 ;;
+	--mix) mix=${2:?--mix needs a value}; shift 2 ;;
+	--topology) which=${2:?--topology needs a value}; shift 2 ;;
+	--slurm) want_series=${2:?--slurm needs a value}; shift 2 ;;
+	--records) records=${2:?--records needs a file}; shift 2 ;;
+	--brief) brief=1; shift ;;
 	--keep) keep=1; shift ;;
 	-h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
 	-*) echo "fattree-demo: unknown option '$1'" >&2; exit 2 ;;
 	*) build=$1; shift ;;
 	esac
 done
-[[ "$jobs" =~ ^[1-9][0-9]*$ ]] || { echo "fattree-demo: --jobs: not a positive integer: '$jobs'" >&2; exit 2; }
-[[ "$seed" =~ ^[0-9]+$ ]] || { echo "fattree-demo: --seed: not a number: '$seed'" >&2; exit 2; }
+usage_err() { echo "fattree-demo: $*" >&2; exit 2; }
+[[ "$jobs" =~ ^[1-9][0-9]*$ ]] || usage_err "--jobs: not a positive integer: '$jobs'"
+[[ "$seed" =~ ^[0-9]+$ ]] || usage_err "--seed: not a number: '$seed'"
+case $load in moderate | heavy) ;; *) usage_err "--load: expected moderate or heavy, got '$load'" ;; esac
+case $mix in demo | unit | odd) ;; *) usage_err "--mix: expected demo, unit or odd, got '$mix'" ;; esac
+case $which in
+ours | slurm-tree) topos=("$which") ;;
+both) topos=(ours slurm-tree) ;;
+*) usage_err "--topology: expected ours, slurm-tree or both, got '$which'" ;;
+esac
 # A directory relative to the current one, else to the source root.
 if [ -d "$build" ]; then build=$(cd "$build" && pwd); else build=$root/$build; fi
+[ -z "$records" ] || records=$(realpath -m -- "$records")
 
 die() { echo "fattree-demo: $*" >&2; exit 1; }
 note() { echo "fattree-demo: $*" >&2; }
@@ -50,147 +92,215 @@ toposim=$build/src/sim/toposim
 ftconf=$build/src/tools/ftconf
 plugindir=$build/plugins/.libs
 for f in "$toposim" "$ftconf"; do [ -x "$f" ] || die "$f not found: build first (contrib/build.sh ${build#"$root"/})"; done
-[ -e "$plugindir/select_fattree.so" ] ||
-	die "$plugindir/select_fattree.so not found: the build found no Slurm headers (see contrib/slurm-headers.sh)"
+series=$(sed -n 's/^SLURM_SERIES = //p' "$build/Makefile" 2>/dev/null)
+[ -n "$series" ] || die "$build/Makefile names no SLURM_SERIES: not a configured build tree"
+[ -z "$want_series" ] || [ "$want_series" = "$series" ] ||
+	die "--slurm $want_series: $build is built for Slurm $series (contrib/build.sh DIR --with-slurm-version=$want_series)"
+
+# The two kinds of cluster: topo-cluster options and a name for the table.
+if [ "$series" = 22.05 ]; then
+	ours_so=select_fattree.so ours_name=select/fattree
+	ours_args=(--select select/fattree)
+else
+	ours_so=topology_fattree.so ours_name=topology/fattree
+	ours_args=(--select select/cons_tres --topology topology/fattree --part-opts OverSubscribe=EXCLUSIVE)
+fi
+[ -e "$plugindir/$ours_so" ] ||
+	die "$plugindir/$ours_so not found: the build found no Slurm headers (see contrib/slurm-headers.sh)"
+tree_args=(--select select/cons_tres --topology topology/tree --part-opts OverSubscribe=EXCLUSIVE)
+name_of() { if [ "$1" = ours ]; then echo "$ours_name"; else echo topology/tree; fi; }
+args_of() { if [ "$1" = ours ]; then echo "${ours_args[*]}"; else echo "${tree_args[*]}"; fi; }
 
 dir=$(mktemp -d "${TMPDIR:-/tmp}/fattree-demo.XXXXXX")
 cleanup() {
-	"$cluster" stop --dir "$dir" >/dev/null 2>&1 || true
+	local t
+	for t in "${topos[@]}"; do "$cluster" stop --dir "$dir/$t" >/dev/null 2>&1 || true; done
 	if [ -n "$keep" ]; then note "files kept in $dir"; else rm -rf "$dir"; fi
 }
 trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-"$ftconf" generate --levels 3 --width 4 -o "$dir/tree.conf"
-note "starting 64 slurmd + slurmctld with select/fattree"
-"$cluster" start --dir "$dir/cluster" --nodes 64 --select select/fattree \
-	--sched sched/backfill --plugindir "$plugindir" --topology-conf "$dir/tree.conf" >&2
-topo=$dir/cluster/topology.conf
-sx() { "$cluster" exec --dir "$dir/cluster" -- "$@"; }
-
-# ---------------------------------------------------------- the workload
-# A seeded mix: sizes from single nodes to a quarter of the machine, each
-# job a `sleep` of 3..10 s, one job every 1..3 s.
-sizes=(1 2 3 4 4 6 8 8 12 16)
+# ------------------------------------------------------------ the stream
+# Three draws per job in a fixed order (size, sleep, gap), so the sizes and
+# sleeps of a seed are the same under both loads, the gaps the same under
+# every mix.  Gaps are in tenths of a second.
+demo_sizes=(1 2 3 4 4 6 8 8 12 16)
 RANDOM=$seed
-declare -a n_of sleep_of gap_of id_of
+declare -a n_of sleep_of at_of
+at=0
 for ((i = 0; i < jobs; i++)); do
-	n_of[i]=${sizes[RANDOM % ${#sizes[@]}]}
+	r=$RANDOM
+	case $mix in
+	demo) n_of[i]=${demo_sizes[r % ${#demo_sizes[@]}]} ;;
+	unit) n_of[i]=$((4 * (1 + r % 4))) ;;
+	odd) n_of[i]=$((1 + r % 24)) ;;
+	esac
 	sleep_of[i]=$((3 + RANDOM % 8))
-	gap_of[i]=$((1 + RANDOM % 3))
-done
-note "submitting $jobs jobs (seed $seed)"
-for ((i = 0; i < jobs; i++)); do
-	id_of[i]=$(sx sbatch --parsable -N "${n_of[i]}" -t 1 -J "demo$((i + 1))" -o /dev/null \
-		--wrap "sleep ${sleep_of[i]}") || die "sbatch failed"
-	id_of[i]=${id_of[i]%%;*}
-	[ $((i + 1)) -lt "$jobs" ] && sleep "${gap_of[i]}"
+	r=$RANDOM
+	at_of[i]=$at
+	if [ "$load" = heavy ]; then at=$((at + r % 11)); else at=$((at + 10 + r % 21)); fi
 done
 
-final='COMPLETED|FAILED|CANCELLED|TIMEOUT|NODE_FAIL|PREEMPTED|OUT_OF_MEMORY|BOOT_FAIL|DEADLINE'
+# ---------------------------------------------------------- the clusters
+"$ftconf" generate --levels 3 --width 4 -o "$dir/tree.conf"
+# Install or build what the clusters need once, before two starts race for it.
+"$cluster" prepare --slurm "$series" >&2 || die "topo-cluster prepare --slurm $series failed"
+t_begin=$(date +%s)
+note "starting ${#topos[@]} cluster(s) of 64 slurmd + slurmctld on Slurm $series: $(for t in "${topos[@]}"; do name_of "$t"; done | paste -sd' ')"
+for t in "${topos[@]}"; do
+	# shellcheck disable=SC2046
+	"$cluster" start --dir "$dir/$t" --slurm "$series" --nodes 64 $(args_of "$t") \
+		--sched sched/backfill --plugindir "$plugindir" --topology-conf "$dir/tree.conf" \
+		>"$dir/$t.start.log" 2>&1 &
+done
+failed=""
+for t in "${topos[@]}"; do wait -n || failed=1; done
+if [ -n "$failed" ]; then
+	for t in "${topos[@]}"; do tail -n 20 "$dir/$t.start.log" >&2; done
+	die "a cluster did not start"
+fi
+topo=$dir/${topos[0]}/topology.conf
+sx() { local t=$1; shift; "$cluster" exec --dir "$dir/$t" -- "$@"; }
+for t in "${topos[@]}"; do
+	got=$(sx "$t" scontrol show config | sed -n 's/^TopologyPlugin *= *//p')
+	want=topology/tree
+	[ "$t" = ours ] && [ "$series" != 22.05 ] && want=topology/fattree
+	[ "$got" = "$want" ] || die "cluster $t runs TopologyPlugin=$got, not $want"
+done
+
+# Every job is submitted to every cluster at its planned instant (tenths
+# of a second after the first), all clusters at once.
+note "submitting $jobs jobs (seed $seed, $load load, $mix sizes) to ${#topos[@]} cluster(s)"
+declare -A id_of
+t0=$(date +%s.%N)
+for ((i = 0; i < jobs; i++)); do
+	pause=$(awk -v t0="$t0" -v at="${at_of[i]}" -v now="$(date +%s.%N)" \
+		'BEGIN { d = t0 + at / 10 - now; printf "%.2f", (d > 0 ? d : 0) }')
+	sleep "$pause"
+	for t in "${topos[@]}"; do
+		sx "$t" sbatch --parsable -N "${n_of[i]}" -t 1 -J "demo$((i + 1))" -o /dev/null \
+			--wrap "sleep ${sleep_of[i]}" >"$dir/$t.id.$i" 2>&1 &
+	done
+	wait
+	for t in "${topos[@]}"; do
+		id=$(cat "$dir/$t.id.$i")
+		[[ "$id" =~ ^[0-9]+ ]] || die "sbatch of job $((i + 1)) on $(name_of "$t") failed: $id"
+		id_of[$t:$i]=${id%%;*}
+	done
+done
+
 note "waiting for the jobs to finish"
 deadline=$(($(date +%s) + 600))
-while :; do
-	left=$(sx squeue -h -o %i 2>/dev/null | wc -l) || left=unknown
-	[ "$left" = 0 ] && break
-	[ "$(date +%s)" -lt "$deadline" ] || die "jobs still queued or running after 600 s"
-	sleep 1
+for t in "${topos[@]}"; do
+	while :; do
+		left=$(sx "$t" squeue -h -o %i 2>/dev/null | wc -l) || left=unknown
+		[ "$left" = 0 ] && break
+		[ "$(date +%s)" -lt "$deadline" ] || die "jobs still queued or running after 600 s on $(name_of "$t")"
+		sleep 1
+	done
 done
 
 # ------------------------------------------------------ what Slurm did
-field() { tr ' ' '\n' <<<"$1" | sed -n "s/^$2=//p" | head -n1; }
-epoch() { date -d "$1" +%s; }
-declare -a nl_of sub_of start_of end_of state_of
-for ((i = 0; i < jobs; i++)); do
-	rec=$(sx scontrol -o show job "${id_of[i]}") || die "job ${id_of[i]} unknown to slurmctld"
-	state_of[i]=$(field "$rec" JobState)
-	[[ "${state_of[i]}" =~ ^($final)$ ]] || die "job ${id_of[i]} is ${state_of[i]}"
-	nl_of[i]=$(field "$rec" NodeList)
-	sub_of[i]=$(epoch "$(field "$rec" SubmitTime)")
-	start_of[i]=$(epoch "$(field "$rec" StartTime)")
-	end_of[i]=$(epoch "$(field "$rec" EndTime)")
+# One `scontrol -o show job` per cluster: "JOBID STATE NODELIST SUBMIT
+# START END" per job (times in epoch seconds).
+final='COMPLETED|FAILED|CANCELLED|TIMEOUT|NODE_FAIL|PREEMPTED|OUT_OF_MEMORY|BOOT_FAIL|DEADLINE'
+for t in "${topos[@]}"; do
+	sx "$t" scontrol -o show job >"$dir/$t.show" || die "scontrol show job failed on $(name_of "$t")"
+	awk '{
+		for (i = 1; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = substr($i, length(kv[1]) + 2) }
+		print f["JobId"], f["JobState"], f["NodeList"], f["SubmitTime"], f["StartTime"], f["EndTime"]
+	}' "$dir/$t.show" | while read -r id st nl s b e; do
+		echo "$id $st $nl $(date -d "$s" +%s) $(date -d "$b" +%s) $(date -d "$e" +%s)"
+	done >"$dir/$t.parsed"
 done
-"$cluster" stop --dir "$dir/cluster" >/dev/null 2>&1
-note "cluster stopped"
-for ((i = 0; i < jobs; i++)); do
-	echo "${id_of[i]} ${n_of[i]} ${sub_of[i]} ${start_of[i]} ${end_of[i]} ${state_of[i]} ${nl_of[i]}"
-done >"$dir/slurm-jobs.txt"
+for t in "${topos[@]}"; do "$cluster" stop --dir "$dir/$t" >/dev/null 2>&1 & done
+wait
+note "clusters stopped ($(($(date +%s) - t_begin)) s from the first start)"
 
-# The jobs as SWF traces (1-minute limit as estimate, the run times the
-# jobs really had):
-#  demo.swf   Slurm's submit times: the sequence a tree-greedy scheduler
-#             would have been given (the baseline, EASY like sched/backfill);
-#  asrun.swf  Slurm's start times, each run one second longer (a node is
-#             free again only after its job's completion, which follows the
-#             recorded end second): replayed FCFS, the core must put each
-#             job where select/fattree put it, the software-in-the-loop check.
-t0=${sub_of[0]}
-for ((i = 1; i < jobs; i++)); do [ "${sub_of[i]}" -lt "$t0" ] && t0=${sub_of[i]}; done
-swf() { # FILE SUBMIT-ARRAY-NAME EXTRA-SECONDS
-	local -n at=$2
-	local i rt
-	{
-		echo "; fattree-demo workload, seed $seed"
-		echo "; MaxNodes: 64"
-		echo "; MaxProcs: 64"
-		for ((i = 0; i < jobs; i++)); do
-			rt=$((end_of[i] - start_of[i] + $3))
-			[ "$rt" -ge 1 ] || rt=1
-			echo "$((i + 1)) $((at[i] - t0)) -1 $rt ${n_of[i]} -1 -1 ${n_of[i]} 60 -1 1 1 1 -1 1 -1 -1 -1"
-		done
-	} >"$1"
+# $dir/TOPO.jobs: "job nodes sleep submit start end state nodelist hops",
+# one line per job of the stream, in submission order.
+for t in "${topos[@]}"; do
+	for ((i = 0; i < jobs; i++)); do
+		read -r _ st nl s b e < <(awk -v id="${id_of[$t:$i]}" '$1 == id' "$dir/$t.parsed") ||
+			die "job ${id_of[$t:$i]} unknown to $(name_of "$t")'s slurmctld"
+		[[ "$st" =~ ^($final)$ ]] || die "job ${id_of[$t:$i]} on $(name_of "$t") is $st"
+		echo "$((i + 1)) ${n_of[i]} ${sleep_of[i]} $s $b $e $st $nl"
+	done >"$dir/$t.pre"
+	mapfile -t hops < <(awk '{ print $8 }' "$dir/$t.pre" | "$ftconf" hopsum --topology "$topo")
+	[ "${#hops[@]}" = "$jobs" ] || die "ftconf hopsum gave ${#hops[@]} results for $jobs jobs"
+	paste -d' ' "$dir/$t.pre" <(printf '%s\n' "${hops[@]}") >"$dir/$t.jobs"
+	[ -z "$records" ] ||
+		awk -v p="$(name_of "$t") $seed $load $mix" '{ print p, $0 }' "$dir/$t.jobs" >>"$records"
+done
+
+# ------------------------------------------------ the simulator's view
+# The stream as an SWF trace: a cluster's submit times and the run times
+# its jobs really had, the 1-minute limit as estimate.
+swf() { # JOBS-FILE
+	echo "; fattree-demo stream: seed $seed, $load load, $mix sizes"
+	echo "; MaxNodes: 64"
+	echo "; MaxProcs: 64"
+	awk 'NR == 1 { t0 = $4 }
+		{ if ($4 < t0) t0 = $4; t[NR] = $4; rt[NR] = $6 - $5; n[NR] = $2 }
+		END { for (k = 1; k <= NR; k++) printf "%d %d -1 %d %d -1 -1 %d 60 -1 1 1 1 -1 1 -1 -1 -1\n",
+			k, t[k] - t0, (rt[k] < 1 ? 1 : rt[k]), n[k], n[k] }' "$1"
 }
-swf "$dir/demo.swf" sub_of 0
-swf "$dir/asrun.swf" start_of 1
-
 # sim TRACE POLICY ALLOC: "INDEX NODELIST HOPSUM" per job.
 sim() {
 	"$toposim" --workload "$1" --policy "$2" --topology "$topo" --alloc "$3" \
 		--jobs-csv - --summary-json /dev/null --quiet |
 		sed -n '2,$ s/^\([0-9]*\),[^"]*"\([^"]*\)",[^,]*,[^,]*,\(.*\)$/\1 \2 \3/p'
 }
-declare -a tg_hop tg_nl ft_hop ar_nl
-while read -r k nl h; do tg_hop[k - 1]=$h tg_nl[k - 1]=$nl; done < <(sim "$dir/demo.swf" easy tree-greedy)
-while read -r k _ h; do ft_hop[k - 1]=$h; done < <(sim "$dir/demo.swf" easy fattree)
-while read -r k nl _; do ar_nl[k - 1]=$nl; done < <(sim "$dir/asrun.swf" fcfs fattree)
-[ "${#tg_hop[@]}" = "$jobs" ] && [ "${#ft_hop[@]}" = "$jobs" ] && [ "${#ar_nl[@]}" = "$jobs" ] ||
-	die "toposim did not place all $jobs jobs"
-mapfile -t hop_of < <(for ((i = 0; i < jobs; i++)); do echo "${nl_of[i]}"; done | "$ftconf" hopsum --topology "$topo")
-[ "${#hop_of[@]}" = "$jobs" ] || die "ftconf hopsum gave ${#hop_of[@]} results for $jobs jobs"
+first=${topos[0]}
+swf "$dir/$first.jobs" >"$dir/stream.swf"
+declare -A sim_total
+for a in fattree tree-slurm tree-greedy; do
+	sim "$dir/stream.swf" easy "$a" >"$dir/sim.$a"
+	[ "$(wc -l <"$dir/sim.$a")" = "$jobs" ] || die "toposim --alloc $a did not place all $jobs jobs"
+	sim_total[$a]=$(awk '{ s += $3 } END { print s + 0 }' "$dir/sim.$a")
+done
 
 # ------------------------------------------------------------- the table
-echo "select/fattree on the 64-node fat tree (16 leaves x 4 nodes, 4 middle switches, 1 root)"
-echo "$jobs jobs, seed $seed; hops = sum of pairwise hops between the 4-node units a job touches"
+gaps=$([ "$load" = heavy ] && echo "0-1 s" || echo "1-3 s")
+sizes=$(case $mix in demo) echo "1-16 nodes" ;; unit) echo "4, 8, 12, 16 nodes" ;; odd) echo "1-24 nodes" ;; esac)
+echo "Slurm $series, 64-node fat tree (16 leaves x 4 nodes, 4 middle switches, 1 root), select/cons_tres + sched/backfill"
+echo "$jobs jobs, seed $seed: $sizes, sleep 3-10 s, one every $gaps; the same stream to every cluster"
+echo "hops = sum of pairwise hops between the 4-node units a job touches"
+if [ -z "$brief" ]; then
+	echo
+	hdr=$(printf '%-4s %5s %5s' job nodes sleep)
+	for t in "${topos[@]}"; do hdr+=$(printf '  %-22s %4s %4s' "$(name_of "$t")" wait hops); done
+	echo "$hdr"
+	for ((i = 0; i < jobs; i++)); do
+		line=$(printf '%-4s %5s %5s' "$((i + 1))" "${n_of[i]}" "${sleep_of[i]}")
+		for t in "${topos[@]}"; do
+			read -r _ _ _ s b _ _ nl h < <(sed -n "$((i + 1))p" "$dir/$t.jobs")
+			line+=$(printf '  %-22s %4s %4s' "$nl" "$((b - s))" "$h")
+		done
+		echo "$line"
+	done
+fi
 echo
-printf '%-8s %5s %6s  %-26s %6s  %-26s %6s\n' job nodes wait_s "NodeList (Slurm, fattree)" hops \
-	"tree-greedy (toposim)" hops
-awk_in=""
-for ((i = 0; i < jobs; i++)); do
-	printf '%-8s %5s %6s  %-26s %6s  %-26s %6s\n' "${id_of[i]}" "${n_of[i]}" \
-		"$((start_of[i] - sub_of[i]))" "${nl_of[i]}" "${hop_of[i]}" \
-		"${tg_nl[i]}" "${tg_hop[i]}"
-	awk_in+="${n_of[i]} ${hop_of[i]} ${tg_hop[i]} ${ft_hop[i]}"$'\n'
+# summary NAME JOBS-FILE: one row of the summary table.
+summary() {
+	awk -v name="$1" '
+		{ h += $9; w += $5 - $4; if (NR == 1 || $4 < s0) s0 = $4; if ($6 > e1) e1 = $6
+		  if ($2 > 1) { hm += $9; nm++ } }
+		END { printf "%-18s %9d %10.2f %12.2f %12.1f %10d\n", name, h, h / NR,
+			nm ? hm / nm : 0, w / NR, e1 - s0 }' "$2"
+}
+printf '%-18s %9s %10s %12s %12s %10s\n' cluster "hop sum" "mean/job" "mean/multi" "mean wait s" "makespan s"
+for t in "${topos[@]}"; do summary "$(name_of "$t")" "$dir/$t.jobs"; done
+if [ "${#topos[@]}" = 2 ]; then
+	awk -v a="$(awk '{ s += $9 } END { print s }' "$dir/ours.jobs")" \
+		-v b="$(awk '{ s += $9 } END { print s }' "$dir/slurm-tree.jobs")" -v n1="$ours_name" \
+		'BEGIN { printf "hop sum %s / topology/tree: %s\n", n1, b ? sprintf("%.3f", a / b) : "-" }'
+fi
+echo "simulator on the same stream (EASY, $(name_of "$first")'s submit and run times), hop sum:" \
+	"fattree ${sim_total[fattree]}, tree-slurm (Slurm 24.11's tree) ${sim_total[tree-slurm]}," \
+	"tree-greedy (Slurm 22.05's) ${sim_total[tree-greedy]}"
+for t in "${topos[@]}"; do
+	bad=$(awk '$7 != "COMPLETED" { printf "%s%s:%s", sep, $1, $7; sep = " " }' "$dir/$t.jobs")
+	[ -z "$bad" ] || echo "jobs that did not complete on $(name_of "$t"): $bad"
 done
-echo
-awk '
-	NF == 4 {
-		all[1] += $2; all[2] += $3; all[3] += $4; na++
-		if ($1 > 1) { mn[1] += $2; mn[2] += $3; mn[3] += $4; nm++ }
-		if ($1 > 4) { mu[1] += $2; mu[2] += $3; mu[3] += $4; nu++ }
-	}
-	function r(a, b) { return b > 0 ? sprintf("%.3f", a / b) : "-" }
-	function m(s, n) { return n > 0 ? sprintf("%.2f", s / n) : "-" }
-	END {
-		printf "%-32s %16s %18s %12s %14s\n", "", "fattree (Slurm)", "tree-greedy (sim)", "ratio ft/tg", "fattree (sim)"
-		printf "%-32s %16d %18d %12s %14d\n", "total hop sum, all " na " jobs", all[1], all[2], r(all[1], all[2]), all[3]
-		printf "%-32s %16s %18s %12s %14s\n", "mean, " nm " multi-node jobs", m(mn[1], nm), m(mn[2], nm), r(mn[1], mn[2]), m(mn[3], nm)
-		printf "%-32s %16s %18s %12s %14s\n", "mean, " nu " multi-unit jobs (>4)", m(mu[1], nu), m(mu[2], nu), r(mu[1], mu[2]), m(mu[3], nu)
-	}' <<<"$awk_in"
-bad=$(for ((i = 0; i < jobs; i++)); do [ "${state_of[i]}" = COMPLETED ] || echo "${id_of[i]}:${state_of[i]}"; done | paste -sd' ')
-[ -z "$bad" ] || echo "jobs that did not complete: $bad"
-same=0
-# toposim writes node lists in the form Slurm's NodeList has
-for ((i = 0; i < jobs; i++)); do [ "${ar_nl[i]}" = "${nl_of[i]}" ] && same=$((same + 1)); done
-echo "fattree (sim): toposim --alloc fattree on the trace of Slurm's submit times, as the baseline."
-echo "Replayed at Slurm's start times, toposim --alloc fattree put $same of $jobs jobs on the very nodes select/fattree chose."
