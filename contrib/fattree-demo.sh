@@ -264,19 +264,22 @@ done
 # ------------------------------------------------------------- the table
 gaps=$([ "$load" = heavy ] && echo "0-1 s" || echo "1-3 s")
 sizes=$(case $mix in demo) echo "1-16 nodes" ;; unit) echo "4, 8, 12, 16 nodes" ;; odd) echo "1-24 nodes" ;; esac)
-echo "Slurm $series, 64-node fat tree (16 leaves x 4 nodes, 4 middle switches, 1 root), select/cons_tres + sched/backfill"
+echo "Slurm $series, 64-node fat tree (16 leaves x 4 nodes, 4 middle switches, 1 root), sched/backfill, whole nodes"
 echo "$jobs jobs, seed $seed: $sizes, sleep 3-10 s, one every $gaps; the same stream to every cluster"
 echo "hops = sum of pairwise hops between the 4-node units a job touches"
 if [ -z "$brief" ]; then
 	echo
+	# Node list columns as wide as the longest list.
+	nw=$(for t in "${topos[@]}"; do awk '{ print length($8) }' "$dir/$t.jobs"; done | sort -n | tail -n1)
+	[ "$nw" -ge 16 ] || nw=16
 	hdr=$(printf '%-4s %5s %5s' job nodes sleep)
-	for t in "${topos[@]}"; do hdr+=$(printf '  %-22s %4s %4s' "$(name_of "$t")" wait hops); done
+	for t in "${topos[@]}"; do hdr+=$(printf '  %-*s %4s %4s' "$nw" "$(name_of "$t")" wait hops); done
 	echo "$hdr"
 	for ((i = 0; i < jobs; i++)); do
 		line=$(printf '%-4s %5s %5s' "$((i + 1))" "${n_of[i]}" "${sleep_of[i]}")
 		for t in "${topos[@]}"; do
 			read -r _ _ _ s b _ _ nl h < <(sed -n "$((i + 1))p" "$dir/$t.jobs")
-			line+=$(printf '  %-22s %4s %4s' "$nl" "$((b - s))" "$h")
+			line+=$(printf '  %-*s %4s %4s' "$nw" "$nl" "$((b - s))" "$h")
 		done
 		echo "$line"
 	done
