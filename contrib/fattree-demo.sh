@@ -144,6 +144,8 @@ done
 
 # ---------------------------------------------------------- the clusters
 "$ftconf" generate --levels 3 --width 4 -o "$dir/tree.conf"
+# Finished jobs stay known to slurmctld until the end of a long stream.
+echo "MinJobAge=3600" >"$dir/extra.conf"
 # Install or build what the clusters need once, before two starts race for it.
 "$cluster" prepare --slurm "$series" >&2 || die "topo-cluster prepare --slurm $series failed"
 t_begin=$(date +%s)
@@ -152,7 +154,7 @@ for t in "${topos[@]}"; do
 	# shellcheck disable=SC2046
 	"$cluster" start --dir "$dir/$t" --slurm "$series" --nodes 64 $(args_of "$t") \
 		--sched sched/backfill --plugindir "$plugindir" --topology-conf "$dir/tree.conf" \
-		>"$dir/$t.start.log" 2>&1 &
+		--extra-conf "$dir/extra.conf" >"$dir/$t.start.log" 2>&1 &
 done
 failed=""
 for t in "${topos[@]}"; do wait -n || failed=1; done
@@ -162,11 +164,15 @@ if [ -n "$failed" ]; then
 fi
 topo=$dir/${topos[0]}/topology.conf
 sx() { local t=$1; shift; "$cluster" exec --dir "$dir/$t" -- "$@"; }
+# Each cluster runs the plugins it was started with.
 for t in "${topos[@]}"; do
-	got=$(sx "$t" scontrol show config | sed -n 's/^TopologyPlugin *= *//p')
-	want=topology/tree
-	[ "$t" = ours ] && [ "$series" != 22.05 ] && want=topology/fattree
-	[ "$got" = "$want" ] || die "cluster $t runs TopologyPlugin=$got, not $want"
+	got=$(sx "$t" scontrol show config | sed -n 's/^\(SelectType\|TopologyPlugin\) *= *//p' | paste -sd' ')
+	want="select/cons_tres topology/tree"
+	if [ "$t" = ours ]; then
+		want="select/cons_tres topology/fattree"
+		[ "$series" = 22.05 ] && want="select/fattree topology/tree"
+	fi
+	[ "$got" = "$want" ] || die "cluster $t runs SelectType, TopologyPlugin '$got', not '$want'"
 done
 
 # Every job is submitted to every cluster at its planned instant (tenths
