@@ -21,8 +21,9 @@
 #               OverSubscribe=EXCLUSIVE: none of our plugins loaded
 # Both with SchedulerType=sched/backfill.  As references it also prints
 # what the simulator chooses on the same stream (toposim, EASY, the first
-# cluster's submit and run times): fattree, tree-slurm (Slurm 24.11's
-# topology/tree) and tree-greedy (Slurm 22.05's).
+# cluster's submit and run times): fattree, the model of this release's
+# topology/tree (tree-slurm-26.05 on 26.05, else tree-slurm, 24.11's) and
+# tree-greedy (Slurm 22.05's).
 #
 # Usage: fattree-demo.sh [BUILDDIR] [--slurm 22.05|24.11|26.05]
 #          [--topology ours|slurm-tree|both] [--jobs N] [--seed S]
@@ -260,8 +261,13 @@ sim() {
 }
 first=${topos[0]}
 swf "$dir/$first.jobs" >"$dir/stream.swf"
+# The simulator's model of this release's topology/tree (22.05's is tree-greedy).
+case $series in
+26.05) tree_model=tree-slurm-26.05 tree_of="Slurm 26.05's tree" ;;
+*) tree_model=tree-slurm tree_of="Slurm 24.11's tree" ;;
+esac
 declare -A sim_total
-for a in fattree tree-slurm tree-greedy; do
+for a in fattree "$tree_model" tree-greedy; do
 	sim "$dir/stream.swf" easy "$a" >"$dir/sim.$a"
 	[ "$(wc -l <"$dir/sim.$a")" = "$jobs" ] || die "toposim --alloc $a did not place all $jobs jobs"
 	sim_total[$a]=$(awk '{ s += $3 } END { print s + 0 }' "$dir/sim.$a")
@@ -307,7 +313,7 @@ if [ "${#topos[@]}" = 2 ]; then
 		'BEGIN { printf "hop sum %s / topology/tree: %s\n", n1, b ? sprintf("%.3f", a / b) : "-" }'
 fi
 echo "simulator on the same stream (EASY, $(name_of "$first")'s submit and run times), hop sum:" \
-	"fattree ${sim_total[fattree]}, tree-slurm (Slurm 24.11's tree) ${sim_total[tree-slurm]}," \
+	"fattree ${sim_total[fattree]}, $tree_model ($tree_of) ${sim_total[$tree_model]}," \
 	"tree-greedy (Slurm 22.05's) ${sim_total[tree-greedy]}"
 for t in "${topos[@]}"; do
 	bad=$(awk '$7 != "COMPLETED" { printf "%s%s:%s", sep, $1, $7; sep = " " }' "$dir/$t.jobs")
