@@ -1,6 +1,7 @@
 /*
  * tpl_compat.h (Slurm 22.05) - the names of Slurm's types that changed
- * between releases, for the code shared by every release.  Its twin for
+ * between releases, and what the release's own plugins do that ours
+ * follow, for the code shared by every release.  Its twin for
  * 24.11 is plugins/compat/24.11/tpl_compat.h; the build picks the one of
  * the release it builds for (-I plugins/compat/RELEASE).
  */

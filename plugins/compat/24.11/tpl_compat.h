@@ -1,6 +1,7 @@
 /*
  * tpl_compat.h (Slurm 24.11) - the names of Slurm's types that changed
- * between releases, for the code shared by every release; see
+ * between releases, and what the release's own plugins do that ours
+ * follow, for the code shared by every release; see
  * plugins/compat/22.05/tpl_compat.h.
  */
 #ifndef TPL_COMPAT_H
