@@ -252,6 +252,34 @@ START_TEST(test_counted_and_spans)
 }
 END_TEST
 
+/* Between sets of different sizes (a machine's topology part and the
+ * whole machine): the members below the smaller size, no bit past it. */
+START_TEST(test_copy_resized)
+{
+	tp_nodeset big, small, back;
+	ck_assert_int_eq(tp_nodeset_init(&big, 130), 0);
+	ck_assert_int_eq(tp_nodeset_init(&small, 70), 0);
+	ck_assert_int_eq(tp_nodeset_init(&back, 130), 0);
+	tp_nodeset_fill(&big);
+	tp_nodeset_copy_resized(&small, &big);
+	ck_assert_int_eq(tp_nodeset_count(&small), 70);
+	ck_assert_int_eq(tp_nodeset_next(&small, 69), 69);
+	tp_nodeset_fill(&back);
+	tp_nodeset_copy_resized(&back, &small); /* larger: the rest cleared */
+	ck_assert_int_eq(tp_nodeset_count(&back), 70);
+	ck_assert_int_eq(tp_nodeset_next(&back, 70), -1);
+	tp_nodeset_zero(&big);
+	tp_nodeset_set(&big, 3);
+	tp_nodeset_set(&big, 100);
+	tp_nodeset_copy_resized(&small, &big);
+	ck_assert_int_eq(tp_nodeset_count(&small), 1);
+	ck_assert(tp_nodeset_test(&small, 3));
+	tp_nodeset_fini(&big);
+	tp_nodeset_fini(&small);
+	tp_nodeset_fini(&back);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("nodeset");
@@ -263,6 +291,7 @@ int main(void)
 	tcase_add_test(tc, test_lowest);
 	tcase_add_test(tc, test_from_bounds);
 	tcase_add_test(tc, test_counted_and_spans);
+	tcase_add_test(tc, test_copy_resized);
 	suite_add_tcase(s, tc);
 	return tp_check_run(s);
 }

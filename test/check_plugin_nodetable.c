@@ -1,8 +1,9 @@
 /* check_plugin_nodetable.c - unit tests for plugins/common/tpl_nodetable.c
  * against a node table of libslurmfull: the CPU -> node rule that
  * sched/topo and the select plugins share, on a partition with nodes of
- * two sizes. */
+ * two sizes; slurm.conf's nodes that topology.conf lacks. */
 #include "check_util.h"
+#include "tmpdir_util.h"
 
 #include <string.h>
 
@@ -69,12 +70,69 @@ START_TEST(test_job_nodes_on_mixed_partition)
 }
 END_TEST
 
+/* slurm.conf has n1..n4, topology.conf n1..n3: the machine gets n4 as a
+ * node outside the tree (it used to be an error that stopped slurmctld),
+ * and where Slurm's own choice stands in, this release's rule (22.05:
+ * never, as select/linear with topology/tree) keeps n4 out of it. */
+START_TEST(test_map_node_outside_the_tree)
+{
+	part_record_t p;
+	tp_topo t;
+	tp_topo_spec s;
+	tpl_nodemap m;
+	tp_error err = { { 0 } };
+
+	setup_partition(&p, 0, 3);
+	ck_assert_int_eq(tmpdir_make("check_plugin_nodetable"), 0);
+	tp_topo_spec_init(&s, TP_TOPO_FATTREE);
+	s.topology = tmpdir_write("topology.conf", "SwitchName=s0 Nodes=n[1-3]\n");
+	ck_assert_msg(tp_topo_load(&t, &s, &err) == 0, "%s", err.msg);
+	ck_assert_int_eq(tpl_topo_map(&m, &t, "test/plugin"), 0);
+	ck_assert_int_eq(t.ninside, 3);
+	ck_assert_int_eq(t.nnodes, 4);
+	ck_assert_int_eq(m.ntopo, 4);
+	ck_assert_int_eq(m.nmissing, 0);
+	ck_assert_int_eq(m.to_topo[3], 3);
+	ck_assert_int_eq(m.to_slurm[3], 3);
+	ck_assert_str_eq(tp_topo_node_name(&t, 3), "n4");
+
+	bitstr_t *b = bit_alloc(NNODES);
+	bit_nset(b, 0, 3);
+	tpl_keep_usable(&m, &t, &(tp_alloc_req){ .nodes = 1, .max_nodes = 1 }, b);
+	ck_assert_int_eq(bit_set_count(b), 3);
+	ck_assert(!bit_test(b, 3));
+	/* the allocator keeps to the same rule */
+	tp_nodeset only4;
+	ck_assert_int_eq(tp_nodeset_init(&only4, 4), 0);
+	tp_nodeset_set(&only4, 3);
+	tp_nodeset out;
+	ck_assert_int_eq(tp_nodeset_init(&out, 4), 0);
+	ck_assert_int_eq(tp_alloc_place(t.alloc, &only4, 1, &out), -1);
+
+	/* mapped again (reconfigure kept the machine): the same outside node */
+	tpl_nodemap again;
+	ck_assert_int_eq(tpl_topo_map(&again, &t, "test/plugin"), 0);
+	ck_assert_int_eq(again.to_topo[3], 3);
+	ck_assert_int_eq(t.nnodes, 4);
+	tpl_nodemap_fini(&again);
+
+	tp_nodeset_fini(&only4);
+	tp_nodeset_fini(&out);
+	FREE_NULL_BITMAP(b);
+	tpl_nodemap_fini(&m);
+	tp_topo_fini(&t);
+	FREE_NULL_BITMAP(p.node_bitmap);
+	tmpdir_remove();
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("plugin_nodetable");
 	TCase *tc = tcase_create("core");
 	tcase_add_test(tc, test_min_cpus_of_mixed_partition);
 	tcase_add_test(tc, test_job_nodes_on_mixed_partition);
+	tcase_add_test(tc, test_map_node_outside_the_tree);
 	suite_add_tcase(s, tc);
 	return tp_check_run(s);
 }

@@ -222,13 +222,18 @@ START_TEST(test_fattree_conf_errors_name_file_line_value)
 	static const struct {
 		const char *text, *line, *value;
 	} bad[] = {
-		{ "MsuSize=4\nMsuSize=-1\n", ":2:", "'-1'" },
+		{ "BusyFallback=yes\nMsuSize=-1\n", ":2:", "'-1'" },
 		{ "MsuSize=four\n", ":1:", "'four'" },
 		{ "\n\nBusyFallback=maybe\n", ":3:", "'maybe'" },
 		{ "PreferFull=2\n", ":1:", "'2'" },
 		{ "Allocator=nosuch\n", ":1:", "'nosuch'" },
 		{ "# c\nMsuSze=4\n", ":2:", "'MsuSze'" },
 		{ "Allocator\n", ":1:", "'Allocator'" },
+		/* a key given twice: neither value is taken (the later one
+		 * used to win without a word) */
+		{ "Allocator=fattree\nMsuSize=2\nallocator=tree-slurm\n", ":3:",
+		  "Allocator= given again (first at line 1)" },
+		{ "MsuSize=2 MsuSize=4\n", ":1:", "MsuSize= given again (first at line 1)" },
 	};
 	ck_assert_int_eq(tmpdir_make("check_topo"), 0);
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
@@ -284,7 +289,8 @@ START_TEST(test_fattree_loads_real_topology)
 	ck_assert_int_eq(t.nnodes, 10);
 	ck_assert_int_eq(tp_fattree_nnodes(t.tree), 10);
 	ck_assert_int_eq(tp_fattree_nunit(t.tree), 2);
-	ck_assert_int_eq(t.tree->nwarn, 0);
+	ck_assert_int_eq(t.ninside, 10);
+	ck_assert_int_eq(tp_topo_noutside(&t), 0);
 	ck_assert_int_ge(tp_topo_node_index(&t, "m3"), 0);
 	ck_assert_int_eq(tp_topo_node_index(&t, "x9"), -1);
 	ck_assert_str_eq(tp_topo_node_name(&t, tp_topo_node_index(&t, "g1")), "g1");
@@ -412,15 +418,18 @@ START_TEST(test_fattree_missing_topology)
 }
 END_TEST
 
-/* A node under two leaf switches is accepted, as Slurm accepts it: under
- * the first, with a warning naming file and line. */
+/* A node under two leaf switches: Slurm's topology/tree keeps it in
+ * both, which this model cannot, so it is an error naming the file, the
+ * second line, the node and the first leaf.  Before, it was kept under
+ * the first with a warning, and an 8-node file whose second leaf repeated
+ * the first's nodes became a 4-node machine that replayed without error. */
 START_TEST(test_fattree_node_under_two_leaves)
 {
 	ck_assert_int_eq(tmpdir_make("check_topo"), 0);
 	char topo[PATH_MAX];
 	snprintf(topo, sizeof(topo), "%s",
-		 tmpdir_write("topology.conf", "SwitchName=s1 Nodes=a[1-2]\n"
-					       "SwitchName=s2 Nodes=a[2-3]\n"
+		 tmpdir_write("topology.conf", "SwitchName=s1 Nodes=a[1-4]\n"
+					       "SwitchName=s2 Nodes=a[1-4]\n"
 					       "SwitchName=top Switches=s[1-2]\n"));
 	tp_topo_spec s;
 	tp_topo t;
@@ -429,17 +438,29 @@ START_TEST(test_fattree_node_under_two_leaves)
 	s.topology = topo;
 	s.alloc = "first-free";
 	s.alloc_from = "--alloc ";
-	ck_assert_msg(tp_topo_load(&t, &s, &err) == 0, "%s", err.msg);
-	ck_assert_int_eq(t.nnodes, 3);
-	ck_assert_int_ge(t.tree->nwarn, 1);
+	ck_assert_int_eq(tp_topo_load(&t, &s, &err), -1);
 	char want[PATH_MAX + 8];
-	snprintf(want, sizeof(want), "%s:2", topo);
-	ck_assert_msg(strstr(t.tree->warn, want), "%s", t.tree->warn);
-	int a2 = tp_topo_node_index(&t, "a2");
-	int s1 = tp_fattree_switch_index(t.tree, "s1");
-	ck_assert_int_ge(a2, 0);
-	ck_assert_int_eq(t.tree->node_leaf[a2], s1);
-	tp_topo_fini(&t);
+	snprintf(want, sizeof(want), "%s:2:", topo);
+	ck_assert_msg(strstr(err.msg, want) && strstr(err.msg, "'a1'") &&
+		      strstr(err.msg, "'s1' (line 1)"), "%s", err.msg);
+	assert_empty(&t);
+	tmpdir_remove();
+}
+END_TEST
+
+/* A switch listed twice by one parent: named as such (it read "two
+ * parents: 'top' and 'top'"). */
+START_TEST(test_fattree_child_listed_twice)
+{
+	ck_assert_int_eq(tmpdir_make("check_topo"), 0);
+	const char *topo = tmpdir_write("topology.conf",
+					"SwitchName=s1 Nodes=a[1-2]\n"
+					"SwitchName=top Switches=s1,s1\n");
+	tp_error err = { { 0 } };
+	ck_assert_ptr_null(tp_fattree_load(topo, &err));
+	ck_assert_msg(strstr(err.msg, ":2:") &&
+		      strstr(err.msg, "switch 'top' lists switch 's1' twice"),
+		      "%s", err.msg);
 	tmpdir_remove();
 }
 END_TEST
@@ -889,6 +910,7 @@ int main(void)
 	tcase_add_test(tc, test_fattree_paths);
 	tcase_add_test(tc, test_fattree_missing_topology);
 	tcase_add_test(tc, test_fattree_node_under_two_leaves);
+	tcase_add_test(tc, test_fattree_child_listed_twice);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("torus");
 	tcase_add_test(tc, test_torus_method_from_file_and_option);

@@ -229,6 +229,11 @@ static const struct {
 	  "%s:3: unknown key 'Colour'" },
 	{ "Dimensions=2x2\nNodeName=a Coord=0,0 Rack=3\n",
 	  "%s:2: unknown key 'Rack' on a NodeName line" },
+	/* two values on one NodeName line: the first was taken silently */
+	{ "Dimensions=2x2\nNodeName=a Coord=0,0 Coord=1,1\n",
+	  "%s:2: Coord= given twice on a NodeName line ('0,0', then '1,1')" },
+	{ "Dimensions=2x2\nNodeName=a NodeName=b Coord=0,0\n",
+	  "%s:2: NodeName= given twice on a NodeName line ('a', then 'b')" },
 	{ "Dimensions=4xfourx3\nNodes=n[1-48]\n",
 	  "%s:1: bad number 'four' in Dimensions=4xfourx3 (need an integer >= 1)" },
 	{ "Dimensions=4x0\nNodes=n1\n",

@@ -135,6 +135,63 @@ printf 'Allocator=fattree\nMsuSiz=2\n' > "$tmp/etc/bad.conf"
 expect_fail "bad.conf:2: unknown key 'MsuSiz'" --workload "$tmp/t.swf" --policy easy \
 	--fattree-conf "$tmp/etc/bad.conf" --jobs-csv - --summary-json -
 
+# The machine toposim built is on stderr: a file that lists fewer nodes
+# than meant shows.
+err=$("$toposim" --workload "$tmp/t.swf" --policy easy --topology "$tmp/etc/topology.conf" \
+	--jobs-csv /dev/null --summary-json /dev/null 2>&1 >/dev/null)
+case $err in
+*"toposim: machine: fat tree of $tmp/etc/topology.conf: 4 nodes, 2 leaf switches, 2 switch levels"*) ok ;;
+*) bad "no machine line: $err" ;;
+esac
+# A node under two leaf switches is an error naming file, line and node
+# (before: the second leaf kept nothing, a 4-node machine, exit 0).
+printf 'SwitchName=s0 Nodes=n[1-4]\nSwitchName=s1 Nodes=n[1-4]\nSwitchName=top Switches=s[0-1]\n' \
+	> "$tmp/etc/two-leaves.conf"
+expect_fail "two-leaves.conf:2: node 'n1' is already under leaf switch 's0' (line 1)" \
+	--workload "$tmp/t.swf" --policy easy --topology "$tmp/etc/two-leaves.conf" \
+	--jobs-csv - --summary-json -
+# fattree.conf: a key given twice names both lines.
+printf 'Allocator=fattree\nAllocator=first-free\n' > "$tmp/etc/twice.conf"
+expect_fail "twice.conf:2: Allocator= given again (first at line 1)" --workload "$tmp/t.swf" \
+	--policy easy --fattree-conf "$tmp/etc/twice.conf" --jobs-csv - --summary-json -
+
+# --nodes beyond the topology's: n5 outside the tree (as a slurm.conf
+# node that topology.conf lacks), named in a warning.  A 4-node job
+# fills the tree: the 1-node job runs on n5 at once under Slurm 26.05's
+# rule (one-node, the default), waits for the tree under 24.11's
+# (never); the 2-node job never gets n5.
+cat > "$tmp/out.swf" <<'SWF'
+1 0 -1 100 4 -1 -1 4 100 -1 1 -1 -1 -1 -1 -1 -1 -1
+2 1 -1 10 2 -1 -1 2 10 -1 1 -1 -1 -1 -1 -1 -1 -1
+3 2 -1 10 1 -1 -1 1 10 -1 1 -1 -1 -1 -1 -1 -1 -1
+SWF
+for rule in one-node never; do
+	out=$("$toposim" --workload "$tmp/out.swf" --policy easy --topology "$tmp/etc/topology.conf" \
+		--nodes 5 --outside-rule $rule --check --jobs-csv - --summary-json /dev/null 2>"$tmp/err" |
+		sed 1d | sort -n | cut -d, -f1,3,11 | paste -sd' ')
+	want='1,0,"n[1-4]" 2,100,"n[1-2]" 3,2,"n5"'
+	[ $rule = never ] && want='1,0,"n[1-4]" 2,100,"n[1-2]" 3,100,"n3"'
+	if [ "$out" = "$want" ]; then ok; else bad "--nodes 5 --outside-rule $rule: '$out', want '$want'"; fi
+	if grep -q "^toposim: warning: 1 node is not in $tmp/etc/topology.conf: n5; outside the tree" "$tmp/err" &&
+		grep -q "^toposim: machine: .*4 nodes, 2 leaf switches, 2 switch levels, and 1 node outside it" "$tmp/err"; then
+		ok; else bad "--nodes 5: warning or machine line: $(cat "$tmp/err")"; fi
+done
+printf 'Dimensions=2x2\nNodes=n[1-4]\n' > "$tmp/etc/torus4.conf"
+out=$("$toposim" --workload "$tmp/out.swf" --policy easy --torus "$tmp/etc/torus4.conf" \
+	--nodes 5 --check --quiet --jobs-csv - --summary-json /dev/null 2>"$tmp/err" | sed 1d | sort -n |
+	cut -d, -f1,3,11 | paste -sd' ')
+if [ "$out" = '1,0,"n[1-4]" 2,100,"n[1-2]" 3,2,"n5"' ] &&
+	grep -q "n5; outside the torus" "$tmp/err"; then ok; else bad "torus --nodes 5: '$out' $(cat "$tmp/err")"; fi
+expect_fail "--nodes 3, but $tmp/etc/topology.conf has 4 nodes" --workload "$tmp/t.swf" --policy easy \
+	--topology "$tmp/etc/topology.conf" --nodes 3 --jobs-csv - --summary-json -
+expect_fail "--outside-rule: expected never or one-node, got 'some'" --workload "$tmp/t.swf" \
+	--policy easy --topology "$tmp/etc/topology.conf" --outside-rule some --jobs-csv - --summary-json -
+expect_fail "--outside-rule is for nodes outside a topology" --workload "$tmp/t.swf" \
+	--policy easy --outside-rule never --jobs-csv - --summary-json -
+printf 'SwitchName=s0 Nodes=a,b\n' > "$tmp/etc/names.conf"
+expect_fail "--nodes 3: the topology's last node 'b' ends in no number" --workload "$tmp/t.swf" \
+	--policy easy --topology "$tmp/etc/names.conf" --nodes 3 --jobs-csv - --summary-json -
+
 # --switches wait (Switches=N@S, driver/switches.h), hand-worked on the
 # 2-leaf tree above under fcfs: job 1 may use n2 and n3 only, one node on
 # each leaf, so it cannot run on 1 switch; it sits out (job 2, behind it,

@@ -12,6 +12,7 @@
 #include "model/job.h"
 #include "machine/topo.h"
 #include "topology/torus.h"
+#include "tpl_compat.h"
 
 void tpl_conf_paths(const char *name, char **conf, char **dir)
 {
@@ -21,7 +22,9 @@ void tpl_conf_paths(const char *name, char **conf, char **dir)
 	xfree(copy);
 }
 
-/* Slurm node names that have no place in the topology, as a hostlist. */
+/* Slurm node names that have no index in the map, as a hostlist: nodes
+ * slurm.conf gained after the machine's outside nodes were set
+ * (tpl_topo_map), which only a new machine can place. */
 static void report_missing(const tpl_nodemap *m, const char *plugin_type,
 			   const char *kind, const char *topo_file)
 {
@@ -32,8 +35,8 @@ static void report_missing(const tpl_nodemap *m, const char *plugin_type,
 			bit_set(missing, i);
 	}
 	char *names = bitmap2node_name(missing);
-	error("%s: %d node(s) of slurm.conf are not in %s: %s (every node needs its place in the %s)",
-	      plugin_type, m->nmissing, topo_file, names, kind);
+	error("%s: %d node(s) of slurm.conf are unknown to the %s of %s: %s (new since it was loaded: re-read it with scontrol reconfigure)",
+	      plugin_type, m->nmissing, kind, topo_file, names);
 	xfree(names);
 	FREE_NULL_BITMAP(missing);
 }
@@ -76,30 +79,65 @@ static int topo_index(const void *t, const char *name)
 /* A torus's positions that slurm.conf lacks never get a job: the torus
  * knows which are present, so a size with no box of present positions is
  * shapeless there (torus.conf Shapeless=) rather than waiting forever. */
-static int torus_present(const tpl_nodemap *m, tp_torus *torus,
+static int torus_present(const tpl_nodemap *m, const tp_topo *t,
 			 const char *plugin_type)
 {
 	tp_nodeset present;
-	int rc = tp_nodeset_init(&present, m->ntopo);
-	for (int j = 0; !rc && j < m->ntopo; j++)
+	int rc = tp_nodeset_init(&present, t->ninside);
+	for (int j = 0; !rc && j < t->ninside; j++)
 		if (m->to_slurm[j] >= 0)
 			tp_nodeset_set(&present, j);
 	if (!rc)
-		rc = tp_torus_set_present(torus, &present);
+		rc = tp_torus_set_present(t->torus, &present);
 	tp_nodeset_fini(&present);
 	if (rc)
 		error("%s: out of memory", plugin_type);
 	return rc;
 }
 
-int tpl_topo_map(tpl_nodemap *out, const tp_topo *t, const char *plugin_type)
+/*
+ * slurm.conf's nodes that the topology file lacks become the machine's
+ * outside nodes, placed by the release's rule (TPL_OUTSIDE_RULE,
+ * alloc/outside.h), with a warning that names them, as Slurm's
+ * topology/tree warns "switches lack access to N nodes" and runs on.
+ * Once per machine: a machine mapped again keeps the outside nodes it
+ * has (any newer node is reported by tpl_nodetable_map).
+ */
+static int add_outside(tp_topo *t, const char *plugin_type)
+{
+	const char **names;
+	int n = 0, rc = 0;
+	tp_error err = { { 0 } };
+	char line[1024];
+
+	if (t->kind == TP_TOPO_FLAT || tp_topo_noutside(t))
+		return 0;
+	names = xcalloc(node_record_count + 1, sizeof(char *));
+	for (int i = 0; i < node_record_count; i++) {
+		node_record_t *nr = node_record_table_ptr[i];
+		if (nr && nr->name && tp_topo_node_index(t, nr->name) < 0)
+			names[n++] = nr->name;
+	}
+	if (n && tp_topo_add_outside(t, names, n, TPL_OUTSIDE_RULE, &err)) {
+		error("%s: %s", plugin_type, err.msg);
+		rc = -1;
+	} else if (n) {
+		tp_topo_outside_line(t, line, sizeof(line));
+		tpl_warning("%s: %s", plugin_type, line);
+	}
+	xfree(names);
+	return rc;
+}
+
+int tpl_topo_map(tpl_nodemap *out, tp_topo *t, const char *plugin_type)
 {
 	const char *file = t->topology ? t->topology : t->conf;
-	if (tpl_nodetable_map(out, t, t->nnodes, topo_index, plugin_type,
+	if (add_outside(t, plugin_type) ||
+	    tpl_nodetable_map(out, t, t->nnodes, topo_index, plugin_type,
 			      t->kind == TP_TOPO_TORUS ? "torus" : "tree",
 			      file ? file : "slurm.conf"))
 		return -1;
-	if (t->kind == TP_TOPO_TORUS && torus_present(out, t->torus, plugin_type)) {
+	if (t->kind == TP_TOPO_TORUS && torus_present(out, t, plugin_type)) {
 		tpl_nodemap_fini(out);
 		return -1;
 	}
@@ -151,9 +189,6 @@ int tpl_topo_load(tp_topo *t, tp_topo_kind kind, int ntransit,
 	spec.ntransit = ntransit;
 	if ((rc = tp_topo_load(t, &spec, &err)))
 		error("%s: %s", plugin_type, err.msg);
-	else if (t->tree && t->tree->nwarn)
-		error("%s: WARNING: %s (%d such node(s); each is kept under its first leaf switch)",
-		      plugin_type, t->tree->warn, t->tree->nwarn);
 out:
 	xfree(conf);
 	xfree(dir);
@@ -202,4 +237,28 @@ void tpl_ever_usable(const tpl_nodemap *m, job_record_t *job_ptr,
 	}
 	tpl_bits_to_set(m, b, out);
 	FREE_NULL_BITMAP(b);
+}
+
+void tpl_keep_usable(const tpl_nodemap *m, const tp_topo *t,
+		     const tp_alloc_req *req, bitstr_t *bits)
+{
+	tp_nodeset s, keep;
+
+	if (!tp_topo_noutside(t) || m->ntopo != t->nnodes)
+		return;
+	if (tp_nodeset_init(&s, t->nnodes))
+		return;
+	if (tp_nodeset_init(&keep, t->nnodes)) {
+		tp_nodeset_fini(&s);
+		return;
+	}
+	tpl_bits_to_set(m, bits, &s);
+	tp_nodeset_copy(&keep, &s);
+	tp_outside_usable(&t->outside, req, &keep);
+	tp_nodeset_andnot(&s, &keep); /* what the rule takes away */
+	for (int j = tp_nodeset_next(&s, 0); j >= 0; j = tp_nodeset_next(&s, j + 1))
+		if (m->to_slurm[j] >= 0 && m->to_slurm[j] < bit_size(bits))
+			bit_clear(bits, m->to_slurm[j]);
+	tp_nodeset_fini(&s);
+	tp_nodeset_fini(&keep);
 }

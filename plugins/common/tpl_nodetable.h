@@ -16,12 +16,13 @@
 void tpl_conf_paths(const char *name, char **conf, char **dir);
 
 /*
- * Map the current node table (node_record_table_ptr) onto a topology of
- * `ntopo` nodes by name.  Every Slurm node must have its place in the
- * topology: otherwise -1, with an error logged that names the missing
- * nodes (as a hostlist), `topo_file` and `kind` ("tree", "torus").
- * Topology nodes that slurm.conf lacks are logged once at info; they are
- * never chosen.  0 on success, *out then owned by the caller.
+ * Map the current node table (node_record_table_ptr) onto a machine of
+ * `ntopo` nodes by name.  Every Slurm node must have an index there
+ * (tpl_topo_map gives the nodes a topology file lacks theirs): otherwise
+ * -1, with an error logged that names the missing nodes (as a hostlist),
+ * `topo_file` and `kind` ("tree", "torus").  Topology nodes that
+ * slurm.conf lacks are logged once at info; they are never chosen.  0 on
+ * success, *out then owned by the caller.
  */
 int tpl_nodetable_map(tpl_nodemap *out, const void *topo, int ntopo,
 		      tpl_topo_index_fn index, const char *plugin_type,
@@ -66,11 +67,20 @@ void tpl_ever_usable(const tpl_nodemap *m, job_record_t *job_ptr,
 int tpl_topo_load(tp_topo *t, tp_topo_kind kind, int ntransit,
 		  const char *plugin_type);
 
-/* The same for a loaded machine (topology/topo.h): nodes by name, the
- * file named in messages being its topology or configuration file.  A
- * torus also learns which of its positions slurm.conf has
+/* The same for a loaded machine (machine/topo.h): nodes by name, the
+ * file named in messages being its topology or configuration file.
+ * slurm.conf's nodes that the file lacks first become the machine's
+ * outside nodes (tp_topo_add_outside, by the release's TPL_OUTSIDE_RULE),
+ * with a warning naming them: Slurm's own topology/tree runs on without
+ * them too.  A torus also learns which of its positions slurm.conf has
  * (tp_torus_set_present). */
-int tpl_topo_map(tpl_nodemap *out, const tp_topo *t,
-		 const char *plugin_type);
+int tpl_topo_map(tpl_nodemap *out, tp_topo *t, const char *plugin_type);
+
+/* Clear from `bits` (Slurm's node indices) the outside nodes of the
+ * mapped machine that a placement `req` may not hold (alloc/outside.h,
+ * tp_outside_usable): where Slurm's own node choice stands in for the
+ * allocator's, it keeps to the release's rule too. */
+void tpl_keep_usable(const tpl_nodemap *m, const tp_topo *t,
+		     const tp_alloc_req *req, bitstr_t *bits);
 
 #endif

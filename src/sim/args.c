@@ -9,6 +9,7 @@
 #include "driver/driver.h"
 #include "settings/settings.h"
 #include "alloc/alloc.h"
+#include "alloc/outside.h"
 #include "policy/policy.h"
 #include "topology/torus.h"
 
@@ -18,6 +19,7 @@ enum {
 	OPT_SUMMARY, OPT_PLOT, OPT_CHECK, OPT_QUIET, OPT_HELP, OPT_JOB_REQS,
 	OPT_SLICE, OPT_EST_FIELD, OPT_WINDOWS, OPT_BASE_SHAPES,
 	OPT_MACHINE, OPT_HET_JOBS, OPT_TRUTH, OPT_EXPDB, OPT_ORACLE,
+	OPT_OUTSIDE_RULE,
 	OPT_SETTING = 1024, /* + index in tp_settings_table */
 };
 
@@ -30,6 +32,7 @@ static const struct option fixed_opts[] = {
 	{ "fattree-conf", required_argument, NULL, OPT_FATTREE_CONF },
 	{ "torus", required_argument, NULL, OPT_TORUS },
 	{ "base-shapes", required_argument, NULL, OPT_BASE_SHAPES },
+	{ "outside-rule", required_argument, NULL, OPT_OUTSIDE_RULE },
 	{ "job-requests", required_argument, NULL, OPT_JOB_REQS },
 	{ "jobs", required_argument, NULL, OPT_SLICE },
 	{ "estimate-field", required_argument, NULL, OPT_EST_FIELD },
@@ -82,7 +85,7 @@ static void build_opts(struct option *opts)
 static void usage(FILE *fp)
 {
 	fprintf(fp, "usage: toposim --workload FILE --policy NAME [settings]\n"
-		"               [--nodes N] [--ppn P] [--alloc NAME]\n"
+		"               [--nodes N [--outside-rule never|one-node]] [--ppn P] [--alloc NAME]\n"
 		"               [--topology FILE [--fattree-conf FILE] | --torus FILE [--base-shapes canonical|all]]\n"
 		"               [--jobs FIRST:COUNT | --windows K:LEN:SEED | --windows LEN@I1,I2,...]\n"
 		"               [--estimate-field N] [--job-requests FILE] [--lenient] [--estimate-error SPEC] [--seed S] [--check] [--quiet]\n"
@@ -159,6 +162,19 @@ static void base_shapes_arg(sim_config *c, const char *v)
 	c->base_shapes = (int)r;
 }
 
+/* --outside-rule: which jobs may use the nodes beyond the topology's
+ * (alloc/outside.h). */
+static void outside_rule_arg(sim_config *c, const char *v)
+{
+	tp_outside_rule r;
+	if (tp_outside_rule_parse(v, &r)) {
+		fprintf(stderr, "toposim: --outside-rule: expected never or one-node, got '%s'\n",
+			v);
+		exit(2);
+	}
+	c->outside_rule = (int)r;
+}
+
 static void set_setting(sim_config *c, size_t i, const char *arg)
 {
 	const tp_setting *e = &tp_settings_table[i];
@@ -184,6 +200,7 @@ static void parse_one(sim_config *c, int o, const char *arg)
 	case OPT_FATTREE_CONF: c->fattree_conf = arg; break;
 	case OPT_TORUS: c->torus = arg; break;
 	case OPT_BASE_SHAPES: base_shapes_arg(c, arg); break;
+	case OPT_OUTSIDE_RULE: outside_rule_arg(c, arg); break;
 	case OPT_JOB_REQS: c->job_reqs = arg; break;
 	case OPT_SLICE: slice_arg(c, arg); break;
 	case OPT_WINDOWS: windows_arg(c, arg); break;
@@ -247,10 +264,11 @@ static void check_het(sim_config *c)
 	if (c->expdb && c->oracle)
 		usage_error("--expdb and --oracle exclude each other");
 	if (c->workload || c->topology || c->fattree_conf || c->torus ||
-	    c->job_reqs || c->windows.k || c->slice_count || c->plot || c->esterr)
+	    c->job_reqs || c->windows.k || c->slice_count || c->plot || c->esterr ||
+	    c->outside_rule >= 0)
 		usage_error("--machine runs the heterogeneous simulator: --workload, --topology, "
-			    "--fattree-conf, --torus, --job-requests, --windows, --jobs, --plot "
-			    "and --estimate-error do not apply");
+			    "--fattree-conf, --torus, --job-requests, --windows, --jobs, --plot, "
+			    "--estimate-error and --outside-rule do not apply");
 }
 
 static void check_required(sim_config *c)
@@ -288,6 +306,10 @@ static void check_required(sim_config *c)
 		fprintf(stderr, "toposim: --topology/--fattree-conf and --torus exclude each other\n");
 		exit(2);
 	}
+	if (c->outside_rule >= 0 && !c->topology && !c->fattree_conf && !c->torus) {
+		fprintf(stderr, "toposim: --outside-rule is for nodes outside a topology: it needs --topology, --fattree-conf or --torus\n");
+		exit(2);
+	}
 	if (c->base_shapes >= 0 && !c->torus) {
 		fprintf(stderr, "toposim: --base-shapes is a torus option: it needs --torus\n");
 		exit(2);
@@ -305,6 +327,7 @@ void sim_parse_args(sim_config *c, int argc, char **argv)
 	tp_settings_default(&c->set, false);
 	c->seed = 1;
 	c->base_shapes = -1;
+	c->outside_rule = -1;
 	build_opts(opts);
 	int o;
 	while ((o = getopt_long(argc, argv, "w:p:", opts, NULL)) != -1)

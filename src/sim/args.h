@@ -25,6 +25,8 @@ typedef struct sim_config {
 	bool policy_given;
 	int base_shapes;        /* --base-shapes (tp_torus_base_shapes), -1:
 				 * torus.conf's BaseShapes= */
+	int outside_rule;       /* --outside-rule (tp_outside_rule), -1: not
+				 * given (one-node, Slurm 26.05's) */
 	uint64_t seed;
 	bool check, quiet;
 	/* Heterogeneous mode (--machine; spec D, hetero/het_sim.h). */

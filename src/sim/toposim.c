@@ -21,6 +21,7 @@
 #include "plot.h"
 #include "progress.h"
 #include "machine/topo.h"
+#include "outside_names.h"
 #include "windows.h"
 
 static double now_seconds(void)
@@ -123,7 +124,30 @@ static void machine_spec(const sim_config *c, int nodes, tp_topo_spec *s)
 	s->confdir = dir_of(s->conf, dir, sizeof(dir));
 }
 
-/* A topology fixes the node count; --nodes must agree with it. */
+/* --nodes beyond the topology's: the rest of the machine, outside the
+ * topology (as slurm.conf's nodes that topology.conf lacks), named after
+ * its last node; a warning names them, as the plugins log them. */
+static int add_outside(const sim_config *c, tp_topo *topo, int nodes,
+		       tp_error *err)
+{
+	int n = nodes - topo->nnodes;
+	char **names, flag[48], line[1024];
+	tp_outside_rule rule = c->outside_rule >= 0 ? (tp_outside_rule)c->outside_rule
+						    : TP_OUTSIDE_ONE_NODE;
+	snprintf(flag, sizeof(flag), "--nodes %d", nodes);
+	if (sim_outside_names(topo, n, flag, &names, err))
+		return -1;
+	int rc = tp_topo_add_outside(topo, (const char *const *)names, n, rule,
+				     err);
+	sim_outside_names_free(names, n);
+	if (rc)
+		return -1;
+	tp_topo_outside_line(topo, line, sizeof(line));
+	fprintf(stderr, "toposim: warning: %s\n", line);
+	return 0;
+}
+
+/* A topology fixes the node count; --nodes may add nodes outside it. */
 static int load_machine(const sim_config *c, tp_topo *topo, int *nodes,
 			tp_error *err)
 {
@@ -133,16 +157,25 @@ static int load_machine(const sim_config *c, tp_topo *topo, int *nodes,
 		return 0; /* after the trace */
 	if (tp_topo_load(topo, &spec, err))
 		return -1;
-	if (topo->tree && topo->tree->nwarn)
-		fprintf(stderr, "toposim: warning: %s (%d such node(s); each "
-			"is kept under its first leaf switch)\n",
-			topo->tree->warn, topo->tree->nwarn);
+	if (*nodes > topo->nnodes && add_outside(c, topo, *nodes, err))
+		return -1;
 	if (*nodes && *nodes != topo->nnodes)
-		return tp_errorf(err, "--nodes %d, but %s has %d nodes", *nodes,
-				 c->torus ? c->torus : topo->topology,
+		return tp_errorf(err, "--nodes %d, but %s has %d nodes: the machine has all of them (a larger --nodes adds nodes outside it)",
+				 *nodes, c->torus ? c->torus : topo->topology,
 				 topo->nnodes);
 	*nodes = topo->nnodes;
 	return 0;
+}
+
+/* The machine as built, so that a smaller one than meant (a file that
+ * lists fewer nodes) cannot pass unnoticed. */
+static void put_machine(const sim_config *c, const tp_topo *topo)
+{
+	char line[1024];
+	if (c->quiet)
+		return;
+	tp_topo_machine_line(topo, line, sizeof(line));
+	fprintf(stderr, "toposim: machine: %s\n", line);
 }
 
 static int node_index(const void *topo, const char *name)
@@ -208,6 +241,7 @@ static int load(const sim_config *c, tp_topo *topo, tp_workload *w,
 		if (tp_topo_load(topo, &spec, err))
 			return -1;
 	}
+	put_machine(c, topo);
 	return load_job_reqs(c, topo, w, reqs, err);
 }
 

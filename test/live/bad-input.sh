@@ -7,6 +7,8 @@
 #    message naming FILE:LINE and the bad value (topology/tree stops on a
 #    bad topology.conf too: a controller must not run on a topology it
 #    does not have), and no core dump;
+#  - a topology.conf that lists a node under two leaf switches stops it
+#    too, naming the line and the node;
 #  - an unknown topo_ key in SchedulerParameters is logged with its name
 #    and ignored; the cluster runs jobs.
 # shellcheck source=test/live/lib.sh
@@ -43,6 +45,18 @@ assert_match ".*fatal.*topology/fattree.*topology\.conf:2:.*s9.*|.*topology/fatt
 assert_match ".*fatal: topology/fattree: cannot load the fattree.*" "$(grep -m1 "fatal: topology/fattree" <<<"$log")" \
 	"and slurmctld stops with a fatal message"
 assert_eq 0 "$(grep -ci "segfault\|core dumped\|signal 11" <<<"$log")" "no crash"
+
+# ---- topology/fattree: a node under two leaf switches.  Slurm's
+# topology/tree keeps it under both; the plugin's tree cannot, so it is an
+# error naming the line and the node (before, the node stayed under the
+# first leaf with a warning, and the second leaf had no node at all).
+printf 'SwitchName=s0 Nodes=n[1-4]\nSwitchName=s1 Nodes=n[1-4]\nSwitchName=top Switches=s[0-1]\n' \
+	>"$work/two-leaves.conf"
+log=$(start_fails two-leaves --select select/cons_tres --topology topology/fattree \
+	--plugindir "$TOPO_PLUGINDIR" --topology-conf "$work/two-leaves.conf")
+assert_match ".*topology/fattree: .*topology\.conf:2: node 'n1' is already under leaf switch 's0' \(line 1\).*" \
+	"$(grep -m1 "topology.conf:2:" <<<"$log")" \
+	"a node under two leaf switches: the error names line 2, the node and the first leaf"
 
 # ---- topology/torus: a bad dimension
 printf 'Dimensions=2xq\nNodes=n[1-4]\n' >"$work/torus.conf"

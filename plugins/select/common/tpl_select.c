@@ -100,9 +100,11 @@ extern int select_p_reconfigure(void)
 		if (map_nodes() == SLURM_SUCCESS) {
 			tp_topo_fini(&old);
 		} else {
+			/* the map may have changed the machine (its outside
+			 * nodes): free what `topo` holds now, not `fresh` */
 			error("%s: keeping the previous topology", ops->plugin_type);
+			tp_topo_fini(&topo);
 			topo = old;
-			tp_topo_fini(&fresh);
 		}
 	} else {
 		error("%s: keeping the previous settings and topology",

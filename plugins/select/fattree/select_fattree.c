@@ -39,7 +39,7 @@ static int load(tp_topo *t)
 	int rc = tpl_topo_load(t, TP_TOPO_FATTREE, -1, plugin_type);
 	if (!rc)
 		info("%s: topology %s: %d nodes, %d MSUs of %d nodes, allocator %s%s%s",
-		     plugin_type, t->topology, t->nnodes, tp_fattree_nmsu(t->tree),
+		     plugin_type, t->topology, t->ninside, tp_fattree_nmsu(t->tree),
 		     tp_fattree_nunit(t->tree), t->alloc_name,
 		     t->conf ? ", settings " : "", t->conf ? t->conf : "");
 	return rc;

@@ -50,28 +50,28 @@ static int load(tp_topo *t)
 	return rc;
 }
 
-static void describe(const void *topo, tp_alloc *alloc,
-		     const tp_nodeset *nodes, int requested, char *buf,
-		     size_t len)
-{
-	tp_describe_torus(((const tp_topo *)topo)->torus, nodes, requested, buf, len);
-}
-
 /* Jobs select/linear decides (required nodes, ...): say whether their
  * nodes still form a box; a job that gets no box is worth an info line. */
 static void linear_chose(const tpl_ctx *c, job_record_t *job_ptr,
 			 uint16_t mode, bitstr_t *bitmap)
 {
-	const tp_torus *torus = ((const tp_topo *)c->topo)->torus;
-	tp_nodeset got;
+	const tp_topo *t = c->topo;
+	tp_nodeset got, in;
 	tp_box box;
 	char desc[256];
 
 	if (tp_nodeset_init(&got, c->map->ntopo))
 		return;
 	tpl_bits_to_set(c->map, bitmap, &got);
-	bool is_box = tp_box_of(torus, &got, &box) == 0;
-	tp_describe_torus(torus, &got, 0, desc, sizeof(desc));
+	if (tp_topo_inside(t, &got, &in)) {
+		tp_nodeset_fini(&got);
+		return;
+	}
+	/* a node outside the torus is in no box */
+	bool is_box = tp_nodeset_count(&in) == tp_nodeset_count(&got) &&
+		      tp_box_of(t->torus, &in, &box) == 0;
+	tp_nodeset_fini(&in);
+	tp_describe_torus_topo(t, c->alloc, &got, 0, desc, sizeof(desc));
 	char *names = bitmap2node_name(bitmap);
 	if (!is_box && (mode & SELECT_MODE_BASE) == SELECT_MODE_RUN_NOW)
 		info("%s: %pJ %s: select/linear's choice is not a box: nodes=%d %s NodeList=%s",
@@ -92,7 +92,7 @@ static void linear_chose(const tpl_ctx *c, job_record_t *job_ptr,
 const tpl_select_ops tpl_select_plugin = {
 	.plugin_type = plugin_type,
 	.load = load,
-	.describe = describe,
+	.describe = tp_describe_torus_topo,
 	/* Boxes are the point: a job the allocator decides gets a box or
 	 * waits, never some other node set. */
 	.strict = true,

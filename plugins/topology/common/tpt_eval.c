@@ -169,6 +169,17 @@ static tpt_choice decide(placing *p)
 	return c;
 }
 
+/* Slurm's own choice stands in for the allocator's: on node_map less the
+ * nodes outside the topology that the release's rule keeps from this job
+ * (TPL_OUTSIDE_RULE: Slurm's topology/tree would not give it one). */
+static tpt_choice slurm_chooses(placing *p)
+{
+	tp_alloc_req req = { .nodes = p->lo,
+			     .max_nodes = (int)MIN(p->e->max_nodes, INT32_MAX) };
+	tpl_keep_usable(&p->st->map, &p->st->topo, &req, p->e->node_map);
+	return TPT_SLURM;
+}
+
 tpt_choice tpt_eval_choose(tpt_state *st, const tpt_ops *ops,
 			   topology_eval_t *e)
 {
@@ -180,8 +191,10 @@ tpt_choice tpt_eval_choose(tpt_state *st, const tpt_ops *ops,
 		return TPT_SLURM;
 	tpl_job_node_range(e->job_ptr, e->min_nodes, e->max_nodes,
 			   e->req_nodes, &p.lo, &p.hi);
-	if (p.lo < 1 || packs_onto_one_node(e, p.hi))
+	if (p.lo < 1)
 		return TPT_SLURM;
+	if (packs_onto_one_node(e, p.hi))
+		return slurm_chooses(&p);
 	int usable = bit_set_count(e->node_map);
 	p.cap = (int)MIN(MIN((uint64_t)e->max_nodes, (uint64_t)usable),
 			 INT32_MAX);
@@ -190,16 +203,16 @@ tpt_choice tpt_eval_choose(tpt_state *st, const tpt_ops *ops,
 	if (p.lo > p.hi)
 		return TPT_WAIT;
 	if (tp_nodeset_init(&p.usable, st->map.ntopo))
-		return TPT_SLURM;
+		return slurm_chooses(&p);
 	if (tp_nodeset_init(&p.chosen, st->map.ntopo) ||
 	    tp_nodeset_init(&p.required, st->map.ntopo)) {
 		tp_nodeset_fini(&p.usable);
 		tp_nodeset_fini(&p.chosen);
-		return TPT_SLURM;
+		return slurm_chooses(&p);
 	}
 	c = decide(&p);
 	tp_nodeset_fini(&p.usable);
 	tp_nodeset_fini(&p.chosen);
 	tp_nodeset_fini(&p.required);
-	return c;
+	return c == TPT_SLURM ? slurm_chooses(&p) : c;
 }

@@ -22,6 +22,10 @@
  *     nodes and fit on one node (not --exclusive, not an
  *     OverSubscribe=EXCLUSIVE partition, one node), which Slurm's best
  *     fit packs onto partly used nodes; also when no machine is loaded.
+ *     node_map then lacks the nodes outside the topology (slurm.conf's
+ *     nodes the file lacks) that the release's rule keeps from the job
+ *     (TPL_OUTSIDE_RULE, alloc/outside.h), as the allocator's own
+ *     placements do.
  */
 #ifndef TPT_EVAL_H
 #define TPT_EVAL_H

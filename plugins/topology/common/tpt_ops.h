@@ -85,7 +85,8 @@ typedef struct tpt_state {
  * nodes yet. */
 void tpt_state_build(tpt_state *s, const tpt_ops *ops);
 void tpt_state_fini(tpt_state *s);
-/* Node index in the machine of Slurm node `slurm_index`, or -1. */
+/* Node index in the topology of Slurm node `slurm_index`, or -1 (also
+ * for a node outside it: slurm.conf's nodes the file lacks). */
 int tpt_state_topo_index(const tpt_state *s, int slurm_index);
 /* --exclusive=topo: widen `mask` to whole leaf switches (fat tree). */
 void tpt_state_whole_topo(const tpt_state *s, bitstr_t *mask);

@@ -25,7 +25,7 @@ static void build_group_bits(tpt_state *s)
 		s->group_bits[i] = bit_alloc(s->map.nslurm);
 	for (int i = 0; i < s->map.nslurm; i++) {
 		int j = s->map.to_topo[i];
-		if (j < 0)
+		if (j < 0 || j >= s->topo.ninside) /* outside every switch */
 			continue;
 		for (int w = tree->node_leaf[j]; w >= 0; w = tree->sw[w].parent)
 			bit_set(s->group_bits[w], i);
@@ -70,7 +70,8 @@ int tpt_state_topo_index(const tpt_state *s, int slurm_index)
 	if (!s || !s->loaded || slurm_index < 0 ||
 	    slurm_index >= s->map.nslurm)
 		return -1;
-	return s->map.to_topo[slurm_index];
+	int j = s->map.to_topo[slurm_index];
+	return j < s->topo.ninside ? j : -1;
 }
 
 void tpt_state_whole_topo(const tpt_state *s, bitstr_t *mask)
@@ -98,7 +99,7 @@ int tpt_state_node_addr(const tpt_state *s, const tpt_ops *ops,
 			const char *name, char **addr, char **pattern)
 {
 	int i = s && s->loaded ? tp_topo_node_index(&s->topo, name) : -1;
-	if (i < 0 || !ops->node_addr)
+	if (i < 0 || i >= s->topo.ninside || !ops->node_addr)
 		return -1;
 	return ops->node_addr(&s->topo, i, addr, pattern);
 }

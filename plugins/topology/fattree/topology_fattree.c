@@ -127,7 +127,7 @@ static void rank(const tp_topo *t, int i, uint32_t *unit, uint32_t *order)
 static void loaded_line(const tp_topo *t, char *buf, size_t len)
 {
 	snprintf(buf, len, "topology %s: %d nodes, %d MSUs of %d nodes, allocator %s%s%s",
-		 t->topology, t->nnodes, tp_fattree_nmsu(t->tree),
+		 t->topology, t->ninside, tp_fattree_nmsu(t->tree),
 		 tp_fattree_nunit(t->tree), t->alloc_name,
 		 t->conf ? ", settings " : "", t->conf ? t->conf : "");
 }

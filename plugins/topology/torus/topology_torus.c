@@ -32,13 +32,6 @@ const char plugin_type[] = "topology/torus";
 const uint32_t plugin_id = 191;
 const uint32_t plugin_version = SLURM_VERSION_NUMBER;
 
-static void describe(const void *topo, tp_alloc *alloc,
-		     const tp_nodeset *nodes, int requested, char *buf,
-		     size_t len)
-{
-	tp_describe_torus(((const tp_topo *)topo)->torus, nodes, requested, buf, len);
-}
-
 static char *all_nodes(const tp_torus *t)
 {
 	hostlist_t *hl = hostlist_create(NULL);
@@ -123,7 +116,7 @@ const tpt_ops tpt_plugin = {
 	.plugin_type = plugin_type,
 	.plugin_id = 191,
 	.kind = TP_TOPO_TORUS,
-	.describe = describe,
+	.describe = tp_describe_torus_topo,
 	/* Boxes are the point: a job gets a box or waits. */
 	.strict = true,
 	.switches = false, /* a torus has no switches: --switches is ignored */

@@ -288,7 +288,8 @@ static int place_then_count(tp_alloc *a, const tp_nodeset *free,
 int tp_alloc_place_req(tp_alloc *a, const tp_nodeset *free,
 		       const tp_alloc_req *req, tp_nodeset *out)
 {
-	if (!tp_alloc_req_constrained(req))
+	if (!tp_alloc_req_constrained(req) ||
+	    (a->flags & TP_ALLOC_OWN_CONSTRAINTS))
 		return a->ops->place(a, free, req, out);
 	if (req->max_groups > 0 && a->groups)
 		return a->flags & TP_ALLOC_GROUPS_AFTER

@@ -47,6 +47,11 @@ struct tp_torus;   /* torus.h */
  * order: place() then gets req->required (a subset of `free`, fewer than
  * req->nodes) instead of the free set without them. */
 #define TP_ALLOC_OWN_REQUIRED 0x10u
+/* Applies every node constraint of a request itself: place() gets the
+ * request as tp_alloc_place_req() got it (a wrapper that decides which
+ * nodes a request may use before its inner allocator sees the rest:
+ * alloc/outside.h). */
+#define TP_ALLOC_OWN_CONSTRAINTS 0x20u
 
 /* What a placement must satisfy.  An allocator's place() sees only
  * `nodes` and `max_nodes`: the node constraints are applied around it by

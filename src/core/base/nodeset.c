@@ -95,6 +95,16 @@ void tp_nodeset_copy(tp_nodeset *dst, const tp_nodeset *src)
 	memcpy(dst->w, src->w, (size_t)tp_nodeset_words(src) * sizeof(uint64_t));
 }
 
+void tp_nodeset_copy_resized(tp_nodeset *dst, const tp_nodeset *src)
+{
+	int n = dst->n < src->n ? dst->n : src->n;
+	int words = (n + 63) / 64;
+	tp_nodeset_zero(dst);
+	memcpy(dst->w, src->w, (size_t)words * sizeof(uint64_t));
+	if (n & 63) /* bits past n stay zero (nodeset.h) */
+		dst->w[words - 1] &= ((uint64_t)1 << (n & 63)) - 1;
+}
+
 void tp_nodeset_copy_words(tp_nodeset *dst, const tp_nodeset *src, int lo,
 			   int hi)
 {

@@ -43,6 +43,9 @@ void tp_nodeset_fill(tp_nodeset *s);                     /* all n set */
 void tp_nodeset_set_range(tp_nodeset *s, int lo, int hi);   /* [lo, hi) */
 void tp_nodeset_clear_range(tp_nodeset *s, int lo, int hi); /* [lo, hi) */
 void tp_nodeset_copy(tp_nodeset *dst, const tp_nodeset *src);
+/* dst = the members of src below dst->n; the sets may differ in size
+ * (a machine's topology nodes are the first of its nodes: topo.h). */
+void tp_nodeset_copy_resized(tp_nodeset *dst, const tp_nodeset *src);
 void tp_nodeset_or(tp_nodeset *dst, const tp_nodeset *src);
 void tp_nodeset_and(tp_nodeset *dst, const tp_nodeset *src);
 void tp_nodeset_andnot(tp_nodeset *dst, const tp_nodeset *src);

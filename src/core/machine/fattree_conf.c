@@ -99,6 +99,27 @@ static int set_defaults(tp_fattree_conf *c, const char *confdir, tp_error *err)
 	return 0;
 }
 
+static const char *const known_keys[] = { "Allocator", "TopologyFile",
+					  "MsuSize", "BusyFallback",
+					  "PreferFull", NULL };
+
+/* A key given a second time is an error naming both lines: which of two
+ * values was meant is not for the reader to guess.  Unknown keys pass
+ * (set_pair names them). */
+static int once(int *first, const char *path, int line, const char *key,
+		tp_error *err)
+{
+	for (int k = 0; known_keys[k]; k++) {
+		if (strcasecmp(known_keys[k], key))
+			continue;
+		if (first[k])
+			return tp_errorf(err, "%s:%d: %s= given again (first at line %d)",
+					 path, line, known_keys[k], first[k]);
+		first[k] = line;
+	}
+	return 0;
+}
+
 static int read_pairs(tp_fattree_conf *c, const char *path,
 		      const char *confdir, tp_error *err)
 {
@@ -107,10 +128,11 @@ static int read_pairs(tp_fattree_conf *c, const char *path,
 		return -1;
 	c->source = strdup(path);
 	tp_conf_line line;
-	int rc;
+	int rc, first[sizeof(known_keys) / sizeof(known_keys[0])] = { 0 };
 	while ((rc = tp_conf_next(r, &line, err)) == 1) {
 		for (size_t i = 0; i < line.npairs && rc == 1; i++)
-			if (set_pair(c, path, line.lineno, line.pairs[i].key,
+			if (once(first, path, line.lineno, line.pairs[i].key, err) ||
+			    set_pair(c, path, line.lineno, line.pairs[i].key,
 				     line.pairs[i].value, confdir, err))
 				rc = -1;
 		if (rc < 0)

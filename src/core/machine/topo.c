@@ -8,6 +8,7 @@
 #include "alloc/alloc_memo.h"
 #include "base/conffile.h"
 #include "machine/fattree_conf.h"
+#include "machine/topo_int.h"
 
 void tp_topo_spec_init(tp_topo_spec *s, tp_topo_kind kind)
 {
@@ -51,7 +52,7 @@ static int load_flat(tp_topo *t, const tp_topo_spec *s, tp_error *err)
 	if (s->nnodes <= 0)
 		return tp_errorf(err, "a flat machine needs a node count > 0 (got %d)",
 				 s->nnodes);
-	t->nnodes = s->nnodes;
+	t->nnodes = t->ninside = s->nnodes;
 	if (make_alloc(t, s->alloc ? s->alloc : "first-free",
 		       s->alloc ? s->alloc_from : "default allocator ", err))
 		return -1;
@@ -60,23 +61,38 @@ static int load_flat(tp_topo *t, const tp_topo_spec *s, tp_error *err)
 	return 0;
 }
 
-/* A fat tree's leaf switches as the allocator's node groups
- * (tp_alloc_req.max_groups, Slurm's --switches). */
-static int leaf_groups(tp_topo *t, tp_error *err)
+/* A fat tree's node groups: its leaf switches, as the topology
+ * allocator sees them (`inside`), and over every node of the machine,
+ * outside nodes one group more (`all`). */
+typedef struct topo_groups {
+	tp_groups inside, all;
+	int of[];
+} topo_groups;
+
+/* The leaf switches as the allocator's node groups
+ * (tp_alloc_req.max_groups, Slurm's --switches); `inner` is the
+ * topology's allocator, t->alloc its outside wrapper or itself. */
+int tp_topo_leaf_groups(tp_topo *t, tp_alloc *inner, tp_error *err)
 {
 	const tp_fattree *tree = t->tree;
-	tp_groups *g = calloc(1, sizeof(*g) + ((size_t)t->nnodes + 1) * sizeof(int));
+	topo_groups *g = calloc(1, sizeof(*g) + ((size_t)t->nnodes + 1) * sizeof(int));
 	if (!g)
 		return tp_errorf(err, "%s: out of memory", t->topology);
-	int *of = (int *)(g + 1);
 	for (int l = 0; l < tree->nleaf; l++) {
 		const tp_fattree_switch *s = &tree->sw[tree->leaves[l]];
 		for (int i = s->node_lo; i < s->node_hi; i++)
-			of[i] = l;
+			g->of[i] = l;
 	}
-	*g = (tp_groups){ .ngroups = tree->nleaf, .of = of };
-	t->groups = g;
-	t->alloc->groups = g;
+	for (int i = t->ninside; i < t->nnodes; i++)
+		g->of[i] = tree->nleaf;
+	g->inside = (tp_groups){ .ngroups = tree->nleaf, .of = g->of };
+	g->all = (tp_groups){ .ngroups = tree->nleaf + (t->nnodes > t->ninside),
+			      .of = g->of };
+	free(t->groups_mem);
+	t->groups_mem = g;
+	t->groups = &g->all;
+	inner->groups = &g->inside;
+	t->alloc->groups = &g->all;
 	return 0;
 }
 
@@ -98,20 +114,17 @@ static int load_fattree(tp_topo *t, const tp_topo_spec *s, tp_error *err)
 		tp_errorf(err, "fattree.conf: out of memory");
 		goto out;
 	}
-	/* Like Slurm's topology/tree: a node under several leaf switches
-	 * stays under the first (the caller reports tree->warn). */
-	t->tree = tp_fattree_load_flags(t->topology, TP_FATTREE_LOAD_FIRST_LEAF,
-					err);
+	t->tree = tp_fattree_load(t->topology, err);
 	if (!t->tree || tp_fattree_set_opts(t->tree, &fc.opts, err))
 		goto out;
-	t->nnodes = tp_fattree_nnodes(t->tree);
+	t->nnodes = t->ninside = tp_fattree_nnodes(t->tree);
 	if (s->alloc)
 		rc = make_alloc(t, s->alloc, s->alloc_from, err);
 	else
 		rc = make_alloc(t, fc.allocator, fc.source ? "fattree.conf Allocator="
 					      : "default allocator ", err);
 	if (!rc)
-		rc = leaf_groups(t, err);
+		rc = tp_topo_leaf_groups(t, t->alloc, err);
 	if (!rc)
 		snprintf(t->describe, sizeof(t->describe),
 			 "allocator %s on the tree of %s (%d nodes), %d MSUs of %d nodes, settings %s",
@@ -146,7 +159,7 @@ static int load_torus(tp_topo *t, const tp_topo_spec *s, tp_error *err)
 		return -1;
 	if (override_options(t->torus, s, err))
 		return -1;
-	t->nnodes = tp_torus_nnodes(t->torus);
+	t->nnodes = t->ninside = tp_torus_nnodes(t->torus);
 	snprintf(name, sizeof(name), "torus-%s",
 		 tp_torus_method_name(tp_torus_default_method(t->torus)));
 	if (s->alloc ? make_alloc(t, s->alloc, s->alloc_from, err)
@@ -185,11 +198,16 @@ void tp_topo_fini(tp_topo *t)
 	tp_torus_free(t->torus);
 	free(t->conf);
 	free(t->topology);
-	free(t->groups);
+	free(t->groups_mem);
+	for (int i = 0; t->outside_name && i < t->nnodes - t->ninside; i++)
+		free(t->outside_name[i]);
+	free(t->outside_name);
+	free(t->outside_sorted);
 	memset(t, 0, sizeof(*t));
 }
 
-int tp_topo_node_index(const tp_topo *t, const char *name)
+/* The topology's own index of `name`, or -1. */
+static int inside_index(const tp_topo *t, const char *name)
 {
 	if (t->tree)
 		return tp_fattree_node_index(t->tree, name);
@@ -198,8 +216,18 @@ int tp_topo_node_index(const tp_topo *t, const char *name)
 	return -1;
 }
 
+int tp_topo_node_index(const tp_topo *t, const char *name)
+{
+	int i = inside_index(t, name);
+	if (i < 0 && t->outside_sorted)
+		i = tp_topo_outside_index(t, name);
+	return i;
+}
+
 const char *tp_topo_node_name(const tp_topo *t, int i)
 {
+	if (i >= t->ninside && i < t->nnodes && t->outside_name)
+		return t->outside_name[i - t->ninside];
 	if (t->tree)
 		return tp_fattree_node_name(t->tree, i);
 	if (t->torus)
@@ -231,17 +259,21 @@ static uint64_t fattree_fragmentation(const tp_fattree *tree,
 	return broken;
 }
 
-static uint64_t torus_fragmentation(const tp_torus *torus,
-				    const tp_nodeset *free)
+/* Outside nodes take no part: they are no box's. */
+static uint64_t torus_fragmentation(const tp_topo *t, const tp_nodeset *free)
 {
-	tp_nodeset all;
-	int n = tp_torus_nnodes(torus);
-	if (tp_nodeset_init(&all, n))
+	tp_nodeset all, in;
+	if (tp_nodeset_init(&all, t->ninside))
 		return 0;
+	if (tp_topo_inside(t, free, &in)) {
+		tp_nodeset_fini(&all);
+		return 0;
+	}
 	tp_nodeset_fill(&all);
-	int64_t best = tp_torus_mss_phi(torus, &all);
-	int64_t now = tp_torus_mss_phi(torus, free);
+	int64_t best = tp_torus_mss_phi(t->torus, &all);
+	int64_t now = tp_torus_mss_phi(t->torus, &in);
 	tp_nodeset_fini(&all);
+	tp_nodeset_fini(&in);
 	return best > now ? (uint64_t)(best - now) : 0;
 }
 
@@ -250,6 +282,33 @@ uint64_t tp_topo_fragmentation(const tp_topo *t, const tp_nodeset *free)
 	if (t->tree)
 		return fattree_fragmentation(t->tree, free);
 	if (t->torus)
-		return torus_fragmentation(t->torus, free);
+		return torus_fragmentation(t, free);
 	return (uint64_t)(t->nnodes - tp_nodeset_count(free));
+}
+
+void tp_topo_machine_line(const tp_topo *t, char *buf, size_t len)
+{
+	int out = tp_topo_noutside(t), used = 0;
+	if (t->tree) {
+		const tp_fattree *tree = t->tree;
+		bool virt = tree->sw[tree->root].is_virtual;
+		used = snprintf(buf, len, "fat tree of %s: %d nodes, %d leaf switches, %d switch levels%s",
+				t->topology, t->ninside, tree->nleaf,
+				tree->levels - (virt ? 1 : 0),
+				virt ? " (several trees)" : "");
+	} else if (t->torus) {
+		char dims[96] = "";
+		const int *d = tp_torus_dims(t->torus);
+		for (int i = 0, k = 0; i < tp_torus_ndims(t->torus) &&
+		     k < (int)sizeof(dims); i++)
+			k += snprintf(dims + k, sizeof(dims) - (size_t)k, "%s%d",
+				      i ? "x" : "", d[i]);
+		used = snprintf(buf, len, "torus of %s: %s, %d nodes", t->conf,
+				dims, t->ninside);
+	} else {
+		used = snprintf(buf, len, "flat: %d nodes", t->nnodes);
+	}
+	if (out > 0 && used >= 0 && (size_t)used < len)
+		snprintf(buf + used, len - (size_t)used, ", and %d node%s outside it",
+			 out, out == 1 ? "" : "s");
 }

@@ -26,6 +26,7 @@
 #include <stdint.h>
 
 #include "alloc/alloc.h"
+#include "alloc/outside.h"
 #include "settings/settings.h"
 #include "base/error.h"
 #include "topology/fattree.h"
@@ -52,13 +53,21 @@ typedef struct tp_topo_spec {
 
 typedef struct tp_topo {
 	tp_topo_kind kind;
-	int nnodes;
+	int nnodes;             /* every node, outside ones included */
+	int ninside;            /* the topology's: indices [0, ninside); the
+				 * rest are outside it (tp_topo_add_outside) */
 	tp_fattree *tree;       /* fattree */
 	tp_torus *torus;        /* torus */
-	tp_alloc *alloc;        /* the allocator (memo-wrapped if not flat) */
+	tp_alloc *alloc;        /* the allocator (memo-wrapped if not flat;
+				 * outside-wrapped with outside nodes) */
 	char alloc_name[32];
-	tp_groups *groups;      /* fattree: leaf switches (alloc->groups);
-				 * on the heap, so a tp_topo may be copied */
+	tp_groups *groups;      /* fattree: leaf switches (alloc->groups),
+				 * outside nodes one more group; on the heap,
+				 * so a tp_topo may be copied */
+	void *groups_mem;       /* owns `groups` */
+	tp_outside outside;     /* ninside, nnodes and their rule */
+	char **outside_name;    /* [nnodes - ninside], in index order */
+	int *outside_sorted;    /* the same indices, sorted by name */
 	char *conf;             /* the configuration file read, or NULL */
 	char *topology;         /* fattree: the topology.conf read */
 	const char *alloc_from; /* "fattree.conf Allocator=", ... */
@@ -76,15 +85,45 @@ void tp_topo_spec_torus(tp_topo_spec *s, const tp_settings *set,
 			char *alloc, size_t len);
 
 /* Load; 0, or -1 with err naming the file, line and value (t is then
- * empty).  A fat tree that lists a node under two leaf switches is
- * accepted as Slurm accepts it (under the first); t->tree->nwarn says. */
+ * empty). */
 int tp_topo_load(tp_topo *t, const tp_topo_spec *s, tp_error *err);
 void tp_topo_fini(tp_topo *t);
+
+/*
+ * The cluster's nodes that the topology file lacks (slurm.conf's nodes
+ * not in topology.conf or torus.conf; toposim --nodes beyond the file's),
+ * `n` of them named `names`, become nodes nnodes.. of the machine,
+ * outside its topology; `rule` says which jobs may use them
+ * (alloc/outside.h), and the allocator is wrapped to place by it.  Once
+ * per machine, a fat tree or a torus.  0, or -1 with err naming the bad
+ * name (one of the topology's, given twice, empty) or ENOMEM; on -1 the
+ * machine is unusable: tp_topo_fini it.
+ */
+int tp_topo_add_outside(tp_topo *t, const char *const *names, int n,
+			tp_outside_rule rule, tp_error *err);
+static inline int tp_topo_noutside(const tp_topo *t)
+{
+	return t->nnodes - t->ninside;
+}
+/* `inside` (initialised here, ninside nodes) = the topology nodes of
+ * `nodes` (nnodes nodes): what the tree and torus functions take.  0, or
+ * -1 on ENOMEM. */
+int tp_topo_inside(const tp_topo *t, const tp_nodeset *nodes,
+		   tp_nodeset *inside);
 
 /* Node index by name, -1 if unknown (flat: always -1). */
 int tp_topo_node_index(const tp_topo *t, const char *name);
 /* Name of node i, or NULL on a flat machine. */
 const char *tp_topo_node_name(const tp_topo *t, int i);
+
+/* The machine in one line: "fat tree of FILE: 16 nodes, 4 leaf switches,
+ * 2 switch levels", "torus of FILE: 4x4, 16 nodes", "flat: 128 nodes";
+ * with outside nodes ", and 1 node outside it". */
+void tp_topo_machine_line(const tp_topo *t, char *buf, size_t len);
+/* With outside nodes: "1 node is not in FILE: n17; outside the tree,
+ * RULE" (tp_outside_rule_says), the line a plugin warns with and toposim
+ * prints; returns their count (0: buf is ""). */
+int tp_topo_outside_line(const tp_topo *t, char *buf, size_t len);
 /*
  * How fragmented the free nodes `free` leave the machine: 0 when every
  * node is free, larger is worse (what Slurm's topology_g_get_fragmentation

@@ -116,6 +116,29 @@ void tp_describe_torus(const tp_torus *t, const tp_nodeset *nodes, int requested
 	}
 }
 
+void tp_describe_torus_topo(const void *topo, tp_alloc *alloc,
+			    const tp_nodeset *nodes, int requested, char *buf,
+			    size_t len)
+{
+	const tp_topo *t = topo;
+	tp_nodeset in;
+	(void)alloc;
+	if (tp_topo_inside(t, nodes, &in)) {
+		snprintf(buf, len, "(out of memory)");
+		return;
+	}
+	int outside = tp_nodeset_count(nodes) - tp_nodeset_count(&in);
+	if (outside && !tp_nodeset_count(&in)) {
+		snprintf(buf, len, "outside the torus");
+	} else {
+		tp_describe_torus(t->torus, &in, requested, buf, len);
+		size_t used = strlen(buf);
+		if (outside && used < len)
+			snprintf(buf + used, len - used, " outside=%d", outside);
+	}
+	tp_nodeset_fini(&in);
+}
+
 void tp_torus_loaded_line(const tp_topo *t, char *buf, size_t len)
 {
 	const int *d = tp_torus_dims(t->torus);
@@ -126,6 +149,6 @@ void tp_torus_loaded_line(const tp_topo *t, char *buf, size_t len)
 			 d[i]);
 	}
 	snprintf(buf, len, "torus %s: %s, %d nodes, Ntransit=%d, allocator %s (from %s)",
-		 t->conf, dims, t->nnodes, tp_torus_ntransit(t->torus),
+		 t->conf, dims, t->ninside, tp_torus_ntransit(t->torus),
 		 t->alloc_name, t->alloc_from);
 }

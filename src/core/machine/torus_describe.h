@@ -35,6 +35,16 @@ void tp_describe_torus(const tp_torus *t, const tp_nodeset *nodes, int requested
 		 char *buf, size_t len);
 
 /*
+ * The same as a tp_describe_fn of a machine (machine/describe.h): `topo`
+ * is a tp_topo with a torus; a placement on outside nodes is "outside
+ * the torus".
+ */
+struct tp_alloc;
+void tp_describe_torus_topo(const void *topo, struct tp_alloc *alloc,
+			    const tp_nodeset *nodes, int requested, char *buf,
+			    size_t len);
+
+/*
  * The line a torus plugin logs when it has loaded its machine: "torus
  * FILE: 4x4x2x2, 64 nodes, Ntransit=0, allocator torus-mss (from ...)".
  */

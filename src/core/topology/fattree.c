@@ -361,7 +361,6 @@ static int parse_speed(const char *v, int *out)
 /* Parser state: the growing model plus what later passes need. */
 typedef struct loader {
 	tp_fattree *t;
-	unsigned flags;
 	int swcap, nodecap;
 	char **children;     /* [switch] Switches= text, or NULL */
 	int childcap;
@@ -428,14 +427,10 @@ static int add_leaf_nodes(loader *L, int s, const char *expr, int line,
 			break;
 		}
 		had = name_table_find(seen, t->node_name, hl.names[i], &where);
-		if (had >= 0 && (L->flags & TP_FATTREE_LOAD_FIRST_LEAF)) {
-			int leaf = leaf_of(t, s, had);
-			if (!t->nwarn++)
-				snprintf(t->warn, sizeof(t->warn),
-					 "%s:%d: node '%s' is already under leaf switch '%s' (line %d); kept there",
-					 t->path, line, hl.names[i], t->sw[leaf].name,
-					 t->sw[leaf].line);
-		} else if (had >= 0) {
+		/* Slurm's topology/tree warns and keeps such a node in every
+		 * leaf that lists it; a node has one leaf here, so taking any
+		 * one of them would quietly differ from Slurm's reading. */
+		if (had >= 0) {
 			int leaf = leaf_of(t, s, had);
 			if (leaf == s)
 				rc = tp_errorf(err, "%s:%d: node '%s' listed twice under switch '%s'",
@@ -552,6 +547,9 @@ static int link_children(loader *L, int s, tp_error *err)
 		else if (c == s)
 			rc = tp_errorf(err, "%s:%d: switches form a cycle through '%s' (it lists itself)",
 				       t->path, sw->line, sw->name);
+		else if (t->sw[c].parent == s)
+			rc = tp_errorf(err, "%s:%d: switch '%s' lists switch '%s' twice in Switches=%s",
+				       t->path, sw->line, sw->name, hl.names[i], expr);
 		else if (t->sw[c].parent >= 0)
 			rc = tp_errorf(err, "%s:%d: switch '%s' has two parents: '%s' (line %d) and '%s'",
 				       t->path, sw->line, hl.names[i],
@@ -577,13 +575,7 @@ static void loader_fini(loader *L)
 
 tp_fattree *tp_fattree_load(const char *path, tp_error *err)
 {
-	return tp_fattree_load_flags(path, 0, err);
-}
-
-tp_fattree *tp_fattree_load_flags(const char *path, unsigned flags,
-				  tp_error *err)
-{
-	loader L = { .flags = flags };
+	loader L = { 0 };
 	tp_conf_reader *r = tp_conf_open(path, err);
 	if (!r)
 		return NULL;

@@ -12,10 +12,13 @@
  * Nodes=) is level 0, any other switch is 1 + the highest level of its
  * children.  Rejected with "FILE:LINE: message" naming the value: unknown
  * key, missing/empty/duplicate SwitchName, a switch with both or neither of
- * Nodes= and Switches=, a reference to an unknown switch, a switch with two
- * parents, a cycle, a node listed under two leaves (Slurm only warns; here
- * it is an error because a node must have one place in the tree), a bad
- * LinkSpeed, a file without switches.
+ * Nodes= and Switches=, a reference to an unknown switch, a switch listed
+ * twice by one parent or with two parents, a cycle, a node listed twice
+ * under one leaf or under two leaves (Slurm's topology/tree warns and
+ * keeps it in both; a node has one place in this model, so any one choice
+ * would differ from Slurm's reading without a word), a bad LinkSpeed, a
+ * file without switches.  (A node of slurm.conf that the file lacks is
+ * not the file's problem: machine/topo.h, tp_topo_add_outside.)
  *
  * Several roots (Slurm allows disjoint trees; its allocators then never
  * combine nodes of different trees): the model adds a VIRTUAL ROOT one
@@ -115,8 +118,6 @@ typedef struct tp_fattree {
 	int *hash;           /* [hash_cap], -1 = empty */
 
 	int max_leaf;        /* Nleaf of the Nunit rule: largest leaf */
-	int nwarn;           /* problems tolerated by TP_FATTREE_LOAD_FIRST_LEAF */
-	char warn[512];      /* the first of them, "FILE:LINE: ..." */
 
 	int nunit;           /* Nunit */
 	int nmsu;
@@ -135,12 +136,6 @@ static inline bool tp_fattree_in_subtree(const tp_fattree *t, int v, int top)
 /* Read a topology.conf; NULL with err ("FILE:LINE: ...") on any problem.
  * MSUs follow tp_fattree_opts_default(). */
 tp_fattree *tp_fattree_load(const char *path, tp_error *err);
-/* Tolerate a node listed under several leaf switches (Slurm warns and
- * keeps it in all): it stays under the first; t->nwarn counts such
- * repeats and t->warn describes the first. */
-#define TP_FATTREE_LOAD_FIRST_LEAF 0x1u
-tp_fattree *tp_fattree_load_flags(const char *path, unsigned flags,
-				  tp_error *err);
 /* Regular tree: `levels` switch levels (>= 1), every switch with `width`
  * children, every leaf switch with `width` nodes (>= 1), so width^levels
  * nodes.  Nodes are named "n1".."nN" (no padding) leaf by leaf; switches

@@ -422,6 +422,13 @@ static int node_line_add(parse *p, const tp_conf_line *line, tp_error *err)
 		if (strcasecmp(k, "NodeName") && strcasecmp(k, "Coord"))
 			return tp_errorf(err, "%s:%d: unknown key '%s' on a NodeName line",
 					 p->path, line->lineno, k);
+		/* the first of two values would be taken without a word */
+		for (size_t j = 0; j < i; j++)
+			if (!strcasecmp(k, line->pairs[j].key))
+				return tp_errorf(err, "%s:%d: %s= given twice on a NodeName line ('%s', then '%s')",
+						 p->path, line->lineno, k,
+						 line->pairs[j].value,
+						 line->pairs[i].value);
 	}
 	const char *name = tp_conf_get(line, "NodeName");
 	const char *coord = tp_conf_get(line, "Coord");
