@@ -19,8 +19,9 @@
 # generator (bash's RANDOM) such that every job can start at once (each
 # draw checked with toposim on the stream so far; a size that would wait
 # is replaced by a smaller one).  The stream is run through Slurm one
-# event at a time, each awaited (a job RUNNING; a cancelled job's nodes
-# idle again), so the free set every placement sees is the simulator's.
+# event at a time, each awaited (a job RUNNING; cancelled jobs' nodes idle
+# again before the next submission), so the free set every placement sees
+# is the simulator's.
 # Every job's NodeList must equal `toposim --alloc torus-anchor
 # --policy fcfs` on the same torus.conf.  The stream must tell the
 # declared list from the derived one (torus.conf without Placement=
@@ -194,12 +195,20 @@ phase() {
 		"$(head -n1 <<<"$topo") $(grep -c PlacementDims <<<"$topo")" \
 		"($name) scontrol show topology: torus t0, 4x4x4, all nodes, $# placements"
 
-	local ev op
+	# Consecutive cancellations go out together; all of them have ended
+	# (CANCELLED, nodes idle) before the next submission.
+	local ev op e ending=()
 	t0=$SECONDS
-	for ev in "${seq[@]}"; do
+	for ev in "${seq[@]}" "sub"; do
 		read -r op job n <<<"$ev"
 		case $op in
 		sub)
+			for e in "${ending[@]}"; do
+				wait_job_state "${sid[$e]}" CANCELLED 30 || bail_out "($name) job $e was not cancelled"
+				wait_nodes_idle "${got[$e]}" 30 || bail_out "($name) nodes of job $e did not become idle"
+			done
+			ending=()
+			[ -n "$job" ] || break # the sentinel
 			sid[$job]=$(submit "$n" "$LONG_S" 20 "$job") || bail_out "sbatch of job $job failed"
 			wait_job_state "${sid[$job]}" RUNNING 30 ||
 				bail_out "($name) job $job (${sid[$job]}, $n nodes) did not start at once"
@@ -207,8 +216,7 @@ phase() {
 			;;
 		end)
 			sx scancel "${sid[$job]}"
-			wait_job_state "${sid[$job]}" CANCELLED 30 || bail_out "($name) job $job was not cancelled"
-			wait_nodes_idle "${got[$job]}" 30 || bail_out "($name) nodes of job $job did not become idle"
+			ending+=("$job")
 			;;
 		esac
 	done

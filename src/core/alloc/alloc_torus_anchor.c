@@ -30,7 +30,11 @@
  *      dimension i is torus3d's axis 2 - i.
  * What it weighs that is absent here: node weights (the lower highest
  * weight of a box wins first), several tori (the less idle torus wins
- * between placements of the same cost), --segment.
+ * between placements of the same cost), --segment.  Outside this file: a
+ * node range -N a-b gets a nodes from torus3d (MIN(min_nodes, req_nodes))
+ * but the largest size that fits from tp_job_fits; a -w list of s or more
+ * nodes is taken as it is by tp_alloc_place_req, where torus3d needs it
+ * inside one anchor.
  *
  * The placements come from torus.conf's Placement= lines.  Without any,
  * they are derived from the torus: every size that has a box, every shape
