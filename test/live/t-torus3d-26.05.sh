@@ -42,9 +42,12 @@ NJOBS=30
 NODES=64
 LONG_S=900 # no job ends by itself within the test
 CHAIN=(1x1x1 2x1x1 2x2x1 2x2x2 4x2x2 4x4x2 4x4x4)
-# y-pairs after x-pairs, a seeded x-pair grid, squares in two planes (the
-# second seeded), x-runs of 4 at every other x (overlapping), cubes,
-# slabs, the torus.
+# Sizes 1, 2, 4, 8, 32, 64 (a job drawn at 16 gets 8): x-pairs, then
+# y-pairs seeded at y 1, then x-pairs seeded at x 1; xy squares, then yz
+# squares seeded at (y 1, z 1), then x-runs of 4 anchored at x 0 and 2
+# (spacing 2 < 4: overlapping anchors); cubes, then cubes seeded at
+# (1,1,1); 4x4x2 slabs; the torus.
+# shellcheck disable=SC2054 # the commas are inside placements
 RICH=(1x1x1 2x1x1 1x2x1@0,1,0 2x1x1@1,0,0 2x2x1 1x2x2@0,1,1 4x1x1/2,1,1
 	2x2x2 2x2x2@1,1,1 4x4x2 4x4x4)
 
