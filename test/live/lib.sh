@@ -5,6 +5,10 @@
 # then "1..N" and a last line "P passed, F failed".  Exit status: 0 all
 # passed, 1 some failed, 77 skipped (automake's code), 99 hard error.
 #
+# Slurm 26.05's topology/torus3d on a torus, with the matching torus.conf
+# for torus-anchor: test/live/torus3d-conf.sh (torus3d_confs,
+# torus3d_cluster_args; source it beside this file).
+#
 # Environment:
 #   TOPO_CLUSTER    launcher (default: contrib/cluster/topo-cluster of this tree)
 #   TOPO_PLUGINDIR  directory of the project's built plugins (check-live sets it)

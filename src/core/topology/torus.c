@@ -2,8 +2,9 @@
  * torus.c - the torus model and the torus.conf(5) parser; see torus.h.
  *
  * The parser reads the whole file first (global keys may come in any
- * order), then checks Dimensions, the options and the node map in that
- * order, so each error names the line of the value at fault.
+ * order), then checks Dimensions, the options, the node map and the
+ * Placement= lines (torus_grid.c) in that order, so each error names the
+ * line of the value at fault.
  */
 #define _GNU_SOURCE /* qsort_r */
 #include "topology/torus.h"
@@ -28,6 +29,8 @@ struct tp_torus {
 	/* Positions that hold a node, counted per box (torus_present.c);
 	 * NULL: every position does. */
 	tp_torus_counts *present;
+	/* Placement= lines, sorted (torus_grid.c); n = 0: none declared. */
+	tp_torus_grid_list grids;
 };
 
 static const tp_torus_opts default_opts = {
@@ -135,6 +138,7 @@ void tp_torus_free(tp_torus *t)
 	free(t->names);
 	free(t->by_name);
 	tp_torus_counts_free(t->present);
+	free(t->grids.g);
 	free(t);
 }
 
@@ -147,6 +151,12 @@ tp_torus_counts **tp_torus_present_slot(tp_torus *t)
 const tp_torus_counts *tp_torus_present_counts(const tp_torus *t)
 {
 	return t->present;
+}
+
+/* torus_grid.c's access to the declared placements. */
+tp_torus_grid_list *tp_torus_grids_slot(tp_torus *t)
+{
+	return &t->grids;
 }
 
 /* Checks a geometry; message without file/line into err. */
@@ -303,6 +313,25 @@ int tp_torus_distance_between(const tp_torus *t, int u, int v)
 
 /* ---- writing --------------------------------------------------------- */
 
+/* "a,b,c" of one vector (sep "," or "x"). */
+static void write_vector(const tp_torus *t, const int *v, const char *sep,
+			 FILE *fp)
+{
+	for (int i = 0; i < t->ndims; i++)
+		fprintf(fp, "%s%d", i ? sep : "", v[i]);
+}
+
+static void write_grid(const tp_torus *t, const tp_torus_grid *g, FILE *fp)
+{
+	fputs("Placement=", fp);
+	write_vector(t, g->len, "x", fp);
+	fputs(" AnchorSeed=", fp);
+	write_vector(t, g->seed, ",", fp);
+	fputs(" AnchorSpacing=", fp);
+	write_vector(t, g->spacing, ",", fp);
+	fputc('\n', fp);
+}
+
 int tp_torus_write_conf(const tp_torus *t, FILE *fp)
 {
 	fprintf(fp, "# torus.conf(5): %d nodes\nDimensions=", t->nnodes);
@@ -321,6 +350,8 @@ int tp_torus_write_conf(const tp_torus *t, FILE *fp)
 	if (t->opts.base_shapes != default_opts.base_shapes)
 		fprintf(fp, "BaseShapes=%s\n",
 			tp_torus_base_shapes_name(t->opts.base_shapes));
+	for (int k = 0; k < t->grids.n; k++)
+		write_grid(t, &t->grids.g[k], fp);
 	int c[TP_TORUS_MAX_DIMS];
 	for (int idx = 0; idx < t->nnodes; idx++) {
 		tp_torus_coord(t, idx, c);
@@ -351,11 +382,19 @@ typedef struct node_line {
 	int line;
 } node_line;
 
+/* A Placement= line: the shape and its grid's values as written. */
+typedef struct grid_line {
+	char *dims, *seed, *spacing; /* seed, spacing NULL if not given */
+	int line;
+} grid_line;
+
 typedef struct parse {
 	const char *path;
 	conf_val keys[K_COUNT];
 	node_line *nodes;
 	size_t nnodes, cap;
+	grid_line *grids;
+	size_t ngrids, gcap;
 	tp_torus *t;
 	int *node_line_of; /* by node index: line that placed it */
 } parse;
@@ -369,6 +408,12 @@ static void parse_fini(parse *p)
 		free(p->nodes[i].coord);
 	}
 	free(p->nodes);
+	for (size_t i = 0; i < p->ngrids; i++) {
+		free(p->grids[i].dims);
+		free(p->grids[i].seed);
+		free(p->grids[i].spacing);
+	}
+	free(p->grids);
 	free(p->node_line_of);
 }
 
@@ -456,6 +501,38 @@ static int node_line_add(parse *p, const tp_conf_line *line, tp_error *err)
 	return 0;
 }
 
+/* strdup of an optional value: 0, or -1 when it was given and ENOMEM. */
+static int dup_opt(const char *v, char **out)
+{
+	*out = v ? strdup(v) : NULL;
+	return v && !*out ? -1 : 0;
+}
+
+static int grid_line_add(parse *p, const tp_conf_line *line, tp_error *err)
+{
+	for (size_t i = 0; i < line->npairs; i++) {
+		const char *k = line->pairs[i].key;
+		if (strcasecmp(k, "Placement") && strcasecmp(k, "AnchorSeed") &&
+		    strcasecmp(k, "AnchorSpacing"))
+			return tp_errorf(err, "%s:%d: unknown key '%s' on a Placement line (AnchorSeed= and AnchorSpacing= may follow)",
+					 p->path, line->lineno, k);
+	}
+	if (p->ngrids == p->gcap) {
+		size_t cap = p->gcap ? 2 * p->gcap : 16;
+		grid_line *g = realloc(p->grids, cap * sizeof(*g));
+		if (!g)
+			return tp_errorf(err, "%s: out of memory", p->path);
+		p->grids = g;
+		p->gcap = cap;
+	}
+	grid_line *gl = &p->grids[p->ngrids++];
+	gl->line = line->lineno;
+	int rc = dup_opt(tp_conf_get(line, "Placement"), &gl->dims);
+	rc |= dup_opt(tp_conf_get(line, "AnchorSeed"), &gl->seed);
+	rc |= dup_opt(tp_conf_get(line, "AnchorSpacing"), &gl->spacing);
+	return rc ? tp_errorf(err, "%s: out of memory", p->path) : 0;
+}
+
 static int global_line_add(parse *p, const tp_conf_line *line, tp_error *err)
 {
 	for (size_t i = 0; i < line->npairs; i++) {
@@ -483,8 +560,12 @@ static int read_file(parse *p, const char *path, tp_error *err)
 	tp_conf_line line;
 	int rc;
 	while ((rc = tp_conf_next(r, &line, err)) == 1) {
-		rc = tp_conf_get(&line, "NodeName") ? node_line_add(p, &line, err)
-						     : global_line_add(p, &line, err);
+		if (tp_conf_get(&line, "NodeName"))
+			rc = node_line_add(p, &line, err);
+		else if (tp_conf_get(&line, "Placement"))
+			rc = grid_line_add(p, &line, err);
+		else
+			rc = global_line_add(p, &line, err);
 		if (rc)
 			break;
 	}
@@ -704,6 +785,68 @@ static int map_nodes(parse *p, tp_error *err)
 	return 0;
 }
 
+/* One value per dimension of a Placement line ("2x2x1" with seps "xX",
+ * "1,0,0" with ","), each an integer >= lo. */
+static int parse_vector(parse *p, const grid_line *gl, const char *key,
+			const char *value, const char *seps, int lo, int *out,
+			tp_error *err)
+{
+	int nd = p->t->ndims;
+	char *copy = strdup(value), *piece[TP_TORUS_MAX_DIMS + 1];
+	if (!copy)
+		return tp_errorf(err, "%s: out of memory", p->path);
+	int n = split(copy, seps, piece, TP_TORUS_MAX_DIMS), rc = 0;
+	if (n != nd)
+		rc = tp_errorf(err, "%s:%d: %s=%s has %d values for %d dimensions",
+			       p->path, gl->line, key, value,
+			       n > TP_TORUS_MAX_DIMS ? TP_TORUS_MAX_DIMS + 1 : n, nd);
+	for (int i = 0; i < n && !rc; i++)
+		if (parse_int(piece[i], lo, TP_TORUS_MAX_NODES, &out[i]))
+			rc = tp_errorf(err, "%s:%d: bad number '%s' in %s=%s (need an integer >= %d)",
+				       p->path, gl->line, piece[i], key, value, lo);
+	free(copy);
+	return rc;
+}
+
+/* A Placement= line into a grid: seed 0 and spacing = the lengths by
+ * default, a spacing of 0 meaning the length there (torus3d's rule). */
+static int parse_grid(parse *p, const grid_line *gl, tp_torus_grid *g,
+		      tp_error *err)
+{
+	memset(g, 0, sizeof(*g));
+	if (parse_vector(p, gl, "Placement", gl->dims, "xX", 1, g->len, err) ||
+	    (gl->seed && parse_vector(p, gl, "AnchorSeed", gl->seed, ",", 0,
+				      g->seed, err)) ||
+	    (gl->spacing && parse_vector(p, gl, "AnchorSpacing", gl->spacing,
+					 ",", 0, g->spacing, err)))
+		return -1;
+	for (int i = 0; i < p->t->ndims; i++)
+		if (!g->spacing[i])
+			g->spacing[i] = g->len[i];
+	tp_error e;
+	if (tp_torus_grid_check(p->t, g, &e))
+		return tp_errorf(err, "%s:%d: Placement=%s: %s", p->path,
+				 gl->line, gl->dims, e.msg);
+	return 0;
+}
+
+/* Placement= lines, in the order written, into the torus's list. */
+static int parse_grids(parse *p, tp_error *err)
+{
+	if (!p->ngrids)
+		return 0;
+	tp_torus_grid *g = calloc(p->ngrids, sizeof(*g));
+	if (!g)
+		return tp_errorf(err, "%s: out of memory", p->path);
+	int rc = 0;
+	for (size_t i = 0; i < p->ngrids && !rc; i++)
+		rc = parse_grid(p, &p->grids[i], &g[i], err);
+	if (!rc)
+		rc = tp_torus_set_grids(p->t, g, (int)p->ngrids, err);
+	free(g);
+	return rc;
+}
+
 tp_torus *tp_torus_load(const char *path, tp_error *err)
 {
 	parse p = { .path = path };
@@ -723,6 +866,8 @@ tp_torus *tp_torus_load(const char *path, tp_error *err)
 		p.t->opts = o;
 		rc = map_nodes(&p, err);
 	}
+	if (!rc)
+		rc = parse_grids(&p, err);
 	tp_torus *t = p.t;
 	if (rc) {
 		tp_torus_free(t);

@@ -309,6 +309,40 @@ int tp_torus_place(const tp_torus *t, tp_torus_method method,
 int tp_torus_place_packed(const tp_torus *t, tp_torus_base_shapes reading,
 			  const tp_nodeset *free, int nodes, tp_nodeset *out);
 
+/* ---- anchor grids: topology/torus3d's placements (torus_grid.c) --------
+ * Slurm 26.05's topology/torus3d gives a job of s nodes the box of an
+ * anchor of a "placement" of exactly s nodes: a box shape with a grid of
+ * anchors, positions seed, seed + spacing, seed + 2 spacing, ... along each
+ * dimension (on a ring until they cycle back to the seed).  torus.conf's
+ * Placement= lines declare them, in the order torus-anchor tries them;
+ * with none, torus-anchor derives a list from the torus (torus.conf(5)). */
+typedef struct tp_torus_grid {
+	int len[TP_TORUS_MAX_DIMS];     /* the box shape, 1 <= len_i <= d_i */
+	int seed[TP_TORUS_MAX_DIMS];    /* AnchorSeed=, 0 <= seed_i < d_i */
+	int spacing[TP_TORUS_MAX_DIMS]; /* AnchorSpacing=, 1 <= q_i <= d_i */
+} tp_torus_grid;
+
+/* Node count of a grid's boxes. */
+int tp_torus_grid_size(const tp_torus *t, const tp_torus_grid *g);
+/* Is g valid on t (the ranges above; on a line the seed's box fits)?
+ * -1 with a message naming the dimension and value (no file/line). */
+int tp_torus_grid_check(const tp_torus *t, const tp_torus_grid *g,
+			tp_error *err);
+/* The declared grids in torus3d's list order: by size, equal sizes in
+ * the order declared.  Their count, 0 when none was declared. */
+int tp_torus_grids(const tp_torus *t, const tp_torus_grid **out);
+/* Declare n grids (n = 0: none), each checked, copied and then sorted
+ * stably by size.  -1 with err (the index of the bad one) or on ENOMEM;
+ * the torus keeps its old list then. */
+int tp_torus_set_grids(tp_torus *t, const tp_torus_grid *g, int n,
+		       tp_error *err);
+/* Internal to torus.c / torus_grid.c: where the torus keeps them. */
+typedef struct tp_torus_grid_list {
+	tp_torus_grid *g;
+	int n;
+} tp_torus_grid_list;
+tp_torus_grid_list *tp_torus_grids_slot(tp_torus *t);
+
 /* ---- present positions (torus_present.c) ------------------------------
  * A torus.conf may name positions slurm.conf lacks (a machine with holes,
  * or nodes not yet added): no job can ever get them.  A size none of
