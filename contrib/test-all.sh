@@ -153,9 +153,9 @@ ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	run_tests "$unit_filter" make -C build/sanitize check
 unit_verdict "make -C build/sanitize check" $?
 
-# The live suites of the two Slurm versions run side by side: each cluster
-# has its own network (and, on 24.11, mount) namespace, and the tests
-# mostly wait on Slurm, so two lanes take the time of the longer one.
+# The live suites of the three Slurm versions run side by side: each
+# cluster has its own network (and, on 24.11, mount) namespace, and the
+# tests mostly wait on Slurm, so the lanes take the time of the longest.
 live_filter='^(== |ok|not ok|Bail out!|PASS|FAIL|ERROR|SKIP|check-live:)'
 
 # live_lane BUILDDIR TAG: make check-live there in the background, its
@@ -217,8 +217,8 @@ live_verdict() {
 }
 
 # Slurm's own testsuite/python with and without our plugins, compared
-# test by test (make check-slurm-suite): 24.11's right after its live
-# tests, in its lane (that lane ends first); 22.05's after both lanes.
+# test by test (make check-slurm-suite): 24.11's and 26.05's right after
+# their live tests, in their lanes; 22.05's after all three lanes.
 suite_run() { # BUILDDIR
 	rm -f "$1/check-slurm-suite.rc"
 	make -C "$1" check-slurm-suite >"$1/check-slurm-suite.out" 2>&1
@@ -237,12 +237,13 @@ suite_verdict() { # BUILDDIR TAG
 }
 
 step "live-cluster tests, Slurm 22.05 [22.05], 24.11 [24.11] and 26.05 [26.05], side by side"
-rm -f build/test/check-live.rc build/test-2411/check-live.rc build/test-2605/check-live.rc
+rm -f build/test/check-live.rc build/test-2411/check-live.rc build/test-2605/check-live.rc \
+	build/test-2411/check-slurm-suite.rc build/test-2605/check-slurm-suite.rc
 live_lane build/test 22.05
 p2205=$lane_pid
 live_lane build/test-2411 24.11 suite
 p2411=$lane_pid
-live_lane build/test-2605 26.05
+live_lane build/test-2605 26.05 suite
 p2605=$lane_pid
 for p in $p2205 $p2411 $p2605; do wait "$p"; done
 sleep 1 # the last lines through tail
@@ -250,9 +251,10 @@ live_verdict build/test
 live_verdict build/test-2411
 live_verdict build/test-2605
 
-step "Slurm's testsuite/python: stock vs our plugins, Slurm 22.05 (24.11 ran in its lane)"
+step "Slurm's testsuite/python: stock vs our plugins, Slurm 22.05 (24.11 and 26.05 ran in their lanes)"
 suite_run build/test
 suite_verdict build/test 22.05
 suite_verdict build/test-2411 24.11
+suite_verdict build/test-2605 26.05
 
 finish
