@@ -8,6 +8,9 @@
 #   --contiguous     consecutive nodes;
 #   --reservation    only the reservation's nodes, and jobs outside the
 #                    reservation never get them;
+#   Flags=MAGNETIC   a reservation that attracts jobs naming none: a job
+#                    that fits in it runs there (Reservation= set), one
+#                    that does not runs outside it;
 # every pending job has a Reason other than None meanwhile, and a job
 # whose constraints no node can meet now (its -w node drained) is left
 # pending with a reason (Slurm's ReqNodeNotAvail) instead of blocking the
@@ -55,6 +58,18 @@ wait_jobs_final 120 "$r" "$o" || fail "the reservation's job and the other finis
 assert_eq n4 "$(job_nodelist "$r")" "--reservation=r1 ran on the reservation's node"
 assert_eq "n[1-3]" "$(job_nodelist "$o")" "a job outside the reservation never got its node"
 sx scontrol delete ReservationName=r1 || fail "reservation r1 deleted"
+
+diag "---- a MAGNETIC reservation"
+sx scontrol create reservation ReservationName=mag Nodes=n3 StartTime=now \
+	Duration=10 Users=root Flags=MAGNETIC,IGNORE_JOBS | diag_block
+m=$(submit 1 3 2 drawn) || bail_out "sbatch (drawn into the MAGNETIC reservation)"
+b=$(submit 2 3 2 toobig) || bail_out "sbatch (too big for the MAGNETIC reservation)"
+wait_jobs_final 120 "$m" "$b" || fail "both jobs finished"
+assert_eq n3 "$(job_nodelist "$m")" "a one-node job ran on the MAGNETIC reservation's node"
+assert_eq mag "$(job_field "$m" Reservation)" "in the reservation (Reservation=mag)"
+assert_match "^n\[(1-2|1,4|2,4)\]$" "$(job_nodelist "$b")" "a two-node job ran outside it"
+assert_match "^(\(null\))?$" "$(job_field "$b" Reservation)" "with no reservation"
+sx scontrol delete ReservationName=mag || fail "reservation mag deleted"
 
 # ------------------------------------------------------------- never
 diag "---- a job whose required node is drained"

@@ -13,7 +13,7 @@
 # namespace and authentication, exec --pid-ns a private PID namespace so
 # that it finds only its own daemons).
 #
-# Usage: slurm-suite.sh --slurm 22.05|24.11 --plugindir DIR --out DIR
+# Usage: slurm-suite.sh --slurm 22.05|24.11|26.05 --plugindir DIR --out DIR
 #                       [--only NAME[,NAME...]] [--full] [--modes local,auto]
 #   --full   run every test (default: the tests known as slow are left
 #            out, see `known`, to keep CI short).
@@ -39,7 +39,7 @@ while [ $# -gt 0 ]; do
 	*) die "unknown argument $1 (see the header of $0)" 2 ;;
 	esac
 done
-case $SERIES in 22.05 | 24.11) ;; *) die "--slurm 22.05 or 24.11" 2 ;; esac
+case $SERIES in 22.05 | 24.11 | 26.05) ;; *) die "--slurm 22.05, 24.11 or 26.05" 2 ;; esac
 case $MODES in local | auto | local,auto | auto,local) ;; *) die "--modes: local, auto or local,auto" 2 ;; esac
 [ -n "$PLUGINDIR" ] && [ -d "$PLUGINDIR" ] || die "--plugindir DIR: the built plugins" 2
 [ -n "$OUT" ] || die "--out DIR" 2
@@ -70,9 +70,60 @@ need_debs() { # ROOT PKG...: install PKGs (Debian) into ROOT ("" = this system)
 	fi || die "apt-get install$missing failed"
 }
 
+# Slurm 26.05's testsuite/python.  SchedMD's release tarballs have none
+# since 25.11: the suite lives on Slurm's master branch only, and its
+# tests skip below the release they need (atf.require_version), so that
+# one suite serves every supported release.  The gate runs one snapshot
+# of it, master of 2026-08-20 (a week after 26.05.3), made with
+#   git archive --prefix=slurm-testsuite-284c3b95f0/ 284c3b95f0 testsuite/python | xz -9
+# in SchedMD's repository, looked for beside the 26.05.3 source
+# (../shared/slurm) and in the cache; SLURM_TESTSUITE=TARBALL|DIR (DIR
+# holding testsuite/python) names another.  Unpacked once into the cache;
+# prints the directory that holds testsuite/python.
+SUITE_2605=slurm-testsuite-284c3b95f0
+SUITE_2605_SHA256=9ecf3f732323fae205349ab3d4f2efa69a94f764ea4c404557871ca46c12432f
+suite_2605() {
+	local t=${SLURM_TESTSUITE:-} d
+	if [ -n "$t" ] && [ -d "$t" ]; then
+		[ -d "$t/testsuite/python" ] || die "SLURM_TESTSUITE=$t has no testsuite/python"
+		(cd "$t" && pwd)
+		return
+	fi
+	if [ -z "$t" ]; then
+		for t in "$TOP/../shared/slurm/$SUITE_2605.tar.xz" "$cache/$SUITE_2605.tar.xz" ""; do
+			[ -f "$t" ] && break
+		done
+		[ -n "$t" ] || die "no $SUITE_2605.tar.xz (Slurm 26.05's testsuite/python, see this script) in $TOP/../shared/slurm or $cache; SLURM_TESTSUITE=TARBALL|DIR names another"
+		echo "$SUITE_2605_SHA256  $t" | sha256sum -c --quiet - >/dev/null 2>&1 ||
+			die "$t is not the snapshot this gate pins (sha256 $SUITE_2605_SHA256)"
+	fi
+	[ -f "$t" ] || die "SLURM_TESTSUITE=$t: no such file or directory"
+	d=$cache/$(basename "$t" .tar.xz)
+	if [ ! -f "$d/testsuite/python/lib/atf.py" ] || [ "$t" -nt "$d" ]; then
+		rm -rf "$d.tmp" "$d"
+		mkdir -p "$d.tmp"
+		tar -xJf "$t" -C "$d.tmp" --strip-components=1 || die "cannot unpack $t"
+		mv "$d.tmp" "$d"
+	fi
+	echo "$d"
+}
+
 if [ "$SERIES" = 22.05 ]; then
 	src=$("$TOP/contrib/slurm-headers.sh") || die "contrib/slurm-headers.sh failed"
 	need_debs "" python3-pytest python3-pexpect
+elif [ "$SERIES" = 26.05 ]; then
+	# The 26.05 daemons and clients built from source (topo-cluster
+	# builds them once), its configured tree (the suite compiles a few
+	# programs against it) and the suite, run on this machine; the suite
+	# also imports jsondiff, jsonpatch and yaml; its auto-config mode
+	# runs `mysql` (as on 24.11) and copies directories with rsync.
+	src=$(suite_2605)
+	"$TOPO_CLUSTER" prepare --slurm 26.05 >/dev/null || die "topo-cluster prepare --slurm 26.05 failed"
+	tree=$("$TOP/contrib/slurm-source.sh" --check) || die "no configured Slurm 26.05 tree (contrib/slurm-source.sh --check)"
+	prefix=$cache/slurm-26.05.3-install # where topo-cluster runs them from (slurm-26.05.sh)
+	[ -x "$prefix/sbin/slurmctld" ] || die "no Slurm 26.05 build in $prefix"
+	need_debs "" python3-pytest python3-pexpect python3-requests python3-jsondiff \
+		python3-jsonpatch python3-yaml mariadb-client rsync
 else
 	src=$("$TOP/contrib/slurm-headers.sh" --version 24.11) || die "contrib/slurm-headers.sh --version 24.11 failed"
 	# The 24.11 clients run in the Debian 13 root: so does pytest.  Its
@@ -95,16 +146,23 @@ printf 'SwitchName=s1 Nodes=n[1-4]\nSwitchName=s2 Nodes=n[5-8]\nSwitchName=s3 No
 	>"$OUT/auto/topology.conf"
 printf 'Dimensions=4x2x3\nNodes=n[1-24]\n' >"$OUT/auto/torus.conf"
 printf 'PreemptType=preempt/partition_prio\nPreemptMode=CANCEL,GANG\nMinJobAge=86400\n' >"$OUT/extra.conf"
+if [ "$SERIES" = 26.05 ]; then
+	mkdir -p "$OUT/shim" && cp "$HERE/sudo" "$OUT/shim/sudo" || die "cannot copy test/suite/sudo into $OUT/shim"
+fi
 
-# Deselected tests: "slow" lines of `known` (unless --full); the
+# Deselected tests: "slow" lines of `known` and the files of `skips`
+# (unless --full), "ignore" lines (modules that cannot load here); the
 # preemption tests where a cluster does not run them.
 deselect() { # PREEMPT
-	local id what
-	while read -r what id _; do
+	local id what ser
+	while read -r what id ser _; do
+		[ "$ser" = all ] || [ "$ser" = "$SERIES" ] || continue
 		case $what in
 		slow) [ "$FULL" = 1 ] || echo "--deselect=$id" ;;
+		ignore) echo "--ignore=$id" ;;
 		esac
 	done < <(grep -v '^[[:space:]]*\(#\|$\)' "$HERE/known")
+	[ "$FULL" = 1 ] || awk -v s="$SERIES" '$1 == s { print "--deselect=" $2 }' "$HERE/skips"
 	[ "$1" = yes ] || echo "--deselect=tests/parameters/slurm/PreemptType"
 }
 
@@ -115,17 +173,23 @@ auto_ids() {
 }
 
 # ---- one cluster: start, run the suite, stop ------------------------------
-# suite_exec DIR MODE PYTEST-ARGS...: pytest in DIR/suite, in the cluster's
-# namespace (and, on 24.11, its root: chroot starts in /, hence the cd).
-# Auto-config: in a private PID namespace, and with DIR/sbin first in PATH.
+# Where the suite goes in a cluster's directory: 26.05's finds its own
+# scripts and data files in ../../python beside its lib directory.
+SUITE_IN=suite
+[ "$SERIES" = 26.05 ] && SUITE_IN=testsuite/python
+
+# suite_exec DIR MODE PATH-FIRST TMP PYTEST-ARGS...: pytest in
+# DIR/$SUITE_IN, in the cluster's namespace (and, on 24.11, its root:
+# chroot starts in /, hence the cd), with PATH-FIRST before PATH and its
+# temporary files in TMP.  Auto-config: in a private PID namespace.
 suite_exec() {
-	local dir=$1 mode=$2 pidns=()
-	shift 2
+	local dir=$1 mode=$2 first=$3 tmp=$4 pidns=()
+	shift 4
 	[ "$mode" = auto ] && pidns=(--pid-ns)
-	"$TOPO_CLUSTER" exec --dir "$dir" "${pidns[@]}" -- sh -c 'cd "$0/suite" && exec env \
-		PATH="$0/sbin:$PATH" SLURM_TESTSUITE_CONF="$0/testsuite.conf" PYTHONDONTWRITEBYTECODE=1 \
-		pytest-3 -p no:cacheprovider -q -rfE --basetemp="$0/tmp" \
-		--junitxml="$0/result.xml" "$@"' "$dir" "$@"
+	"$TOPO_CLUSTER" exec --dir "$dir" "${pidns[@]}" -- sh -c 'cd "$0/$1" && PATH="$2:$PATH" && tmp=$3 && shift 3 && \
+		exec env SLURM_TESTSUITE_CONF="$0/testsuite.conf" PYTHONDONTWRITEBYTECODE=1 \
+		pytest-3 -p no:cacheprovider -q -rfE --basetemp="$tmp" \
+		--junitxml="$0/result.xml" "$@"' "$dir" "$SUITE_IN" "$first" "$tmp" "$@"
 }
 
 # The suite finds daemons by /proc/PID/exe = SBIN/slurmctld (SBIN being
@@ -133,7 +197,7 @@ suite_exec() {
 # slurmctld-wlm, so it would never see one and not wait for a stopping
 # slurmctld before starting the next: DIR/sbin has copies under the plain
 # names.  24.11: the binaries of the Debian 13 root, where DIR is seen at
-# the same path.
+# the same path.  (26.05's build has them under their plain names.)
 sbin_copies() { # DIR
 	local b root=""
 	[ "$SERIES" = 24.11 ] && root=$cache/trixie-root
@@ -144,14 +208,51 @@ sbin_copies() { # DIR
 	done
 }
 
+# suite_setup DIR MODE: the suite's files in the cluster's directory
+# (which the 24.11 clients' root sees at the same path): DIR/$SUITE_IN,
+# DIR/testsuite.conf; prints what goes first in the suite's PATH.
+suite_setup() {
+	local dir=$1 mode=$2
+	mkdir -p "$(dirname "$dir/$SUITE_IN")" && cp -r "$src/testsuite/python" "$dir/$SUITE_IN" || return 1
+	if [ "$SERIES" != 26.05 ]; then
+		printf 'SlurmInstallDir=/usr\nSlurmConfigDir=%s\n' "$dir" >"$dir/testsuite.conf"
+		if [ "$mode" = auto ]; then sbin_copies "$dir" || return 1; fi
+		echo "$dir/sbin"
+		return
+	fi
+	# 26.05: the build's daemons first in PATH (the system's are 22.05),
+	# and test/suite/sudo in front of them ($OUT/shim): the suite runs
+	# most commands through sudo, which would lose the cluster's
+	# SLURM_CONF and PATH.  Not in DIR: auto-config mode removes DIR and
+	# puts back a copy at each module's end, through sudo.
+	printf 'SlurmInstallDir=%s\nSlurmConfigDir=%s\nSlurmSourceDir=%s\nSlurmBuildDir=%s\n' \
+		"$prefix" "$dir" "$tree" "$tree" >"$dir/testsuite.conf"
+	# Some modules ask `slurmdbd -V` for its version when they load, and
+	# 26.05's slurmdbd reads slurmdbd.conf before it answers: one for
+	# that question (the clusters have no accounting; those tests skip).
+	printf 'DbdHost=localhost\nStorageType=accounting_storage/mysql\nSlurmUser=root\n' \
+		>"$dir/slurmdbd.conf" && chmod 600 "$dir/slurmdbd.conf" || return 1
+	# Auto-config mode puts back a copy of DIR at each module's end, and
+	# a copy has no socket: munged's (DIR/munge, the one daemon that runs
+	# through all modules) moves out of DIR, with a link in its place.
+	if [ "$mode" = auto ]; then
+		rm -rf "$dir.munge" && mv "$dir/munge" "$dir.munge" &&
+			ln -s "$dir.munge" "$dir/munge" || return 1
+	fi
+	echo "$OUT/shim:$prefix/sbin"
+}
+
 # on_cluster TAG MODE OPTIONS... -- PYTEST-ARGS...: a fresh cluster $OUT/TAG
 # (topo-cluster OPTIONS, @TOPO@/@TORUS@ filled in), pytest on it in MODE
 # (local or auto) ($OUT/TAG.log, $OUT/TAG.xml), then stopped.  pytest's
 # exit status, or 99 when the cluster did not start.
 on_cluster() {
-	local tag=$1 mode=$2 dir=$OUT/$1 rc=0 args=() a files=$OUT
+	local tag=$1 mode=$2 dir=$OUT/$1 rc=0 args=() a files=$OUT first tmp extra
 	shift 2
 	[ "$mode" = auto ] && { files=$OUT/auto; args=(--plain-conf --no-slurm); }
+	# 26.05's suite reads each node's Port from slurm.conf and misreads
+	# a bracketed range (Port=[17001-17008]): one line per node there too.
+	[ "$mode" = local ] && [ "$SERIES" = 26.05 ] && args=(--plain-conf)
 	while [ $# -gt 0 ] && [ "$1" != -- ]; do
 		a=${1//@TOPO@/$files/topology.conf}
 		args+=("${a//@TORUS@/$files/torus.conf}")
@@ -160,24 +261,47 @@ on_cluster() {
 	shift
 	[ "$mode" = auto ] && set -- --auto-config "$@"
 	rm -rf "$dir"
+	rm -f "$OUT/$tag.xml" "$OUT/$tag.log" # never a previous run's verdict
+	extra=$OUT/extra.conf
+	if [ "$SERIES" = 26.05 ]; then
+		# 26.05's suite creates and removes (rm -rf) the TmpFS directory
+		# of each node it adds in auto-config mode (TmpFS=PATH/%n): the
+		# cluster's own, not the default /tmp.  In auto-config mode it
+		# moves StateSaveLocation aside while a module runs and copies
+		# the whole configuration directory back at its end, which
+		# would bring back the moved-aside state instead of the state
+		# directory: StateSaveLocation outside DIR (the later line wins).
+		extra=$OUT/$tag.extra.conf
+		rm -rf "$OUT/$tag.tmpfs" "$OUT/$tag.state"
+		seq -f "$OUT/$tag.tmpfs/n%.0f" 1 24 | xargs mkdir -p
+		{
+			cat "$OUT/extra.conf"
+			echo "TmpFS=$OUT/$tag.tmpfs/%n"
+			if [ "$mode" = auto ]; then
+				mkdir -p "$OUT/$tag.state"
+				echo "StateSaveLocation=$OUT/$tag.state"
+			fi
+		} >"$extra"
+	fi
 	if ! "$TOPO_CLUSTER" start --dir "$dir" --nodes 8 --cpus 2 --slurm "$SERIES" \
-		--plugindir "$PLUGINDIR" --extra-conf "$OUT/extra.conf" "${args[@]}" \
+		--plugindir "$PLUGINDIR" --extra-conf "$extra" "${args[@]}" \
 		>"$OUT/$tag.start" 2>&1; then
 		echo "slurm-suite: $tag: cluster did not start:" >&2
 		tail -n 5 "$OUT/$tag.start" >&2
 		"$TOPO_CLUSTER" stop --dir "$dir" >/dev/null 2>&1 || true
 		return 99
 	fi
-	# The suite and its output live in the cluster's directory, which the
-	# 24.11 clients' root sees at the same path.
-	cp -r "$src/testsuite/python" "$dir/suite"
-	printf 'SlurmInstallDir=/usr\nSlurmConfigDir=%s\n' "$dir" >"$dir/testsuite.conf"
-	if [ "$mode" = auto ] && ! sbin_copies "$dir"; then
-		echo "slurm-suite: $tag: cannot copy the daemons into $dir/sbin" >&2
+	if ! first=$(suite_setup "$dir" "$mode"); then
+		echo "slurm-suite: $tag: cannot set up the suite in $dir" >&2
 		"$TOPO_CLUSTER" stop --dir "$dir" >/dev/null 2>&1 || true
 		return 99
 	fi
-	suite_exec "$dir" "$mode" "$@" >"$OUT/$tag.log" 2>&1 || rc=$?
+	# 26.05's suite fails a test whose temporary directory is not under
+	# /tmp (it opens the path up to /tmp for other users).
+	tmp=$dir/tmp
+	[ "$SERIES" = 26.05 ] && tmp=$(mktemp -d /tmp/slurm-suite.XXXXXX)/t
+	suite_exec "$dir" "$mode" "$first" "$tmp" "$@" >"$OUT/$tag.log" 2>&1 || rc=$?
+	[ "$SERIES" = 26.05 ] && rm -rf "${tmp%/t}"
 	cp "$dir/result.xml" "$OUT/$tag.xml" 2>/dev/null || true
 	"$TOPO_CLUSTER" stop --dir "$dir" >/dev/null 2>&1 || true
 	return "$rc"
@@ -262,7 +386,8 @@ for mode in "${modes[@]}"; do
 		read -r _ name preempt opts <<<"$l"
 		[ -n "${pids[$name]:-}" ] && [ "$name" != stock ] || continue
 		args+=("$OUT/$name$sfx.xml")
-		/usr/bin/python3 "$HERE/suite-compare.py" --ids "$OUT/stock$sfx.xml" "$OUT/$name$sfx.xml" \
+		/usr/bin/python3 "$HERE/suite-compare.py" --ids --known "$HERE/known" --series "$SERIES" \
+			"$OUT/stock$sfx.xml" "$OUT/$name$sfx.xml" \
 			>"$OUT/$name$sfx.again" || die "suite-compare.py failed"
 		if [ -s "$OUT/$name$sfx.again" ]; then
 			echo "slurm-suite: $name$sfx: again: $(tr '\n' ' ' <"$OUT/$name$sfx.again")"

@@ -1,17 +1,25 @@
 #!/usr/bin/python3
 """suite-compare.py - compare runs of Slurm's testsuite/python test by test.
 
-  suite-compare.py --ids STOCK.xml OTHER.xml
+  suite-compare.py --ids [--known FILE --series S] STOCK.xml OTHER.xml
       print the pytest ids of the tests that passed on STOCK and failed on
-      OTHER (one per line), for a second run.
+      OTHER (one per line), for a second run; with --known, not those
+      known as flaky or differing (they are not counted anyway).
   suite-compare.py --known FILE --series S [--mode local|auto] STOCK.xml OTHER.xml...
       a table per cluster; exit 1 when a test that passed on STOCK failed
       on a cluster, also in its second run (OTHER.rerun.xml) if there was
       one.  Failures on stock are listed with their reason from FILE.
 
+  suite-compare.py --skips --series S STOCK.xml...
+      print a line "S FILE REASON" for each test file of which every test
+      skipped (in every one of the runs given: a file a run did not
+      collect counts in the others), REASON being its most frequent skip
+      message: the lines of test/suite/skips.
+
 The files are pytest's JUnit XML (--junitxml).  Only the standard library.
 """
 import argparse
+from collections import Counter
 import os
 import sys
 import xml.etree.ElementTree as ET
@@ -32,6 +40,24 @@ def outcomes(path):
     return res
 
 
+def skipped_files(paths):
+    """{test file: Counter of skip messages} of the files of which every
+    test skipped in every run of `paths`."""
+    msgs, ran = {}, set()
+    for path in paths:
+        for tc in ET.parse(path).iter('testcase'):
+            cls = tc.get('classname', '')
+            mod = [p for p in cls.split('.') if not p[:1].isupper()]
+            f = '/'.join(mod) + '.py'
+            sk = tc.find('skipped')
+            if sk is None:
+                ran.add(f)
+                continue
+            m = ' '.join((sk.get('message') or '').split())
+            msgs.setdefault(f, Counter())[m] += 1
+    return {f: c for f, c in msgs.items() if f not in ran}
+
+
 def regressions(stock, other):
     return sorted(t for t, o in other.items()
                   if o == 'fail' and stock.get(t) == 'pass')
@@ -47,8 +73,8 @@ def read_known(path, series):
             if not line or line.startswith('#'):
                 continue
             parts = line.split(None, 3)
-            if len(parts) < 4 or parts[0] not in ('env', 'slow', 'flaky', 'differs'):
-                sys.exit(f"{path}:{n}: expected 'env|slow|flaky|differs ID SERIES[:CLUSTER,...] REASON', got {line!r}")
+            if len(parts) < 4 or parts[0] not in ('env', 'slow', 'flaky', 'differs', 'ignore'):
+                sys.exit(f"{path}:{n}: expected 'env|slow|flaky|differs|ignore ID SERIES[:CLUSTER,...] REASON', got {line!r}")
             kind, tid, ser, reason = parts
             ser, _, names = ser.partition(':')
             if kind == 'differs' and not names:
@@ -132,16 +158,27 @@ def report(args):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--ids', action='store_true')
+    ap.add_argument('--skips', action='store_true')
     ap.add_argument('--known')
     ap.add_argument('--series', default='22.05')
     ap.add_argument('--mode', default='local', choices=('local', 'auto'))
     ap.add_argument('stock')
-    ap.add_argument('others', nargs='+')
+    ap.add_argument('others', nargs='*')
     args = ap.parse_args()
-    if args.ids:
-        for t in regressions(outcomes(args.stock), outcomes(args.others[0])):
-            print(t)
+    if args.skips:
+        for f, c in sorted(skipped_files([args.stock] + args.others).items()):
+            reason = c.most_common(1)[0][0].removeprefix('Skipped: ')
+            print(f"{args.series}  {f}  {reason}")
         return 0
+    if args.ids:
+        known = read_known(args.known, args.series) if args.known else []
+        name = name_of(args.others[0])
+        for t in regressions(outcomes(args.stock), outcomes(args.others[0])):
+            if not (reason_for(known, t, name) or '').startswith(('flaky', 'differs')):
+                print(t)
+        return 0
+    if not args.others:
+        ap.error('STOCK.xml and at least one other run are needed')
     if not args.known:
         ap.error('--known FILE is needed for the report')
     return report(args)

@@ -295,7 +295,7 @@ static job_use job_nodes(het_cycle *hc, job_record_t *j, tp_het_job *hj,
 	for (int i = 0; i < hj->nparts; i++)
 		bit_or(mine, hc->prec[hj->parts[i]]->node_bitmap);
 	bit_and(mine, hc->usable);
-	if (st_job_usable(j, mine, hc->now, &avail)) {
+	if (st_job_usable(j, mine, hc->now, true, &avail)) {
 		FREE_NULL_BITMAP(mine);
 		return JOB_SKIP;
 	}

@@ -157,7 +157,7 @@ static bool generic_reason(uint32_t r)
 }
 
 int st_job_usable(job_record_t *j, const bitstr_t *mine, time_t now,
-		  bitstr_t **avail_out)
+		  bool say, bitstr_t **avail_out)
 {
 	bitstr_t *avail = NULL;
 	time_t when = now;
@@ -165,10 +165,11 @@ int st_job_usable(job_record_t *j, const bitstr_t *mine, time_t now,
 	*avail_out = NULL;
 	if (rc != SLURM_SUCCESS || when > now) {
 		FREE_NULL_BITMAP(avail);
-		st_job_set_reason(j, WAIT_RESERVATION,
-				  xstrdup_printf("sched/topo: %s", rc ? slurm_strerror(rc) :
-						 "its reservation has not started"),
-				  now);
+		if (say)
+			st_job_set_reason(j, WAIT_RESERVATION,
+					  xstrdup_printf("sched/topo: %s", rc ? slurm_strerror(rc) :
+							 "its reservation has not started"),
+					  now);
 		return -1;
 	}
 	bit_and(avail, (bitstr_t *)mine);
@@ -180,7 +181,7 @@ int st_job_usable(job_record_t *j, const bitstr_t *mine, time_t now,
 		/* A node it must have is down, drained, reserved or
 		 * excluded. */
 		FREE_NULL_BITMAP(avail);
-		if (generic_reason(j->state_reason))
+		if (say && generic_reason(j->state_reason))
 			st_job_set_reason(j, WAIT_NODE_NOT_AVAIL,
 					  xstrdup("sched/topo: a node it requires (-w) is not available"),
 					  now);

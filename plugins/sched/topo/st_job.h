@@ -37,11 +37,12 @@ void st_job_keep_free(bitstr_t *b);
  * reservation, or none of the nodes reserved for others; not excluded
  * (-x); features (--constraint), memory and CPUs.  0 with *avail
  * (the caller frees it); -1 when the job cannot start now, with its
- * reason set: its reservation has not begun, or a node it requires (-w)
- * is not among them.
+ * reason set if `say`: its reservation has not begun, or a node it
+ * requires (-w) is not among them.  (A MAGNETIC reservation sched/topo
+ * only tries, st_magnetic.h, says nothing.)
  */
 int st_job_usable(job_record_t *j, const bitstr_t *mine, time_t now,
-		  bitstr_t **avail);
+		  bool say, bitstr_t **avail);
 
 /* A pending job's reason and description (xmalloc'd, "sched/topo: ...",
  * taken), logged when it changes. */

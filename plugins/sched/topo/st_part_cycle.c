@@ -26,6 +26,7 @@
 #include "driver/switches.h"
 #include "st_decide.h"
 #include "st_job.h"
+#include "st_magnetic.h"
 #include "st_part_cycle.h"
 #include "st_refuse.h"
 #include "st_slurm.h"
@@ -164,12 +165,13 @@ static void mark_unplaceable(part_cycle *pc, job_record_t *j, int32_t nodes,
 /* The job's node constraints (st_job_usable on the partition's usable
  * nodes; required nodes, -w; --contiguous) into d; 0, or -1 when the job
  * cannot start now (its reason says why). */
-static int job_constraints(part_cycle *pc, job_record_t *j, st_jobdesc *d)
+static int job_constraints(part_cycle *pc, job_record_t *j, st_jobdesc *d,
+			   bool say)
 {
 	st_view *v = &pc->x->view;
 	tpl_details_t *dt = j->details;
 	bitstr_t *avail;
-	if (st_job_usable(j, pc->usable, pc->now, &avail))
+	if (st_job_usable(j, pc->usable, pc->now, say, &avail))
 		return -1;
 	int rc = 0;
 	if (!bit_equal(avail, pc->usable)) {
@@ -238,50 +240,103 @@ static bool switches_wait(part_cycle *pc, job_record_t *j, st_jobdesc *d)
 	return true;
 }
 
-static int add_pending(part_cycle *pc, job_queue_rec_t **recs, size_t nrec)
+/* Could the job start now, within its constraints and switch limit, on
+ * the partition's free nodes? */
+static bool fits_now(part_cycle *pc, const st_jobdesc *d)
 {
 	st_view *v = &pc->x->view;
-	for (size_t i = 0; i < nrec; i++) {
-		job_queue_rec_t *rec = recs[i];
-		job_record_t *j = rec->job_ptr;
-		if (rec->part_ptr != pc->part || !IS_JOB_PENDING(j))
-			continue;
-		const char *why = unsupported(rec);
-		if (why) {
+	tp_job job = { .nodes = d->nodes, .max_nodes = d->max_nodes,
+		       .allowed = d->allowed, .required = d->required,
+		       .contiguous = d->contiguous, .max_groups = d->max_groups };
+	return tp_job_fits(v->alloc, &v->c.free, &job, &v->placeable.scratch);
+}
+
+/* One queue record into the pass.  A MAGNETIC reservation's record
+ * (st_magnetic.h) goes in only if the job can start in it now; else the
+ * job is left as it asked, without a word.  0, or -1 out of memory. */
+static int add_record(part_cycle *pc, job_queue_rec_t *rec, bool magnetic)
+{
+	st_view *v = &pc->x->view;
+	job_record_t *j = rec->job_ptr;
+	const char *why = unsupported(rec);
+	if (why) {
+		if (!magnetic)
 			set_reason(pc, j, FAIL_BAD_CONSTRAINTS,
 				   xstrdup_printf("sched/topo: %s", why));
-			continue;
-		}
-		/* Refused "not now" lately: decided without it for a while
-		 * (its reason is Slurm's). */
-		if (st_refuse_sits_out(pc->x, j, pc->now))
-			continue;
-		st_jobdesc d = { .id = j->job_id, .priority = rec->priority,
-				 .submit = j->details->submit_time,
-				 .estimate = st_job_pending_estimate(j, pc->part),
-				 .nodes = tp_job_nodes(j->details->min_nodes,
-						       j->details->min_cpus,
-						       pc->min_cpus),
-				 .max_nodes = st_job_range_max(j),
-				 .seq = (int32_t)j->job_id, .ref = j };
-		if (job_constraints(pc, j, &d))
-			continue;
-		d.max_groups = switch_limit(pc, j);
-		if (switches_wait(pc, j, &d))
-			continue;
-		if (!ever_placeable(pc, &d)) {
-			mark_unplaceable(pc, j, d.nodes, d.allowed || d.required);
-			continue;
-		}
-		/* Placeable again (a new topology, a node back, the
-		 * reservation started): our mark goes. */
-		(void) st_job_clear_mark(j, pc->now);
-		for (int32_t t = array_tasks(pc, j, d.nodes); t > 0; t--)
-			if (st_view_add_pending(v, &d))
-				return -1;
+		return 0;
 	}
-	st_view_sort_queue(v);
+	/* Refused "not now" lately: decided without it for a while (its
+	 * reason is Slurm's). */
+	if (st_refuse_sits_out(pc->x, j, pc->now))
+		return 0;
+	if (magnetic)
+		st_magnetic_try(rec);
+	st_jobdesc d = { .id = j->job_id, .priority = rec->priority,
+			 .submit = j->details->submit_time,
+			 .estimate = st_job_pending_estimate(j, pc->part),
+			 .nodes = tp_job_nodes(j->details->min_nodes,
+					       j->details->min_cpus,
+					       pc->min_cpus),
+			 .max_nodes = st_job_range_max(j),
+			 .seq = (int32_t)j->job_id, .ref = j };
+	if (job_constraints(pc, j, &d, !magnetic)) {
+		if (magnetic)
+			st_magnetic_drop(j);
+		return 0;
+	}
+	d.max_groups = switch_limit(pc, j);
+	if (magnetic && !fits_now(pc, &d)) {
+		st_magnetic_drop(j);
+		return 0;
+	}
+	if (switches_wait(pc, j, &d))
+		return 0;
+	if (!ever_placeable(pc, &d)) {
+		mark_unplaceable(pc, j, d.nodes, d.allowed || d.required);
+		return 0;
+	}
+	/* Placeable again (a new topology, a node back, the reservation
+	 * started): our mark goes. */
+	(void) st_job_clear_mark(j, pc->now);
+	for (int32_t t = array_tasks(pc, j, d.nodes); t > 0; t--)
+		if (st_view_add_pending(v, &d))
+			return -1;
 	return 0;
+}
+
+/* The partition's pending jobs into the pass: the records for MAGNETIC
+ * reservations first, as Slurm's queue order has them; a job that went
+ * in inside one of those is not added again as it asked. */
+static int add_pending(part_cycle *pc, job_queue_rec_t **recs, size_t nrec)
+{
+	for (int pass = 0; pass < 2; pass++) {
+		bool magnetic_pass = pass == 0;
+		for (size_t i = 0; i < nrec; i++) {
+			job_queue_rec_t *rec = recs[i];
+			job_record_t *j = rec->job_ptr;
+			if (rec->part_ptr != pc->part || !IS_JOB_PENDING(j) ||
+			    st_magnetic_rec(rec) != magnetic_pass ||
+			    st_magnetic_trying(j))
+				continue;
+			if (add_record(pc, rec, magnetic_pass))
+				return -1;
+		}
+	}
+	st_view_sort_queue(&pc->x->view);
+	return 0;
+}
+
+/* At the pass's end: a job that did not start loses the MAGNETIC
+ * reservation it was tried in (the next pass tries it again). */
+static void drop_magnetic(part_cycle *pc, job_queue_rec_t **recs,
+			  size_t nrec)
+{
+	for (size_t i = 0; i < nrec; i++) {
+		job_record_t *j = recs[i]->job_ptr;
+		if (recs[i]->part_ptr == pc->part && IS_JOB_PENDING(j) &&
+		    st_magnetic_trying(j))
+			st_magnetic_drop(j);
+	}
 }
 
 /* ---- carrying decisions out ---------------------------------------- */
@@ -470,8 +525,8 @@ static void decide_limits(part_cycle *pc)
 		error("%s: out of memory in the at-limit questions", ST_TYPE);
 }
 
-static void cycle_partition(part_cycle *pc, job_queue_rec_t **recs,
-			    size_t nrec, size_t maxjobs)
+static void pass_partition(part_cycle *pc, job_queue_rec_t **recs,
+			   size_t nrec, size_t maxjobs)
 {
 	st_ctx *x = pc->x;
 	if (!pc->part->node_bitmap || build_view(pc, recs, nrec, maxjobs)) {
@@ -491,6 +546,13 @@ static void cycle_partition(part_cycle *pc, job_queue_rec_t **recs,
 		apply_start(pc, &v->c.starts[k]);
 	preempt_for_waiting(pc);
 	mark_waiting(pc);
+}
+
+static void cycle_partition(part_cycle *pc, job_queue_rec_t **recs,
+			    size_t nrec, size_t maxjobs)
+{
+	pass_partition(pc, recs, nrec, maxjobs);
+	drop_magnetic(pc, recs, nrec);
 }
 
 void st_part_cycle_all(st_ctx *x, job_queue_rec_t **recs, size_t nrec,

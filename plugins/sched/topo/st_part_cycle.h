@@ -5,7 +5,9 @@
  *      available, idle, not completing, not booting, not powered down),
  *      running jobs with Slurm's end_time as their limit, nodes still
  *      completing as ending now, and the partition's pending jobs that
- *      can ever be placed (st_job_usable; the rest keep a reason);
+ *      can ever be placed (st_job_usable; the rest keep a reason), a job
+ *      a MAGNETIC reservation attracts inside it if it can start there
+ *      now (st_magnetic.h);
  *   2. asks the core about fill jobs at their limit and carries out the
  *      answers (extend the time limit, or requeue, or let Slurm end it);
  *   3. runs one pass (tp_driver_pass) and starts each decided job
