@@ -159,6 +159,34 @@ START_TEST(bad_file_names_line)
 }
 END_TEST
 
+/* Lines are read whole (a 256-byte buffer once read a long line as two,
+ * the second reported under the wrong number), and a NUL byte, which
+ * would hide the rest of its line ("12 10 0 0\0 9" read as
+ * "12 10 0 0"), is an error naming the line. */
+START_TEST(long_line_and_nul)
+{
+	const char *path = tmp_path();
+	FILE *fp = fopen(path, "w");
+	fprintf(fp, "12 10 0 0\n13 10 0 0%300s\n", "");
+	fclose(fp);
+	st_fills f;
+	tp_error err = { "" };
+	st_fills_init(&f);
+	ck_assert_msg(st_fills_load(&f, path, &err) == 0, "%s", err.msg);
+	ck_assert_int_eq(f.n, 2);
+	char want[128];
+	fp = fopen(path, "w");
+	fwrite("12 10 0 0\n13 10 0 0\0 9\n", 1, 24, fp);
+	fclose(fp);
+	ck_assert_int_eq(st_fills_load(&f, path, &err), -1);
+	ck_assert_int_eq(f.n, 0);
+	snprintf(want, sizeof(want), "%s:2: NUL byte", path);
+	ck_assert_msg(strstr(err.msg, want), "%s", err.msg);
+	unlink(path);
+	st_fills_fini(&f);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("sched_topo_fills");
@@ -168,6 +196,7 @@ int main(void)
 	tcase_add_test(tc, unseen_entries_are_dropped);
 	tcase_add_test(tc, save_and_load);
 	tcase_add_test(tc, bad_file_names_line);
+	tcase_add_test(tc, long_line_and_nul);
 	suite_add_tcase(s, tc);
 	return tp_check_run(s);
 }

@@ -151,16 +151,26 @@ int st_fills_load(st_fills *f, const char *path, tp_error *err)
 			return 0;
 		return tp_errorf(err, "%s: cannot read: %s", path, strerror(errno));
 	}
-	char line[256];
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
 	int lineno = 0, rc = 0;
-	while (fgets(line, sizeof(line), fp)) {
+	/* getline, not a fixed buffer: a long line must not be read as two */
+	while ((len = getline(&line, &cap, fp)) >= 0) {
 		lineno++;
-		line[strcspn(line, "\n")] = '\0';
+		if (len > 0 && line[len - 1] == '\n')
+			line[--len] = '\0';
+		if (strlen(line) != (size_t)len) {
+			/* a NUL would hide the rest of the line */
+			rc = tp_errorf(err, "%s:%d: NUL byte in the line", path,
+				       lineno);
+			break;
+		}
 		if (line[0] == '#' || line[0] == '\0')
 			continue;
 		st_fill e;
 		if (parse_line(line, &e)) {
-			rc = tp_errorf(err, "%s:%d: not 'job_id fill_for extensions decided_end': '%s'",
+			rc = tp_errorf(err, "%s:%d: not 'job_id fill_for extensions decided_end': '%.200s'",
 				       path, lineno, line);
 			break;
 		}
@@ -172,6 +182,7 @@ int st_fills_load(st_fills *f, const char *path, tp_error *err)
 		p->extensions = e.extensions;
 		p->decided_end = e.decided_end;
 	}
+	free(line);
 	fclose(fp);
 	if (rc)
 		f->n = 0;
