@@ -356,6 +356,20 @@ START_TEST(test_nul_byte_is_an_error)
 }
 END_TEST
 
+START_TEST(test_repeated_key)
+{
+	char path[1024];
+	tp_conf_reader *r = open_text("r.conf", "A=1 b=2 C=3\nA=1 B=2 a=3 b=4\n",
+				      path, sizeof(path));
+	tp_conf_line l;
+	next_ok(r, &l);
+	ck_assert_ptr_null(tp_conf_repeated(&l));
+	next_ok(r, &l);
+	ck_assert_str_eq(tp_conf_repeated(&l), "a"); /* the first repeat */
+	tp_conf_close(r);
+}
+END_TEST
+
 START_TEST(test_close_null)
 {
 	tp_conf_close(NULL);
@@ -381,6 +395,7 @@ int main(void)
 	tcase_add_test(tc, test_open_unreadable_file);
 	tcase_add_test(tc, test_close_null);
 	tcase_add_test(tc, test_nul_byte_is_an_error);
+	tcase_add_test(tc, test_repeated_key);
 	suite_add_tcase(s, tc);
 	return tp_check_run(s);
 }

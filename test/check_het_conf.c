@@ -128,6 +128,10 @@ START_TEST(test_machine_errors)
 		    ":3: PartitionName: partition defined twice 'a'");
 	bad_machine("PartitionName=a Nodes=n[1-2],n1\n", ":1: Nodes: node named twice 'n1'");
 	bad_machine("# nothing\n", "no partitions");
+	/* the second replaced the first without a word (found by
+	 * fuzz/fuzz_het_machine) */
+	bad_machine("PartitionName=a PartitionName=b Nodes=n1\n",
+		    ":1: key given twice 'PartitionName'");
 }
 END_TEST
 
@@ -170,6 +174,8 @@ START_TEST(test_job_errors)
 		 ":1: unknown key (JobId, Submit, Class, Partitions, Nodes, TimeLimit, Priority) 'Mem'");
 	snprintf(buf, sizeof(buf), "%s%s", ok, ok);
 	bad_jobs(buf, "JobId: two jobs have the id '1'");
+	bad_jobs("JobId=1 Submit=0 Class=s Partitions=a Nodes=1 TimeLimit=5 Partitions=b\n",
+		 ":1: key given twice 'Partitions'");
 }
 END_TEST
 

@@ -141,6 +141,15 @@ const char *tp_conf_get(const tp_conf_line *line, const char *key)
 	return NULL;
 }
 
+const char *tp_conf_repeated(const tp_conf_line *line)
+{
+	for (size_t i = 1; i < line->npairs; i++)
+		for (size_t k = 0; k < i; k++)
+			if (!strcasecmp(line->pairs[i].key, line->pairs[k].key))
+				return line->pairs[i].key;
+	return NULL;
+}
+
 char *tp_conf_path_join(const char *dir, const char *file)
 {
 	if (file[0] == '/' || !dir || !dir[0])

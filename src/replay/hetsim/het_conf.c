@@ -123,6 +123,10 @@ static int machine_line(tp_het_conf *c, const char *file,
 			const tp_conf_line *l, tp_error *err)
 {
 	const char *name = NULL, *nodes = NULL, *mclass = NULL;
+	const char *twice = tp_conf_repeated(l);
+	if (twice)
+		return tp_errorf(err, "%s:%d: key given twice '%s'", file,
+				 l->lineno, twice);
 	for (size_t i = 0; i < l->npairs; i++) {
 		const char *k = l->pairs[i].key, *v = l->pairs[i].value;
 		if (!strcasecmp(k, "PartitionName"))
@@ -324,6 +328,10 @@ static int job_line(job_ctx *x, tp_het_workload *w, const tp_conf_line *l,
 	tp_het_job j = { 0 };
 	unsigned seen = 0;
 	x->line = l->lineno;
+	const char *twice = tp_conf_repeated(l);
+	if (twice)
+		return tp_errorf(err, "%s:%d: key given twice '%s'", x->file,
+				 x->line, twice);
 	for (size_t i = 0; i < l->npairs; i++)
 		if (job_pair(x, w, l->pairs[i].key, l->pairs[i].value, &j, &seen, err))
 			return -1;
