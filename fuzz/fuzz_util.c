@@ -81,7 +81,7 @@ char *fuzz_slurp(const char *path)
 int fuzz_writable_name(const char *name)
 {
 	size_t n = strlen(name);
-	return !n || name[n - 1] != '\\';
+	return !n || (name[n - 1] != '\\' && name[n - 1] != '\r');
 }
 
 void fuzz_fail(const char *fmt, ...)

@@ -26,10 +26,11 @@ char *fuzz_str(const uint8_t *data, size_t size);
 /* The whole contents of a file as a malloc'd string; NULL if unreadable. */
 char *fuzz_slurp(const char *path);
 
-/* Can a writer put `name` in a Key=Value file?  Not when it ends with a
- * backslash: at the end of a line that continues the line (Slurm's
- * rule), so "PartitionName=x\\ Nodes=..." reads, but "...Class=x\\" does
- * not read back.  The writers (ftconf, hetgen) only write names they
+/* Can a writer put `name` last on a line of a Key=Value file?  Not when
+ * it ends with a backslash, which there continues the line (Slurm's
+ * rule), or with a carriage return, which the reader strips there (CRLF
+ * files): "PartitionName=x\\ Nodes=..." reads, "...Class=x\\" does not
+ * read back.  The writers (ftconf, hetgen) only write names they
  * generated; the round-trip checks leave such names out. */
 int fuzz_writable_name(const char *name);
 
