@@ -6,7 +6,8 @@
 # crashes.  make fuzz calls it (fuzz/Makemodule.am, doc/fuzzing.md).
 #
 # Seeds: SRCDIR/corpus/NAME, read only.  New inputs: BUILDDIR/work/NAME,
-# kept from run to run.  A crash, leak, sanitizer report or timeout
+# kept from run to run, or $FUZZ_WORKDIR/NAME (contrib/test-all.sh starts
+# from the seeds each time: a grown corpus takes longer to load).  A crash, leak, sanitizer report or timeout
 # leaves its input in BUILDDIR/artifacts/NAME/ (emptied at each run) and
 # fails the run; the log of each run is BUILDDIR/logs/NAME.log.
 # Ends with "# PASS: N" and "# FAIL: N" lines (contrib/test-all.sh
@@ -42,7 +43,7 @@ pass=0 fail=0
 printf '%-14s %10s %10s %7s %7s %8s\n' target execs corpus cov ft crashes
 for t in "$@"; do
 	prog=$build/fuzz_$t
-	work=$build/work/$t art=$build/artifacts/$t log=$build/logs/$t.log
+	work=${FUZZ_WORKDIR:-$build/work}/$t art=$build/artifacts/$t log=$build/logs/$t.log
 	if [ ! -x "$prog" ] || [ ! -d "$src/corpus/$t" ]; then
 		echo "$t: FAIL: no program $prog or no seeds $src/corpus/$t"
 		fail=$((fail + 1))
