@@ -10,15 +10,20 @@
 #include "base/conffile.h"
 #include "base/hostlist.h"
 
-/* The index of `name` in tab[n] (indexed by ix), appended if new. */
+/* The index of `name` in tab[n] (indexed by ix), appended if new.  The
+ * table doubles when its count reaches a power of two (only intern()
+ * grows it): growing by one entry copied it at every name. */
 static int intern(char ***tab, int *n, tp_name_index *ix, const char *name)
 {
 	int i = tp_name_index_find(ix, *tab, name);
 	if (i >= 0)
 		return i;
-	char **t = realloc(*tab, sizeof(char *) * (size_t)(*n + 1));
-	if (!t)
-		return -1;
+	char **t = *tab;
+	if (!(*n & (*n - 1))) {
+		t = realloc(*tab, sizeof(char *) * (size_t)(*n ? 2 * *n : 1));
+		if (!t)
+			return -1;
+	}
 	*tab = t;
 	if (!(t[*n] = strdup(name)))
 		return -1;
