@@ -269,9 +269,6 @@ static const struct {
 	{ "Dimensions=2x2\nNodeName=n[1-2] Coord=0,0\n",
 	  "%s:2: NodeName= takes one name, got 'n[1-2]'" },
 	{ "Dimensions=2x2\nNodeName=a\n", "%s:2: NodeName=a has no Coord=" },
-	/* the second Coord= was ignored without a word */
-	{ "Dimensions=1x2\nNodeName=a Coord=0,0 Coord=0,1\nNodeName=b Coord=0,1\n",
-	  "%s:2: Coord= given twice on a NodeName line" },
 	{ "Dimensions=2x2x2x2x2x2x2x2x2\nNodes=n[1-512]\n",
 	  "%s:1: Dimensions=2x2x2x2x2x2x2x2x2: more than 8 dimensions" },
 	{ "Dimensions=2048x1024\nNodes=n[1-4]\n",

@@ -417,10 +417,6 @@ static int split(char *s, const char *seps, char **piece, int max)
 
 static int node_line_add(parse *p, const tp_conf_line *line, tp_error *err)
 {
-	const char *twice = tp_conf_repeated(line);
-	if (twice)
-		return tp_errorf(err, "%s:%d: %s= given twice on a NodeName line",
-				 p->path, line->lineno, twice);
 	for (size_t i = 0; i < line->npairs; i++) {
 		const char *k = line->pairs[i].key;
 		if (strcasecmp(k, "NodeName") && strcasecmp(k, "Coord"))
