@@ -2,13 +2,19 @@
  * fuzz_hostlist.c - Slurm host list expressions (base/hostlist.h), as
  * topology.conf, torus.conf, the job-requests and the heterogeneous
  * machine files give them.  A list that expands is compressed
- * (tp_hostlist_compress) and expanded again: the same set of names.
+ * (tp_hostlist_compress) and expanded again: the same set of names.  Only
+ * lists of up to ROUND_TRIP_MAX names make the round trip: under the
+ * sanitizers a list of a million names takes seconds to sort, compress
+ * and expand again, and the compressor's paths are the same for short
+ * lists (its unit tests compress large ones).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/hostlist.h"
 #include "fuzz_util.h"
+
+#define ROUND_TRIP_MAX 65536
 
 static int by_name(const void *a, const void *b)
 {
@@ -60,7 +66,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int rc = tp_hostlist_expand(&hl, expr, msg, sizeof(msg));
 	if (rc && !msg[0])
 		fuzz_fail("'%s' fails without a message", expr);
-	if (rc == 0 && hl.n)
+	if (rc == 0 && hl.n && hl.n <= ROUND_TRIP_MAX)
 		round_trip(&hl);
 	tp_hostlist_fini(&hl);
 	free(expr);
