@@ -3,10 +3,15 @@
 # (idempotent; quick when everything is present).  Needs root for apt-get.
 set -euo pipefail
 
+# clang, libclang-rt-14-dev (libFuzzer, ASan/UBSan runtimes: a
+# recommendation of clang's, which --no-install-recommends leaves out) and
+# llvm-14 (llvm-symbolizer, for sanitizer reports with lines): the fuzz
+# targets (doc/fuzzing.md).
 pkgs=(build-essential autoconf automake libtool pkg-config check zlib1g-dev
       gnuplot-nox slurm-wlm slurmctld slurmd libslurm-dev
       slurm-wlm-basic-plugins-dev munge libmunge-dev iproute2 procps
-      util-linux dpkg-dev xz-utils python3)
+      util-linux dpkg-dev xz-utils python3
+      clang libclang-rt-14-dev llvm-14)
 
 missing=()
 for p in "${pkgs[@]}"; do

@@ -3,7 +3,10 @@
 #   1. installs the packages it needs (contrib/install-deps.sh, as root);
 #   2. unit tests (Check) of the core, the simulator and the plugins;
 #   3. the same unit tests under AddressSanitizer + UndefinedBehaviorSanitizer;
-#   4. live-cluster tests: real munged/slurmctld/slurmd in a private network
+#   4. every fuzz target (libFuzzer, clang, build/fuzz; doc/fuzzing.md)
+#      for a few seconds from its seeds: a crash, leak, sanitizer report
+#      or timeout fails the run;
+#   5. live-cluster tests: real munged/slurmctld/slurmd in a private network
 #      namespace with our plugins (root only), on Slurm 22.05 (build/test)
 #      on Slurm 24.11 (build/test-2411, configured
 #      --with-slurm-version=24.11: Debian 13's daemons from a Debian 13 root
@@ -152,6 +155,23 @@ step "unit tests under ASan/UBSan"
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	run_tests "$unit_filter" make -C build/sanitize check
 unit_verdict "make -C build/sanitize check" $?
+
+# Each parser's fuzz target briefly, from its seeds (fuzz/run.sh prints
+# "# PASS: N" and "# FAIL: N": a target that crashed is one failure).
+fuzz_seconds=3
+step "fuzz targets (libFuzzer), $fuzz_seconds s each from the seeds"
+./contrib/build.sh build/fuzz --enable-fuzz --without-slurm-headers CC=clang ||
+	{ problem "contrib/build.sh build/fuzz --enable-fuzz CC=clang failed"; finish; }
+rm -rf build/fuzz/fuzz/ci-work
+FUZZ_WORKDIR=$root/build/fuzz/fuzz/ci-work \
+	run_tests '^(target |[a-z_]+ +[0-9?]+ |FAIL|  )' \
+	make -C build/fuzz fuzz FUZZ_SECONDS=$fuzz_seconds
+st=$?
+if [ "$st" -ne 0 ]; then
+	fail=1
+	[ "$(failed_in "$out")" -gt 0 ] ||
+		problem_tail "make -C build/fuzz fuzz exited with status $st and no target failed (build error?)"
+fi
 
 # The live suites of the three Slurm versions run side by side, each in
 # two shards (LIVE_SHARD=1/2 and 2/2 of check-live): every cluster has its

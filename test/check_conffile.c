@@ -330,6 +330,46 @@ START_TEST(test_directory_is_an_error)
 }
 END_TEST
 
+/* A NUL byte would end the line early, and the rest of it would be
+ * dropped without a word ("Nodes=n1\0,n2" read as n1): an error naming
+ * the line instead, also inside a continued line. */
+START_TEST(test_nul_byte_is_an_error)
+{
+	static const char text[] = "A=1\nB=2 \\\n C=3\0,4\nD=4\n";
+	char path[1024];
+	snprintf(path, sizeof(path), "%s/nul.conf", tmpdir);
+	FILE *fp = fopen(path, "w");
+	ck_assert_ptr_nonnull(fp);
+	ck_assert_uint_eq(fwrite(text, 1, sizeof(text) - 1, fp), sizeof(text) - 1);
+	ck_assert_int_eq(fclose(fp), 0);
+	tp_error err = { "" };
+	tp_conf_reader *r = tp_conf_open(path, &err);
+	ck_assert_ptr_nonnull(r);
+	tp_conf_line l;
+	next_ok(r, &l);
+	ck_assert_str_eq(l.pairs[0].key, "A");
+	ck_assert_int_eq(tp_conf_next(r, &l, &err), -1);
+	char want[1100];
+	snprintf(want, sizeof(want), "%s:3: NUL byte in the line", path);
+	ck_assert_msg(strstr(err.msg, want), "%s", err.msg);
+	tp_conf_close(r);
+}
+END_TEST
+
+START_TEST(test_repeated_key)
+{
+	char path[1024];
+	tp_conf_reader *r = open_text("r.conf", "A=1 b=2 C=3\nA=1 B=2 a=3 b=4\n",
+				      path, sizeof(path));
+	tp_conf_line l;
+	next_ok(r, &l);
+	ck_assert_ptr_null(tp_conf_repeated(&l));
+	next_ok(r, &l);
+	ck_assert_str_eq(tp_conf_repeated(&l), "a"); /* the first repeat */
+	tp_conf_close(r);
+}
+END_TEST
+
 START_TEST(test_close_null)
 {
 	tp_conf_close(NULL);
@@ -354,6 +394,8 @@ int main(void)
 	tcase_add_test(tc, test_open_missing_file);
 	tcase_add_test(tc, test_open_unreadable_file);
 	tcase_add_test(tc, test_close_null);
+	tcase_add_test(tc, test_nul_byte_is_an_error);
+	tcase_add_test(tc, test_repeated_key);
 	suite_add_tcase(s, tc);
 	return tp_check_run(s);
 }

@@ -41,6 +41,30 @@ START_TEST(test_machine)
 }
 END_TEST
 
+/* Nodes are numbered through a hash: each name was compared with every
+ * node before it, so a 19-byte "Nodes=n[1-200000]" took 2*10^10
+ * comparisons (10,000 nodes took 5.4 s under the fuzzer's sanitizers,
+ * 20,000 took 23 s); this test then ran out of Check's time. */
+START_TEST(test_many_nodes)
+{
+	tp_het_conf c;
+	tp_error err = { "" };
+	const char *p = tmpdir_write("big.conf",
+		"PartitionName=a Nodes=n[1-200000]\n"
+		"PartitionName=b Nodes=n[150001-250000],m1 Class=a\n");
+	ck_assert_msg(tp_het_conf_read(p, &c, &err) == 0, "%s", err.msg);
+	ck_assert_int_eq(c.nnodes, 250001);
+	ck_assert_int_eq(c.part[1].nnodes, 100001);
+	ck_assert_int_eq(c.part[1].node[0], 150000); /* n150001, shared */
+	ck_assert_str_eq(c.node_name[250000], "m1");
+	ck_assert_int_eq(c.nmclass, 1);
+	tp_het_conf_fini(&c);
+	p = tmpdir_write("twice.conf", "PartitionName=a Nodes=n[1-200000],n7\n");
+	ck_assert_int_eq(tp_het_conf_read(p, &c, &err), -1);
+	ck_assert_msg(strstr(err.msg, ":1: Nodes: node named twice 'n7'"), "%s", err.msg);
+}
+END_TEST
+
 START_TEST(test_jobs)
 {
 	tp_het_conf c;
@@ -128,6 +152,10 @@ START_TEST(test_machine_errors)
 		    ":3: PartitionName: partition defined twice 'a'");
 	bad_machine("PartitionName=a Nodes=n[1-2],n1\n", ":1: Nodes: node named twice 'n1'");
 	bad_machine("# nothing\n", "no partitions");
+	/* the second replaced the first without a word (found by
+	 * fuzz/fuzz_het_machine) */
+	bad_machine("PartitionName=a PartitionName=b Nodes=n1\n",
+		    ":1: key given twice 'PartitionName'");
 }
 END_TEST
 
@@ -170,6 +198,8 @@ START_TEST(test_job_errors)
 		 ":1: unknown key (JobId, Submit, Class, Partitions, Nodes, TimeLimit, Priority) 'Mem'");
 	snprintf(buf, sizeof(buf), "%s%s", ok, ok);
 	bad_jobs(buf, "JobId: two jobs have the id '1'");
+	bad_jobs("JobId=1 Submit=0 Class=s Partitions=a Nodes=1 TimeLimit=5 Partitions=b\n",
+		 ":1: key given twice 'Partitions'");
 }
 END_TEST
 
@@ -182,6 +212,7 @@ int main(void)
 	TCase *tc = tcase_create("files");
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_machine);
+	tcase_add_test(tc, test_many_nodes);
 	tcase_add_test(tc, test_jobs);
 	tcase_add_test(tc, test_roundtrip);
 	tcase_add_test(tc, test_machine_errors);

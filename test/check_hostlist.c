@@ -168,6 +168,33 @@ START_TEST(test_name_too_long)
 }
 END_TEST
 
+/* A few bytes must not expand to millions of names (found by
+ * fuzz/fuzz_hostlist: 269 bytes, 20 million names, 2 GB): one list
+ * names at most TP_HOSTLIST_MAX_NAMES hosts, counted per call. */
+START_TEST(test_names_bounded)
+{
+	tp_hostlist hl = { 0 };
+	char err[128] = "";
+	char full[64], over[80];
+	snprintf(full, sizeof(full), "a[0-999999],b[1-%d]",
+		 TP_HOSTLIST_MAX_NAMES - 1000000);
+	snprintf(over, sizeof(over), "%s,c", full);
+	ck_assert_msg(tp_hostlist_expand(&hl, full, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_uint_eq(hl.n, TP_HOSTLIST_MAX_NAMES);
+	/* the bound is per list: the next call may add as many again */
+	ck_assert_msg(tp_hostlist_expand(&hl, "x", err, sizeof(err)) == 0, "%s", err);
+	tp_hostlist_fini(&hl);
+	ck_assert_int_eq(tp_hostlist_expand(&hl, over, err, sizeof(err)), -1);
+	ck_assert_ptr_nonnull(strstr(err, "more than 1048576 host names in one list"));
+	tp_hostlist_fini(&hl);
+	/* the range that would pass the bound is refused unexpanded */
+	ck_assert_int_eq(tp_hostlist_expand(&hl, "a[0-999999],b[0-999999]", err,
+					    sizeof(err)), -1);
+	ck_assert_uint_eq(hl.n, 1000000);
+	tp_hostlist_fini(&hl);
+}
+END_TEST
+
 START_TEST(test_error_keeps_list_usable)
 {
 	tp_hostlist hl = { 0 };
@@ -385,6 +412,7 @@ int main(void)
 	tcase_add_test(tc, test_growth);
 	tcase_add_test(tc, test_errors_name_bad_input);
 	tcase_add_test(tc, test_name_too_long);
+	tcase_add_test(tc, test_names_bounded);
 	tcase_add_test(tc, test_error_keeps_list_usable);
 	tcase_add_test(tc, test_small_errbuf_truncates);
 	tcase_add_test(tc, test_compress_ranges);

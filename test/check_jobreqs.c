@@ -99,6 +99,8 @@ START_TEST(errors_name_line_and_value)
 		{ "JobId=10\n\nJobId=10\n", ":3:", "line 1" },
 		{ "JobId=10 NodeList=n1 Exclude=n1\n", ":1:", "excluded" },
 		{ "JobId=10 NodeList=n1 Nodes=n[2-4]\n", ":1:", "outside" },
+		/* a second value replaced the first without a word */
+		{ "JobId=10 MaxNodes=4 maxnodes=6\n", ":1:", "key 'maxnodes' given twice" },
 	};
 	ck_assert_int_eq(tmpdir_make("check_jobreqs"), 0);
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {

@@ -397,6 +397,32 @@ START_TEST(test_malformed_lines)
 }
 END_TEST
 
+/* A NUL byte once made the reader drop the rest of its line and read the
+ * next line as its continuation ("34 fields", under the next line's
+ * number); a NUL followed by a blank line passed as a job. */
+START_TEST(test_nul_byte)
+{
+	static const char text[] = "; MaxNodes: 8\n"
+		"1 0 -1 10 1 -1 -1 1 20 -1 1 -1 -1 -1 0 -1 -1 -1\n"
+		"2 0 -1 10 1 -1 -1 1 20 -1 1 -1 -1 -1 0 -1 -1 -1\0 junk\n\n"
+		"3 0 -1 10 1 -1 -1 1 20 -1 1 -1 -1 -1 0 -1 -1 -1\n";
+	char *path = temp_file(".swf");
+	FILE *fp = fopen(path, "w");
+	ck_assert_ptr_nonnull(fp);
+	ck_assert_uint_eq(fwrite(text, 1, sizeof(text) - 1, fp), sizeof(text) - 1);
+	fclose(fp);
+	tp_workload w;
+	tp_error err;
+	ck_assert_int_eq(tp_swf_read(path, NULL, &w, &err), -1);
+	char want[256];
+	snprintf(want, sizeof(want), "%s:3: NUL byte in the line", path);
+	ck_assert_msg(strstr(err.msg, want), "%s", err.msg);
+	tp_workload_fini(&w);
+	unlink(path);
+	free(path);
+}
+END_TEST
+
 START_TEST(test_odd_but_valid_lines)
 {
 	/* CRLF endings, tabs, an exponent, a very long header line */
@@ -798,6 +824,7 @@ int main(void)
 	tcase_add_test(tc, test_machine_size_sources);
 	tcase_add_test(tc, test_machine_size_errors);
 	tcase_add_test(tc, test_malformed_lines);
+	tcase_add_test(tc, test_nul_byte);
 	tcase_add_test(tc, test_odd_but_valid_lines);
 	tcase_add_test(tc, test_gzip_input);
 	tcase_add_test(tc, test_stdin_input);

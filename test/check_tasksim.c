@@ -399,6 +399,11 @@ START_TEST(test_read_errors)
 		     "1: Submit: '1e10' is not a number >= 0 and <= 1e+09");
 	expect_error("jobs", "JobId=1 Submit=0 Tasks=4 Memory=nan Work=1\n",
 		     "1: Memory: 'nan' is not a number >= 0 and <= 1e+09");
+	/* a second value replaced the first without a word */
+	expect_error("nodes", "NodeName=n1 CPUs=4 Memory=8 CPUs=8\n",
+		     "1: key 'CPUs' given twice");
+	expect_error("jobs", "JobId=1 Submit=0 Tasks=4 Memory=1 Work=1 Work=2\n",
+		     "1: key 'Work' given twice");
 }
 END_TEST
 

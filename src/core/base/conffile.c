@@ -12,6 +12,7 @@ struct tp_conf_reader {
 	FILE *fp;
 	char *path;
 	int lineno;
+	int nul_line;  /* first line holding a NUL byte, 0 if none */
 	char *buf;     /* logical line (continuations joined) */
 	char *store;   /* storage the current tp_conf_line points into */
 };
@@ -66,6 +67,10 @@ static int read_logical(tp_conf_reader *r)
 		r->lineno++;
 		if (!first)
 			first = r->lineno;
+		/* A NUL would end the line early and hide the rest: a
+		 * binary or damaged file, not a configuration. */
+		if (!r->nul_line && memchr(raw, '\0', (size_t)n))
+			r->nul_line = r->lineno;
 		while (n > 0 && (raw[n - 1] == '\n' || raw[n - 1] == '\r'))
 			raw[--n] = '\0';
 		char *hash = strchr(raw, '#');
@@ -96,6 +101,9 @@ int tp_conf_next(tp_conf_reader *r, tp_conf_line *line, tp_error *err)
 {
 	int lineno;
 	while ((lineno = read_logical(r))) {
+		if (r->nul_line)
+			return tp_errorf(err, "%s:%d: NUL byte in the line (not a text file?)",
+					 r->path, r->nul_line);
 		free(r->store);
 		r->store = r->buf;
 		r->buf = NULL;
@@ -130,6 +138,15 @@ const char *tp_conf_get(const tp_conf_line *line, const char *key)
 	for (size_t i = 0; i < line->npairs; i++)
 		if (!strcasecmp(line->pairs[i].key, key))
 			return line->pairs[i].value;
+	return NULL;
+}
+
+const char *tp_conf_repeated(const tp_conf_line *line)
+{
+	for (size_t i = 1; i < line->npairs; i++)
+		for (size_t k = 0; k < i; k++)
+			if (!strcasecmp(line->pairs[i].key, line->pairs[k].key))
+				return line->pairs[i].key;
 	return NULL;
 }
 

@@ -40,6 +40,11 @@ char *tp_conf_path_join(const char *dir, const char *file);
 /* yes/no, on/off, true/false, 1/0 (case-insensitive) -> 1/0; else -1. */
 int tp_conf_bool(const char *v);
 
+/* A key given twice on the line (case-insensitive), or NULL: where a
+ * format takes each key once, the second would silently replace or be
+ * ignored. */
+const char *tp_conf_repeated(const tp_conf_line *line);
+
 /* Value of key (case-insensitive) in line, or NULL. */
 const char *tp_conf_get(const tp_conf_line *line, const char *key);
 

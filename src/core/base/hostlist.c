@@ -49,10 +49,21 @@ static bool has_empty_member(const char *ranges, size_t rlen)
 	return false;
 }
 
-/* Expand prefix + one range list "a-b,c" + suffix. */
-static int expand_ranges(tp_hostlist *hl, const char *prefix, size_t plen,
-			 const char *ranges, size_t rlen, const char *suffix,
-			 char *errbuf, size_t errlen)
+/* Would `more` names take hl past `stop`?  Then the message says so. */
+static bool too_many(const tp_hostlist *hl, size_t stop, long more,
+		     char *errbuf, size_t errlen)
+{
+	if (hl->n + (size_t)more <= stop)
+		return false;
+	snprintf(errbuf, errlen, "more than %d host names in one list",
+		 TP_HOSTLIST_MAX_NAMES);
+	return true;
+}
+
+/* Expand prefix + one range list "a-b,c" + suffix, up to `stop` names. */
+static int expand_ranges(tp_hostlist *hl, size_t stop, const char *prefix,
+			 size_t plen, const char *ranges, size_t rlen,
+			 const char *suffix, char *errbuf, size_t errlen)
 {
 	if (has_empty_member(ranges, rlen)) {
 		snprintf(errbuf, errlen, "empty range in '%.*s'", (int)rlen, ranges);
@@ -86,6 +97,10 @@ static int expand_ranges(tp_hostlist *hl, const char *prefix, size_t plen,
 			rc = -1;
 			break;
 		}
+		if (too_many(hl, stop, hi - lo + 1, errbuf, errlen)) {
+			rc = -1;
+			break;
+		}
 		int pad = (tok[0] == '0' && width > 1) ? width : 0;
 		for (long v = lo; v <= hi && !rc; v++) {
 			char name[256];
@@ -105,8 +120,8 @@ static int expand_ranges(tp_hostlist *hl, const char *prefix, size_t plen,
 }
 
 /* One comma-free item: "pre[ranges]suf" or a plain name. */
-static int expand_item(tp_hostlist *hl, const char *item, char *errbuf,
-		       size_t errlen)
+static int expand_item(tp_hostlist *hl, size_t stop, const char *item,
+		       char *errbuf, size_t errlen)
 {
 	const char *lb = strchr(item, '['), *rb = lb ? strchr(lb, ']') : NULL;
 	if (!lb) {
@@ -114,6 +129,8 @@ static int expand_item(tp_hostlist *hl, const char *item, char *errbuf,
 			snprintf(errbuf, errlen, "unbalanced ']' in '%s'", item);
 			return -1;
 		}
+		if (too_many(hl, stop, 1, errbuf, errlen))
+			return -1;
 		if (push(hl, item)) {
 			snprintf(errbuf, errlen, "out of memory");
 			return -1;
@@ -124,7 +141,7 @@ static int expand_item(tp_hostlist *hl, const char *item, char *errbuf,
 		snprintf(errbuf, errlen, "bad hostlist '%s'", item);
 		return -1;
 	}
-	return expand_ranges(hl, item, (size_t)(lb - item), lb + 1,
+	return expand_ranges(hl, stop, item, (size_t)(lb - item), lb + 1,
 			     (size_t)(rb - lb - 1), rb + 1, errbuf, errlen);
 }
 
@@ -137,7 +154,7 @@ int tp_hostlist_expand(tp_hostlist *hl, const char *expr, char *errbuf,
 	if (!item)
 		return -1;
 	int depth = 0, rc = 0;
-	size_t k = 0;
+	size_t k = 0, stop = hl->n + TP_HOSTLIST_MAX_NAMES;
 	for (size_t i = 0; i <= len && !rc; i++) {
 		char ch = expr[i];
 		if (ch == '[')
@@ -153,7 +170,7 @@ int tp_hostlist_expand(tp_hostlist *hl, const char *expr, char *errbuf,
 				snprintf(errbuf, errlen, "empty host name in '%s'", expr);
 				rc = -1;
 			} else {
-				rc = expand_item(hl, item, errbuf, errlen);
+				rc = expand_item(hl, stop, item, errbuf, errlen);
 			}
 			k = 0;
 		} else if (isspace((unsigned char)ch)) {

@@ -18,8 +18,15 @@ typedef struct tp_hostlist {
 	size_t n, cap;
 } tp_hostlist;
 
-/* Appends the expansion of expr to hl.  Returns 0, or -1 with a message
- * (without file/line; the caller adds them) in errbuf. */
+/* One expression names at most this many hosts: the largest machine the
+ * project models (a torus of TP_TORUS_MAX_NODES).  Without a bound, a
+ * line of a few hundred bytes ("a[0-999999],b[0-999999],...") would
+ * expand to tens of millions of names and gigabytes. */
+#define TP_HOSTLIST_MAX_NAMES (1 << 20)
+
+/* Appends the expansion of expr to hl (at most TP_HOSTLIST_MAX_NAMES
+ * names).  Returns 0, or -1 with a message (without file/line; the caller
+ * adds them) in errbuf. */
 int tp_hostlist_expand(tp_hostlist *hl, const char *expr, char *errbuf,
 		       size_t errlen);
 void tp_hostlist_fini(tp_hostlist *hl);

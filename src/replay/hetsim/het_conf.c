@@ -10,23 +10,33 @@
 #include "base/conffile.h"
 #include "base/hostlist.h"
 
-static int intern(char ***tab, int *n, const char *name)
+/* The index of `name` in tab[n] (indexed by ix), appended if new.  The
+ * table doubles when its count reaches a power of two (only intern()
+ * grows it): growing by one entry copied it at every name. */
+static int intern(char ***tab, int *n, tp_name_index *ix, const char *name)
 {
-	for (int i = 0; i < *n; i++)
-		if (!strcmp((*tab)[i], name))
-			return i;
-	char **t = realloc(*tab, sizeof(char *) * (size_t)(*n + 1));
-	if (!t)
-		return -1;
+	int i = tp_name_index_find(ix, *tab, name);
+	if (i >= 0)
+		return i;
+	char **t = *tab;
+	if (!(*n & (*n - 1))) {
+		t = realloc(*tab, sizeof(char *) * (size_t)(*n ? 2 * *n : 1));
+		if (!t)
+			return -1;
+	}
 	*tab = t;
 	if (!(t[*n] = strdup(name)))
 		return -1;
+	if (tp_name_index_add(ix, t)) {
+		free(t[*n]);
+		return -1;
+	}
 	return (*n)++;
 }
 
 int tp_het_conf_add_node(tp_het_conf *c, const char *name, int *index)
 {
-	*index = intern(&c->node_name, &c->nnodes, name);
+	*index = intern(&c->node_name, &c->nnodes, &c->node_index, name);
 	return *index < 0 ? -1 : 0;
 }
 
@@ -51,7 +61,7 @@ int tp_het_conf_add_part(tp_het_conf *c, const char *name,
 	if (!t)
 		return -1;
 	c->part = t;
-	int mc = intern(&c->mclass_name, &c->nmclass, mclass);
+	int mc = intern(&c->mclass_name, &c->nmclass, &c->mclass_index, mclass);
 	char *nm = strdup(name);
 	int *nodes = malloc(sizeof(int) * (size_t)(nnodes ? nnodes : 1));
 	if (mc < 0 || !nm || !nodes) {
@@ -79,6 +89,8 @@ void tp_het_conf_fini(tp_het_conf *c)
 	free(c->node_name);
 	free(c->part);
 	free(c->mclass_name);
+	tp_name_index_fini(&c->node_index);
+	tp_name_index_fini(&c->mclass_index);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -86,6 +98,20 @@ tp_het_machine tp_het_conf_machine(const tp_het_conf *c, const double *ready)
 {
 	return (tp_het_machine){ .nnodes = c->nnodes, .ready = ready,
 				 .part = c->part, .nparts = c->nparts };
+}
+
+/* The first node of node[n] named a second time, or -1 (a mark per node
+ * of the machine: linear, where comparing each with those before was
+ * quadratic). */
+static int repeated_node(const tp_het_conf *c, const int *node, int n)
+{
+	unsigned char *seen = calloc((size_t)c->nnodes, 1);
+	int at = seen ? -1 : -2;
+	for (int i = 0; seen && i < n && at < 0; i++)
+		if (seen[node[i]]++)
+			at = i;
+	free(seen);
+	return at;
 }
 
 /* Nodes=HOSTLIST of one partition line -> node indices (no repeats). */
@@ -102,17 +128,17 @@ static int part_nodes(tp_het_conf *c, const char *file, int line,
 	*out = malloc(sizeof(int) * (hl.n ? hl.n : 1));
 	*n = 0;
 	for (size_t i = 0; !rc && i < hl.n; i++) {
-		int idx;
-		if (!*out || tp_het_conf_add_node(c, hl.names[i], &idx)) {
+		if (!*out || tp_het_conf_add_node(c, hl.names[i], &(*out)[*n]))
 			rc = tp_errorf(err, "%s: out of memory", file);
-			break;
-		}
-		for (int k = 0; k < *n; k++)
-			if ((*out)[k] == idx)
-				rc = tp_errorf(err, "%s:%d: Nodes: node named twice '%s'",
-					       file, line, hl.names[i]);
-		(*out)[(*n)++] = idx;
+		else
+			(*n)++;
 	}
+	int twice = rc ? -1 : repeated_node(c, *out, *n);
+	if (twice == -2)
+		rc = tp_errorf(err, "%s: out of memory", file);
+	else if (twice >= 0)
+		rc = tp_errorf(err, "%s:%d: Nodes: node named twice '%s'",
+			       file, line, hl.names[twice]);
 	if (!rc && !hl.n)
 		rc = tp_errorf(err, "%s:%d: Nodes: no nodes '%s'", file, line, v);
 	tp_hostlist_fini(&hl);
@@ -123,6 +149,10 @@ static int machine_line(tp_het_conf *c, const char *file,
 			const tp_conf_line *l, tp_error *err)
 {
 	const char *name = NULL, *nodes = NULL, *mclass = NULL;
+	const char *twice = tp_conf_repeated(l);
+	if (twice)
+		return tp_errorf(err, "%s:%d: key given twice '%s'", file,
+				 l->lineno, twice);
 	for (size_t i = 0; i < l->npairs; i++) {
 		const char *k = l->pairs[i].key, *v = l->pairs[i].value;
 		if (!strcasecmp(k, "PartitionName"))
@@ -176,7 +206,7 @@ int tp_het_conf_read(const char *path, tp_het_conf *c, tp_error *err)
 
 int tp_het_workload_class(tp_het_workload *w, const char *name)
 {
-	return intern(&w->jclass_name, &w->njclass, name);
+	return intern(&w->jclass_name, &w->njclass, &w->jclass_index, name);
 }
 
 int tp_het_workload_add(tp_het_workload *w, const tp_het_job *j)
@@ -202,6 +232,7 @@ void tp_het_workload_fini(tp_het_workload *w)
 		free(w->jclass_name[i]);
 	free(w->job);
 	free(w->jclass_name);
+	tp_name_index_fini(&w->jclass_index);
 	memset(w, 0, sizeof(*w));
 }
 
@@ -324,6 +355,10 @@ static int job_line(job_ctx *x, tp_het_workload *w, const tp_conf_line *l,
 	tp_het_job j = { 0 };
 	unsigned seen = 0;
 	x->line = l->lineno;
+	const char *twice = tp_conf_repeated(l);
+	if (twice)
+		return tp_errorf(err, "%s:%d: key given twice '%s'", x->file,
+				 x->line, twice);
 	for (size_t i = 0; i < l->npairs; i++)
 		if (job_pair(x, w, l->pairs[i].key, l->pairs[i].value, &j, &seen, err))
 			return -1;

@@ -22,6 +22,7 @@
 
 #include "hetero/het.h"
 #include "base/error.h"
+#include "base/name_index.h"
 
 typedef struct tp_het_conf {
 	int nnodes;
@@ -31,6 +32,7 @@ typedef struct tp_het_conf {
 	int nparts;
 	char **mclass_name;    /* [nmclass], in order of first appearance */
 	int nmclass;
+	tp_name_index node_index, mclass_index; /* names -> indices */
 } tp_het_conf;
 
 typedef struct tp_het_workload {
@@ -39,6 +41,7 @@ typedef struct tp_het_workload {
 	size_t n;
 	char **jclass_name;    /* [njclass], in order of first appearance */
 	int njclass;
+	tp_name_index jclass_index; /* names -> indices */
 } tp_het_workload;
 
 /* 0, or -1 with "FILE:LINE: ... 'VALUE'" (c is then empty). */

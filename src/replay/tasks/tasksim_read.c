@@ -217,6 +217,13 @@ static int read_file(tp_ts_input *in, const char *path, ts_line_fn fn,
 	int rc;
 	while ((rc = tp_conf_next(r, &line, err)) == 1) {
 		ts_at at = { path, line.lineno };
+		const char *twice = tp_conf_repeated(&line);
+		if (twice) {
+			tp_errorf(err, "%s:%d: key '%s' given twice", path,
+				  line.lineno, twice);
+			rc = -1;
+			break;
+		}
 		if (fn(&at, in, &line, err)) {
 			rc = -1;
 			break;

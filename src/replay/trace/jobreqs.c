@@ -138,6 +138,10 @@ static int parse_pair(const reader *rd, tp_jobreq *q, tp_nodeset *excl,
 static int parse_line(const reader *rd, const tp_conf_line *l, tp_jobreq *q)
 {
 	tp_nodeset excl;
+	const char *twice = tp_conf_repeated(l);
+	if (twice)
+		return tp_errorf(rd->err, "%s:%d: key '%s' given twice",
+				 rd->path, l->lineno, twice);
 	if (tp_nodeset_init(&q->allowed, rd->nnodes) ||
 	    tp_nodeset_init(&q->required, rd->nnodes) ||
 	    tp_nodeset_init(&excl, rd->nnodes))

@@ -136,7 +136,10 @@ static int check_stream(swf_reader *r, tp_error *err)
 }
 
 /* Reads the next line, whatever its length; 0 at end of file, -1 on a
- * read error. */
+ * read error or a NUL byte.  gzgets() stops only at a newline, at the end
+ * of the file or when the buffer is full, so a piece that ends short of
+ * all three holds a NUL: the rest of its line would be dropped and the
+ * next line read as its continuation. */
 static int read_line(swf_reader *r, tp_error *err)
 {
 	size_t len = 0;
@@ -149,16 +152,21 @@ static int read_line(swf_reader *r, tp_error *err)
 			r->line = l;
 			r->cap = cap;
 		}
-		if (!gzgets(r->gz, r->line + len, (int)(r->cap - len))) {
+		size_t room = r->cap - len;
+		if (!gzgets(r->gz, r->line + len, (int)room)) {
 			if (check_stream(r, err))
 				return -1;
 			if (len == 0)
 				return 0;
 			break; /* last line without '\n' */
 		}
-		len += strlen(r->line + len);
+		size_t got = strlen(r->line + len);
+		len += got;
 		if (len > 0 && r->line[len - 1] == '\n')
 			break;
+		if (got + 1 < room && !gzeof(r->gz))
+			return tp_errorf(err, "%s:%zu: NUL byte in the line", r->name,
+					 r->lineno + 1);
 		if (gzeof(r->gz)) {
 			if (check_stream(r, err))
 				return -1;

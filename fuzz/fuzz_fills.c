@@ -1,0 +1,51 @@
+/*
+ * fuzz_fills.c - sched/topo's fill-job table, the file
+ * StateSaveLocation/sched_topo.fills that slurmctld reads at start
+ * (plugins/sched/topo/st_fills.h, Slurm-free).  A table that loads is
+ * saved and loaded again: the same entries.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "st_fills.h"
+#include "fuzz_util.h"
+
+static void round_trip(st_fills *f)
+{
+	const char *out = fuzz_path("saved.fills");
+	tp_error err = { "" };
+	if (st_fills_save(f, out, &err))
+		fuzz_fail("save: %s", err.msg);
+	st_fills back;
+	st_fills_init(&back);
+	if (st_fills_load(&back, out, &err))
+		fuzz_fail("the saved table does not load: %s", err.msg);
+	if (back.n != f->n)
+		fuzz_fail("saved %zu entries, loaded %zu", f->n, back.n);
+	for (size_t i = 0; i < f->n; i++) {
+		const st_fill *a = &f->v[i], *b = &back.v[i];
+		if (a->job_id != b->job_id || a->fill_for != b->fill_for ||
+		    a->extensions != b->extensions ||
+		    a->decided_end != b->decided_end)
+			fuzz_fail("entry %zu differs after save and load", i);
+		if (i && a->job_id <= f->v[i - 1].job_id)
+			fuzz_fail("entries not sorted by job id");
+	}
+	st_fills_fini(&back);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	const char *path = fuzz_write("sched_topo.fills", data, size);
+	st_fills f;
+	st_fills_init(&f);
+	tp_error err = { "" };
+	int rc = st_fills_load(&f, path, &err);
+	fuzz_check_error(rc, err.msg, path);
+	if (rc == 0)
+		round_trip(&f);
+	else if (f.n)
+		fuzz_fail("a failed load leaves %zu entries", f.n);
+	st_fills_fini(&f);
+	return 0;
+}
