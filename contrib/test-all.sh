@@ -158,7 +158,7 @@ unit_verdict "make -C build/sanitize check" $?
 
 # Each parser's fuzz target briefly, from its seeds (fuzz/run.sh prints
 # "# PASS: N" and "# FAIL: N": a target that crashed is one failure).
-fuzz_seconds=3
+fuzz_seconds=2
 step "fuzz targets (libFuzzer), $fuzz_seconds s each from the seeds"
 ./contrib/build.sh build/fuzz --enable-fuzz --without-slurm-headers CC=clang ||
 	{ problem "contrib/build.sh build/fuzz --enable-fuzz CC=clang failed"; finish; }
