@@ -20,15 +20,15 @@ static void round_trip(st_fills *f)
 	st_fills_init(&back);
 	if (st_fills_load(&back, out, &err))
 		fuzz_fail("the saved table does not load: %s", err.msg);
-	if (back.n != f->n)
-		fuzz_fail("saved %zu entries, loaded %zu", f->n, back.n);
-	for (size_t i = 0; i < f->n; i++) {
-		const st_fill *a = &f->v[i], *b = &back.v[i];
+	if (back.jobs.n != f->jobs.n)
+		fuzz_fail("saved %zu entries, loaded %zu", f->jobs.n, back.jobs.n);
+	for (size_t i = 0; i < f->jobs.n; i++) {
+		const st_fill *a = st_fills_at(f, i), *b = st_fills_at(&back, i);
 		if (a->job_id != b->job_id || a->fill_for != b->fill_for ||
 		    a->extensions != b->extensions ||
 		    a->decided_end != b->decided_end)
 			fuzz_fail("entry %zu differs after save and load", i);
-		if (i && a->job_id <= f->v[i - 1].job_id)
+		if (i && a->job_id <= st_fills_at(f, i - 1)->job_id)
 			fuzz_fail("entries not sorted by job id");
 	}
 	st_fills_fini(&back);
@@ -46,8 +46,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	 * save and load again); -1: the whole file ignored, nothing kept. */
 	if (rc >= 0)
 		round_trip(&f);
-	else if (f.n)
-		fuzz_fail("an ignored file leaves %zu entries", f.n);
+	else if (f.jobs.n)
+		fuzz_fail("an ignored file leaves %zu entries", f.jobs.n);
 	st_fills_fini(&f);
 	return 0;
 }

@@ -86,7 +86,7 @@ START_TEST(reported_once_per_cause)
 	ck_assert(!tp_refusals_sits_out(&t, 3, 101));
 	/* Started: forgotten; a later refusal is a new one. */
 	tp_refusals_forget(&t, 3);
-	ck_assert_uint_eq(t.n, 0);
+	ck_assert_uint_eq(t.jobs.n, 0);
 	ck_assert_int_eq(tp_refusals_note(&t, 3, 12, 200), 1);
 	tp_refusals_fini(&t);
 }
@@ -98,17 +98,18 @@ START_TEST(jobs_not_queued_are_dropped)
 	tp_refusals_init(&t, 2, 2);
 	for (int64_t j = 20; j > 0; j--)
 		ck_assert_int_eq(tp_refusals_note(&t, j, 1, 0), 1);
-	ck_assert_uint_eq(t.n, 20);
-	for (size_t i = 1; i < t.n; i++)
-		ck_assert_int_lt(t.v[i - 1].job, t.v[i].job);
+	ck_assert_uint_eq(t.jobs.n, 20);
+	for (size_t i = 1; i < t.jobs.n; i++)
+		ck_assert_int_lt(((tp_refusal *)tp_id_table_at(&t.jobs, i - 1))->job,
+				  ((tp_refusal *)tp_id_table_at(&t.jobs, i))->job);
 	tp_refusals_unsee(&t);
 	/* Only the even jobs are still queued (asked) this cycle. */
 	for (int64_t j = 2; j <= 20; j += 2)
 		(void)tp_refusals_sits_out(&t, j, 1);
 	ck_assert_uint_eq(tp_refusals_drop_unseen(&t), 10);
-	ck_assert_uint_eq(t.n, 10);
-	for (size_t i = 0; i < t.n; i++)
-		ck_assert_int_eq(t.v[i].job % 2, 0);
+	ck_assert_uint_eq(t.jobs.n, 10);
+	for (size_t i = 0; i < t.jobs.n; i++)
+		ck_assert_int_eq(((tp_refusal *)tp_id_table_at(&t.jobs, i))->job % 2, 0);
 	/* A dropped job that comes back (released after a change) is
 	 * reported again when refused. */
 	ck_assert_int_eq(tp_refusals_note(&t, 5, 1, 3), 1);

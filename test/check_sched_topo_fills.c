@@ -26,20 +26,20 @@ START_TEST(sorted_add_find_remove)
 	static const uint32_t ids[] = { 30, 10, 20, 40, 5 };
 	for (size_t i = 0; i < 5; i++)
 		ck_assert_ptr_nonnull(st_fills_add(&f, ids[i], 100 + ids[i]));
-	ck_assert_int_eq(f.n, 5);
-	for (size_t i = 1; i < f.n; i++)
-		ck_assert_uint_lt(f.v[i - 1].job_id, f.v[i].job_id);
+	ck_assert_int_eq(f.jobs.n, 5);
+	for (size_t i = 1; i < f.jobs.n; i++)
+		ck_assert_uint_lt(st_fills_at(&f, i - 1)->job_id, st_fills_at(&f, i)->job_id);
 	ck_assert_int_eq(st_fills_find(&f, 20)->fill_for, 120);
 	ck_assert_ptr_null(st_fills_find(&f, 21));
 	/* Re-adding resets the entry (a job backfilled again after requeue). */
 	st_fills_find(&f, 20)->extensions = 2;
 	st_fills_add(&f, 20, 77);
-	ck_assert_int_eq(f.n, 5);
+	ck_assert_int_eq(f.jobs.n, 5);
 	ck_assert_int_eq(st_fills_find(&f, 20)->extensions, 0);
 	ck_assert_int_eq(st_fills_find(&f, 20)->fill_for, 77);
 	st_fills_remove(&f, 5);
 	st_fills_remove(&f, 99);
-	ck_assert_int_eq(f.n, 4);
+	ck_assert_int_eq(f.jobs.n, 4);
 	ck_assert_ptr_null(st_fills_find(&f, 5));
 	st_fills_fini(&f);
 }
@@ -76,7 +76,7 @@ START_TEST(random_against_reference)
 			count++;
 		}
 	}
-	ck_assert_uint_eq(count, f.n);
+	ck_assert_uint_eq(count, f.jobs.n);
 	st_fills_fini(&f);
 }
 END_TEST
@@ -93,7 +93,7 @@ START_TEST(unseen_entries_are_dropped)
 	st_fills_find(&f, 4)->seen = true;
 	ck_assert_uint_eq(st_fills_drop_unseen(&f), 2);
 	ck_assert(f.dirty);
-	ck_assert_int_eq(f.n, 2);
+	ck_assert_int_eq(f.jobs.n, 2);
 	ck_assert_ptr_nonnull(st_fills_find(&f, 2));
 	ck_assert_ptr_null(st_fills_find(&f, 3));
 	st_fills_fini(&f);
@@ -114,7 +114,7 @@ START_TEST(save_and_load)
 	ck_assert_int_eq(st_fills_save(&f, path, &err), 0);
 	ck_assert(!f.dirty);
 	ck_assert_int_eq(st_fills_load(&g, path, &err), 0);
-	ck_assert_int_eq(g.n, 2);
+	ck_assert_int_eq(g.jobs.n, 2);
 	ck_assert_int_eq(st_fills_find(&g, 4000000000u)->extensions, 1);
 	ck_assert_int_eq(st_fills_find(&g, 4000000000u)->decided_end, 1700000000);
 	ck_assert_int_eq(st_fills_find(&g, 3)->fill_for, 2);
@@ -125,7 +125,7 @@ START_TEST(save_and_load)
 	unlink(path);
 	/* A missing file is an empty table, not an error. */
 	ck_assert_int_eq(st_fills_load(&g, path, &err), 0);
-	ck_assert_int_eq(g.n, 0);
+	ck_assert_int_eq(g.jobs.n, 0);
 	st_fills_fini(&f);
 	st_fills_fini(&g);
 }
@@ -168,7 +168,7 @@ START_TEST(bad_file_is_ignored)
 	st_fills_init(&f);
 	st_fills_add(&f, 99, 1);
 	ck_assert_int_eq(st_fills_load(&f, path, &err), -1);
-	ck_assert_int_eq(f.n, 0);
+	ck_assert_int_eq(f.jobs.n, 0);
 	ck_assert(!f.dirty);
 	char want[256];
 	snprintf(want, sizeof(want), "%s%s", path, c->want);
@@ -205,7 +205,7 @@ START_TEST(bad_lines_are_skipped)
 	tp_error err = { "" };
 	st_fills_init(&f);
 	ck_assert_int_eq(st_fills_load(&f, path, &err), 1);
-	ck_assert_uint_eq(f.n, c->kept);
+	ck_assert_uint_eq(f.jobs.n, c->kept);
 	ck_assert(!f.dirty);
 	char want[400];
 	snprintf(want, sizeof(want), "%s%s", path, c->want);
@@ -232,7 +232,7 @@ START_TEST(nul_byte_line_is_skipped)
 	tp_error err = { "" };
 	st_fills_init(&f);
 	ck_assert_int_eq(st_fills_load(&f, path, &err), 1);
-	ck_assert_uint_eq(f.n, 2);
+	ck_assert_uint_eq(f.jobs.n, 2);
 	ck_assert_ptr_nonnull(strstr(err.msg, ":3: NUL byte in line"));
 	unlink(path);
 	st_fills_fini(&f);
@@ -260,8 +260,8 @@ START_TEST(random_bytes_never_crash)
 		st_fills_init(&f);
 		int rc = st_fills_load(&f, path, &err);
 		ck_assert(rc >= -1 && rc <= 1);
-		for (size_t i = 1; i < f.n; i++)
-			ck_assert_uint_lt(f.v[i - 1].job_id, f.v[i].job_id);
+		for (size_t i = 1; i < f.jobs.n; i++)
+			ck_assert_uint_lt(st_fills_at(&f, i - 1)->job_id, st_fills_at(&f, i)->job_id);
 		if (rc)
 			ck_assert_ptr_nonnull(strstr(err.msg, path));
 		st_fills_fini(&f);

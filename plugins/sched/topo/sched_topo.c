@@ -180,9 +180,9 @@ static void load_fills(void)
 	else if (rc > 0)
 		error("%s: %s; the jobs of the bad lines are treated as ordinary jobs",
 		      plugin_type, err.msg);
-	if (rc >= 0 && ctx.fills.n)
+	if (rc >= 0 && ctx.fills.jobs.n)
 		info("%s: %zu fill job(s) restored from %s", plugin_type,
-		     ctx.fills.n, fills_path);
+		     ctx.fills.jobs.n, fills_path);
 }
 
 /* The statistics start at zero at every start (sched_topo(5)); the file

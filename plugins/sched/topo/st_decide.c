@@ -49,7 +49,7 @@ long st_decide_limits(tp_policy *p, st_view *v, st_fills *f, int64_t horizon,
 		      int64_t unit, unsigned flags, st_limit_fn apply,
 		      void *arg)
 {
-	if (!v->c.nrun || (!f->n && !(flags & ST_ASK_ALL)))
+	if (!v->c.nrun || (!f->jobs.n && !(flags & ST_ASK_ALL)))
 		return 0;
 	tp_job **due = malloc(v->c.nrun * sizeof(*due));
 	if (!due)

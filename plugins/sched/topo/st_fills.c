@@ -14,80 +14,51 @@
 
 void st_fills_init(st_fills *f)
 {
-	memset(f, 0, sizeof(*f));
+	tp_id_table_init(&f->jobs, sizeof(st_fill));
+	f->dirty = false;
 }
 
 void st_fills_fini(st_fills *f)
 {
-	free(f->v);
-	memset(f, 0, sizeof(*f));
-}
-
-/* Index of the first entry with job_id >= id. */
-static size_t lower_bound(const st_fills *f, uint32_t id)
-{
-	size_t lo = 0, hi = f->n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (f->v[mid].job_id < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	tp_id_table_fini(&f->jobs);
+	f->dirty = false;
 }
 
 st_fill *st_fills_find(st_fills *f, uint32_t job_id)
 {
-	size_t i = lower_bound(f, job_id);
-	return i < f->n && f->v[i].job_id == job_id ? &f->v[i] : NULL;
+	return tp_id_table_find(&f->jobs, job_id);
 }
 
 st_fill *st_fills_add(st_fills *f, uint32_t job_id, int64_t fill_for)
 {
-	size_t i = lower_bound(f, job_id);
-	if (i == f->n || f->v[i].job_id != job_id) {
-		if (f->n == f->cap) {
-			size_t cap = f->cap ? 2 * f->cap : 16;
-			st_fill *p = realloc(f->v, cap * sizeof(*p));
-			if (!p)
-				return NULL;
-			f->v = p;
-			f->cap = cap;
-		}
-		memmove(f->v + i + 1, f->v + i, (f->n - i) * sizeof(*f->v));
-		f->n++;
-	}
-	f->v[i] = (st_fill){ .job_id = job_id, .fill_for = fill_for,
-			     .seen = true };
+	st_fill *e = tp_id_table_get(&f->jobs, job_id, NULL);
+	if (!e)
+		return NULL;
+	*e = (st_fill){ .job_id = job_id, .fill_for = fill_for, .seen = true };
 	f->dirty = true;
-	return &f->v[i];
+	return e;
 }
 
 void st_fills_remove(st_fills *f, uint32_t job_id)
 {
-	size_t i = lower_bound(f, job_id);
-	if (i == f->n || f->v[i].job_id != job_id)
-		return;
-	memmove(f->v + i, f->v + i + 1, (f->n - i - 1) * sizeof(*f->v));
-	f->n--;
-	f->dirty = true;
+	if (tp_id_table_remove(&f->jobs, job_id))
+		f->dirty = true;
 }
 
 void st_fills_unsee(st_fills *f)
 {
-	for (size_t i = 0; i < f->n; i++)
-		f->v[i].seen = false;
+	for (size_t i = 0; i < f->jobs.n; i++)
+		st_fills_at(f, i)->seen = false;
+}
+
+static bool was_seen(const void *e)
+{
+	return ((const st_fill *)e)->seen;
 }
 
 size_t st_fills_drop_unseen(st_fills *f)
 {
-	size_t k = 0;
-	for (size_t i = 0; i < f->n; i++)
-		if (f->v[i].seen)
-			f->v[k++] = f->v[i];
-	size_t dropped = f->n - k;
-	f->n = k;
+	size_t dropped = tp_id_table_keep(&f->jobs, was_seen);
 	if (dropped)
 		f->dirty = true;
 	return dropped;
@@ -107,10 +78,11 @@ int st_fills_save(st_fills *f, const char *path, tp_error *err)
 		return -1;
 	}
 	fprintf(fp, "%s\n", ST_FILLS_HEADER);
-	for (size_t i = 0; i < f->n; i++)
-		fprintf(fp, "%" PRIu32 " %" PRId64 " %d %" PRId64 "\n",
-			f->v[i].job_id, f->v[i].fill_for, f->v[i].extensions,
-			f->v[i].decided_end);
+	for (size_t i = 0; i < f->jobs.n; i++) {
+		const st_fill *e = st_fills_at(f, i);
+		fprintf(fp, "%" PRId64 " %" PRId64 " %d %" PRId64 "\n",
+			e->job_id, e->fill_for, e->extensions, e->decided_end);
+	}
 	int bad = ferror(fp);
 	if (fclose(fp) || bad) {
 		tp_errorf(err, "%s: write failed: %s", tmp, strerror(errno));
@@ -139,7 +111,7 @@ static int parse_line(const char *line, st_fill *out)
 	if (sscanf(line, "%llu %lld %d %lld %n", &id, &ff, &ext, &end, &used) != 4 ||
 	    line[used] != '\0' || id == 0 || id > UINT32_MAX || ext < 0 || end < 0)
 		return -1;
-	*out = (st_fill){ .job_id = (uint32_t)id, .fill_for = ff,
+	*out = (st_fill){ .job_id = (int64_t)id, .fill_for = ff,
 			  .extensions = ext, .decided_end = end };
 	return 0;
 }
@@ -198,7 +170,7 @@ static int load_line(st_fills *f, fills_reader *r, size_t *bad,
 		why = "last line cut short (no end of line)";
 	else if (parse_line(r->buf, &e))
 		why = "not 'job_id fill_for extensions decided_end'";
-	else if (st_fills_find(f, e.job_id))
+	else if (st_fills_find(f, (uint32_t)e.job_id))
 		why = "job id listed twice (the first is kept)";
 	if (why) {
 		if (!(*bad)++)
@@ -206,7 +178,7 @@ static int load_line(st_fills *f, fills_reader *r, size_t *bad,
 				  why, r->nul ? "(NUL byte)" : r->buf);
 		return 0;
 	}
-	st_fill *p = st_fills_add(f, e.job_id, e.fill_for);
+	st_fill *p = st_fills_add(f, (uint32_t)e.job_id, e.fill_for);
 	if (!p)
 		return tp_errorf(err, "%s: out of memory", r->path);
 	p->extensions = e.extensions;
@@ -216,7 +188,7 @@ static int load_line(st_fills *f, fills_reader *r, size_t *bad,
 
 int st_fills_load(st_fills *f, const char *path, tp_error *err)
 {
-	f->n = 0;
+	f->jobs.n = 0;
 	f->dirty = false;
 	fills_reader r = { .path = path, .fp = fopen(path, "r") };
 	if (!r.fp) {
@@ -237,7 +209,7 @@ int st_fills_load(st_fills *f, const char *path, tp_error *err)
 	free(r.buf);
 	f->dirty = false;
 	if (rc) {
-		f->n = 0;
+		f->jobs.n = 0;
 		return -1;
 	}
 	if (bad) {
@@ -245,7 +217,7 @@ int st_fills_load(st_fills *f, const char *path, tp_error *err)
 		char first[sizeof(err->msg)];
 		snprintf(first, sizeof(first), "%s", err->msg);
 		tp_errorf(err, "%s (%zu bad line%s skipped, %zu good kept)",
-			  first, bad, bad == 1 ? "" : "s", f->n);
+			  first, bad, bad == 1 ? "" : "s", f->jobs.n);
 		return 1;
 	}
 	return 0;

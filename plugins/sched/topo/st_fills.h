@@ -16,9 +16,10 @@
 #include <stdint.h>
 
 #include "base/error.h"
+#include "base/id_table.h"
 
 typedef struct st_fill {
-	uint32_t job_id;
+	int64_t job_id;       /* first: the table's id (a Slurm job id) */
 	int64_t fill_for;     /* job id of the reserved job it filled around */
 	int extensions;       /* RB_HAR extensions granted so far */
 	int64_t decided_end;  /* the limit (end time) the last at-limit
@@ -27,8 +28,7 @@ typedef struct st_fill {
 } st_fill;
 
 typedef struct st_fills {
-	st_fill *v;           /* sorted by job_id */
-	size_t n, cap;
+	tp_id_table jobs;     /* of st_fill */
 	bool dirty;           /* changed since the last save */
 } st_fills;
 
@@ -36,6 +36,11 @@ void st_fills_init(st_fills *f);
 void st_fills_fini(st_fills *f);
 
 st_fill *st_fills_find(st_fills *f, uint32_t job_id);
+/* Entry i (0 <= i < f->jobs.n), in job id order. */
+static inline st_fill *st_fills_at(const st_fills *f, size_t i)
+{
+	return tp_id_table_at(&f->jobs, i);
+}
 /* Add (or reset) job_id as a fill job for fill_for; NULL on ENOMEM. */
 st_fill *st_fills_add(st_fills *f, uint32_t job_id, int64_t fill_for);
 void st_fills_remove(st_fills *f, uint32_t job_id);

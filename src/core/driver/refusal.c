@@ -2,8 +2,6 @@
  * refusal.h. */
 #include "driver/refusal.h"
 
-#include <stdlib.h>
-#include <string.h>
 
 tp_refusal_verdict tp_refusal_judge(const tp_refusal_facts *f)
 {
@@ -20,35 +18,14 @@ tp_refusal_verdict tp_refusal_judge(const tp_refusal_facts *f)
 
 void tp_refusals_init(tp_refusals *t, int64_t base, int64_t max)
 {
-	memset(t, 0, sizeof(*t));
+	tp_id_table_init(&t->jobs, sizeof(tp_refusal));
 	t->base = base < 1 ? 1 : base;
 	t->max = max < t->base ? t->base : max;
 }
 
 void tp_refusals_fini(tp_refusals *t)
 {
-	free(t->v);
-	memset(t, 0, sizeof(*t));
-}
-
-/* Index of the first entry with job >= id. */
-static size_t lower_bound(const tp_refusals *t, int64_t id)
-{
-	size_t lo = 0, hi = t->n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (t->v[mid].job < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-static tp_refusal *find(tp_refusals *t, int64_t job)
-{
-	size_t i = lower_bound(t, job);
-	return i < t->n && t->v[i].job == job ? &t->v[i] : NULL;
+	tp_id_table_fini(&t->jobs);
 }
 
 int64_t tp_refusals_delay(const tp_refusals *t, int count)
@@ -59,32 +36,14 @@ int64_t tp_refusals_delay(const tp_refusals *t, int count)
 	return d < t->max ? d : t->max;
 }
 
-static tp_refusal *insert(tp_refusals *t, int64_t job)
-{
-	size_t i = lower_bound(t, job);
-	if (t->n == t->cap) {
-		size_t cap = t->cap ? 2 * t->cap : 16;
-		tp_refusal *p = realloc(t->v, cap * sizeof(*p));
-		if (!p)
-			return NULL;
-		t->v = p;
-		t->cap = cap;
-	}
-	memmove(t->v + i + 1, t->v + i, (t->n - i) * sizeof(*t->v));
-	t->n++;
-	t->v[i] = (tp_refusal){ .job = job };
-	return &t->v[i];
-}
-
 int tp_refusals_note(tp_refusals *t, int64_t job, int code, int64_t now)
 {
-	tp_refusal *r = find(t, job);
-	int report = 0;
-	if (!r) {
-		if (!(r = insert(t, job)))
-			return -1;
-		report = 1;
-	} else if (r->code != code) {
+	bool added;
+	tp_refusal *r = tp_id_table_get(&t->jobs, job, &added);
+	if (!r)
+		return -1;
+	int report = added;
+	if (!added && r->code != code) {
 		/* Another cause: a new story, told once too. */
 		r->count = 0;
 		report = 1;
@@ -98,7 +57,7 @@ int tp_refusals_note(tp_refusals *t, int64_t job, int code, int64_t now)
 
 bool tp_refusals_sits_out(tp_refusals *t, int64_t job, int64_t now)
 {
-	tp_refusal *r = find(t, job);
+	tp_refusal *r = tp_id_table_find(&t->jobs, job);
 	if (!r)
 		return false;
 	r->seen = true;
@@ -107,26 +66,21 @@ bool tp_refusals_sits_out(tp_refusals *t, int64_t job, int64_t now)
 
 void tp_refusals_forget(tp_refusals *t, int64_t job)
 {
-	size_t i = lower_bound(t, job);
-	if (i == t->n || t->v[i].job != job)
-		return;
-	memmove(t->v + i, t->v + i + 1, (t->n - i - 1) * sizeof(*t->v));
-	t->n--;
+	(void)tp_id_table_remove(&t->jobs, job);
 }
 
 void tp_refusals_unsee(tp_refusals *t)
 {
-	for (size_t i = 0; i < t->n; i++)
-		t->v[i].seen = false;
+	for (size_t i = 0; i < t->jobs.n; i++)
+		((tp_refusal *)tp_id_table_at(&t->jobs, i))->seen = false;
+}
+
+static bool was_seen(const void *r)
+{
+	return ((const tp_refusal *)r)->seen;
 }
 
 size_t tp_refusals_drop_unseen(tp_refusals *t)
 {
-	size_t k = 0;
-	for (size_t i = 0; i < t->n; i++)
-		if (t->v[i].seen)
-			t->v[k++] = t->v[i];
-	size_t dropped = t->n - k;
-	t->n = k;
-	return dropped;
+	return tp_id_table_keep(&t->jobs, was_seen);
 }

@@ -27,6 +27,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/id_table.h"
+
 /* Why the executor refused, in the driver's terms. */
 typedef enum tp_refusal_cause {
 	TP_REFUSED_BUSY,      /* nodes or resources taken or unavailable now
@@ -65,7 +67,7 @@ tp_refusal_verdict tp_refusal_judge(const tp_refusal_facts *f);
 /* ---- the table of jobs refused "not now" -------------------------- */
 
 typedef struct tp_refusal {
-	int64_t job;
+	int64_t job;      /* first: the table's id */
 	int code;         /* the executor's code of the last refusal */
 	int count;        /* refusals since its last report or change */
 	int64_t retry_at; /* sits out the passes before this time */
@@ -73,8 +75,7 @@ typedef struct tp_refusal {
 } tp_refusal;
 
 typedef struct tp_refusals {
-	tp_refusal *v;     /* sorted by job */
-	size_t n, cap;
+	tp_id_table jobs;  /* of tp_refusal */
 	int64_t base;      /* first sit-out, s (>= 1) */
 	int64_t max;       /* longest sit-out, s (>= base) */
 } tp_refusals;
