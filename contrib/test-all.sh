@@ -258,13 +258,12 @@ suite_verdict() { # BUILDDIR TAG
 	fi
 }
 
-step "live-cluster tests, Slurm 22.05, 24.11 and 26.05, two shards each, side by side; the testsuite/python gates of 22.05 and 24.11 after their first shards"
+step "live-cluster tests, Slurm 22.05, 24.11 and 26.05, two shards each, side by side; each release's testsuite/python gate after its first shard"
 # Slurm 26.05's testsuite/python is not in its release tarball (SchedMD
 # keeps it on master since 25.11) and cannot be downloaded here: its gate
-# (make check-slurm-suite in build/test-2605, test/suite/slurm-suite.sh)
-# runs where a snapshot of it is at hand, not in this script.
+# runs 24.11's suite against the 26.05 daemons (test/suite/slurm-suite.sh).
 pids=""
-for lane in "build/test 22.05 suite" "build/test-2411 24.11 suite" "build/test-2605 26.05"; do
+for lane in "build/test 22.05 suite" "build/test-2411 24.11 suite" "build/test-2605 26.05 suite"; do
 	set -- $lane
 	rm -f "$1"/check-live.[12].rc "$1/check-slurm-suite.rc"
 	live_lane "$1" "$2" 1/2 "${3:-}"
@@ -282,5 +281,6 @@ done
 step "Slurm's testsuite/python: stock vs our plugins (each ran in its release's first lane)"
 suite_verdict build/test 22.05
 suite_verdict build/test-2411 24.11
+suite_verdict build/test-2605 26.05
 
 finish

@@ -45,6 +45,9 @@ case $MODES in local | auto | local,auto | auto,local) ;; *) die "--modes: local
 [ -n "$OUT" ] || die "--out DIR" 2
 [ "$(id -u)" = 0 ] || die "needs root (Slurm daemons in network namespaces)"
 PLUGINDIR=$(cd "$PLUGINDIR" && pwd)
+# Which lines of known, skips and auto apply: the series, or for 26.05
+# with 24.11's suite "26.05@24.11" (see suite_2605).
+KEY=$SERIES
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
 cache=${SLURM_TOPO_CACHE:-${XDG_CACHE_HOME:-${HOME:-/root}/.cache}/slurm-topo}
@@ -73,27 +76,35 @@ need_debs() { # ROOT PKG...: install PKGs (Debian) into ROOT ("" = this system)
 # Slurm 26.05's testsuite/python.  SchedMD's release tarballs have none
 # since 25.11: the suite lives on Slurm's master branch only, and its
 # tests skip below the release they need (atf.require_version), so that
-# one suite serves every supported release.  The gate runs one snapshot
-# of it, master of 2026-08-20 (a week after 26.05.3), made with
+# one suite serves every supported release.  Neither that branch nor
+# Debian's 26.05 source can be downloaded here, so by default the 26.05
+# gate runs the newest suite Debian serves here, 24.11.5's (the one the
+# 24.11 gate runs), against the 26.05 daemons: its lines in known, skips
+# and auto are keyed "26.05@24.11".  What passes on stock 26.05 must pass
+# with our plugins, whichever suite asks.
+#   SLURM_TESTSUITE=TARBALL|DIR  runs another suite (DIR holding
+#      testsuite/python), keyed "26.05": e.g. one snapshot of master,
+#      2026-08-20 (a week after 26.05.3), made with
 #   git archive --prefix=slurm-testsuite-284c3b95f0/ 284c3b95f0 testsuite/python | xz -9
-# in SchedMD's repository, looked for beside the 26.05.3 source
-# (../shared/slurm) and in the cache; SLURM_TESTSUITE=TARBALL|DIR (DIR
-# holding testsuite/python) names another.  Unpacked once into the cache;
-# prints the directory that holds testsuite/python.
+#      in SchedMD's repository;
+#   SLURM_TESTSUITE=master  that snapshot, looked for beside the 26.05.3
+#      source (../shared/slurm) and in the cache, checked by its sha256.
+# Unpacked once into the cache; prints the directory that holds
+# testsuite/python.
 SUITE_2605=slurm-testsuite-284c3b95f0
 SUITE_2605_SHA256=9ecf3f732323fae205349ab3d4f2efa69a94f764ea4c404557871ca46c12432f
 suite_2605() {
-	local t=${SLURM_TESTSUITE:-} d
-	if [ -n "$t" ] && [ -d "$t" ]; then
+	local t=$SLURM_TESTSUITE d
+	if [ -d "$t" ]; then
 		[ -d "$t/testsuite/python" ] || die "SLURM_TESTSUITE=$t has no testsuite/python"
 		(cd "$t" && pwd)
 		return
 	fi
-	if [ -z "$t" ]; then
+	if [ "$t" = master ]; then
 		for t in "$TOP/../shared/slurm/$SUITE_2605.tar.xz" "$cache/$SUITE_2605.tar.xz" ""; do
 			[ -f "$t" ] && break
 		done
-		[ -n "$t" ] || die "no $SUITE_2605.tar.xz (Slurm 26.05's testsuite/python, see this script) in $TOP/../shared/slurm or $cache; SLURM_TESTSUITE=TARBALL|DIR names another"
+		[ -n "$t" ] || die "no $SUITE_2605.tar.xz (Slurm 26.05's testsuite/python, see this script) in $TOP/../shared/slurm or $cache; SLURM_TESTSUITE=TARBALL|DIR names one"
 		echo "$SUITE_2605_SHA256  $t" | sha256sum -c --quiet - >/dev/null 2>&1 ||
 			die "$t is not the snapshot this gate pins (sha256 $SUITE_2605_SHA256)"
 	fi
@@ -117,7 +128,12 @@ elif [ "$SERIES" = 26.05 ]; then
 	# programs against it) and the suite, run on this machine; the suite
 	# also imports jsondiff, jsonpatch and yaml; its auto-config mode
 	# runs `mysql` (as on 24.11) and copies directories with rsync.
-	src=$(suite_2605)
+	if [ -n "${SLURM_TESTSUITE:-}" ]; then
+		src=$(suite_2605)
+	else
+		src=$("$TOP/contrib/slurm-headers.sh" --version 24.11) || die "contrib/slurm-headers.sh --version 24.11 failed"
+		KEY=26.05@24.11
+	fi
 	"$TOPO_CLUSTER" prepare --slurm 26.05 >/dev/null || die "topo-cluster prepare --slurm 26.05 failed"
 	tree=$("$TOP/contrib/slurm-source.sh" --check) || die "no configured Slurm 26.05 tree (contrib/slurm-source.sh --check)"
 	prefix=$cache/slurm-26.05.3-install # where topo-cluster runs them from (slurm-26.05.sh)
@@ -156,20 +172,20 @@ fi
 deselect() { # PREEMPT
 	local id what ser
 	while read -r what id ser _; do
-		[ "$ser" = all ] || [ "$ser" = "$SERIES" ] || continue
+		[ "$ser" = all ] || [ "$ser" = "$KEY" ] || continue
 		case $what in
 		slow) [ "$FULL" = 1 ] || echo "--deselect=$id" ;;
 		ignore) echo "--ignore=$id" ;;
 		esac
 	done < <(grep -v '^[[:space:]]*\(#\|$\)' "$HERE/known")
-	[ "$FULL" = 1 ] || awk -v s="$SERIES" '$1 == s { print "--deselect=" $2 }' "$HERE/skips"
+	[ "$FULL" = 1 ] || awk -v s="$KEY" '$1 == s { print "--deselect=" $2 }' "$HERE/skips"
 	[ "$1" = yes ] || echo "--deselect=tests/parameters/slurm/PreemptType"
 }
 
 # Auto-config modules of this series (test/suite/auto), if that mode runs.
 auto_ids() {
 	[[ $MODES == *auto* ]] || return 0
-	awk -v s="$SERIES" '$1 == s { print $2 }' "$HERE/auto"
+	awk -v s="$KEY" '$1 == s { print $2 }' "$HERE/auto"
 }
 
 # ---- one cluster: start, run the suite, stop ------------------------------
@@ -368,7 +384,7 @@ fail=0
 for name in "${!pids[@]}"; do
 	wait "${pids[$name]}" || fail=1
 done
-echo "slurm-suite: $SERIES: all clusters ran in $(($(date +%s) - t0)) s"
+echo "slurm-suite: $KEY: all clusters ran in $(($(date +%s) - t0)) s"
 [ "$fail" = 0 ] || die "a cluster did not run the suite (logs in $OUT)"
 
 # A test that failed here but passed on stock gets one more run on a
@@ -386,7 +402,7 @@ for mode in "${modes[@]}"; do
 		read -r _ name preempt opts <<<"$l"
 		[ -n "${pids[$name]:-}" ] && [ "$name" != stock ] || continue
 		args+=("$OUT/$name$sfx.xml")
-		/usr/bin/python3 "$HERE/suite-compare.py" --ids --known "$HERE/known" --series "$SERIES" \
+		/usr/bin/python3 "$HERE/suite-compare.py" --ids --known "$HERE/known" --series "$KEY" \
 			"$OUT/stock$sfx.xml" "$OUT/$name$sfx.xml" \
 			>"$OUT/$name$sfx.again" || die "suite-compare.py failed"
 		if [ -s "$OUT/$name$sfx.again" ]; then
@@ -395,7 +411,7 @@ for mode in "${modes[@]}"; do
 			rerun "$name" "$mode" "$OUT/$name$sfx.again" $opts || true
 		fi
 	done
-	/usr/bin/python3 "$HERE/suite-compare.py" --known "$HERE/known" --series "$SERIES" \
+	/usr/bin/python3 "$HERE/suite-compare.py" --known "$HERE/known" --series "$KEY" \
 		--mode "$mode" "$OUT/stock$sfx.xml" "${args[@]}" || gate=1
 done
 exit "$gate"
