@@ -54,7 +54,10 @@ for t in "$@"; do
 	mkdir -p "$work" "$art"
 	dict=
 	[ -f "$src/dict/$t.dict" ] && dict=-dict=$src/dict/$t.dict
-	"$prog" -max_total_time="$secs" -timeout="$timeout" -rss_limit_mb=2048 \
+	# -report_slow_units: libFuzzer's own default (10 s) would make a
+	# slow input a finding well below the timeout on a busy machine.
+	"$prog" -max_total_time="$secs" -timeout="$timeout" \
+		-report_slow_units="$timeout" -rss_limit_mb=2048 \
 		-print_final_stats=1 -artifact_prefix="$art/" $dict \
 		"$work" "$src/corpus/$t" >"$log" 2>&1
 	rc=$?
