@@ -74,8 +74,10 @@ START_TEST(test_against_model)
 				}
 			ck_assert_uint_eq(tp_id_table_keep(&t, keep_even_payload), gone);
 		}
-		check_same(&t, in, payload);
+		if (step % 32 == 0)
+			check_same(&t, in, payload);
 	}
+	check_same(&t, in, payload);
 	tp_id_table_fini(&t);
 	ck_assert_uint_eq(t.n, 0);
 	ck_assert_ptr_null(tp_id_table_find(&t, 1));
