@@ -179,6 +179,10 @@ void sim_write_json(FILE *fp, const tp_summary *s, const sim_run_info *in)
 		fprintf(fp, "  \"mean_hop_sum_multi\": %.3f,\n", s->mean_cost);
 	fprintf(fp, "  \"estimates_from_runtime\": %zu,\n",
 		in->w->estimate_missing);
+	if (in->scale_sizes > 0)
+		fprintf(fp, "  \"scale_sizes\": %g,\n", in->scale_sizes);
+	if (in->load > 0)
+		fprintf(fp, "  \"load\": %g,\n", in->load);
 	if (in->slice_count)
 		fprintf(fp, "  \"slice\": {\"first\": %zu, \"count\": %zu},\n",
 			in->slice_first, in->slice_count);

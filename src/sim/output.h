@@ -31,6 +31,7 @@ typedef struct sim_run_info {
 	uint64_t rejected;      /* jobs no placement could ever hold */
 	size_t slice_first, slice_count; /* --jobs; count 0: the whole trace */
 	double wall_seconds;
+	double scale_sizes, load;   /* --scale-sizes, --load; 0: not given */
 	/* --sacct only (NULL otherwise): its skips, Slurm's own schedule. */
 	const tp_sacct *sacct;
 	const tp_summary *actual;

@@ -579,7 +579,8 @@ static int by_submit(const void *a, const void *b)
 }
 
 /* Keeps what fits the machine, times relative to the first submit. */
-static int fill(sacct_reader *r, tp_sacct *s, int nodes, tp_error *err)
+static int fill(sacct_reader *r, tp_sacct *s, int nodes, double scale,
+		tp_error *err)
 {
 	tp_workload *w = &s->w;
 	w->nodes = nodes;
@@ -587,6 +588,12 @@ static int fill(sacct_reader *r, tp_sacct *s, int nodes, tp_error *err)
 	w->skipped = r->wskip;
 	s->skipped = r->skip;
 	qsort(r->recs, r->nrecs, sizeof(*r->recs), by_submit);
+	for (size_t i = 0; i < r->nrecs; i++) {
+		int32_t *n = &r->recs[i].j.nodes;
+		*n = (int32_t)tp_workload_scale_nodes(*n, scale);
+		if (*n > w->largest)
+			w->largest = *n;
+	}
 	s->runs = malloc((r->nrecs ? r->nrecs : 1) * sizeof(*s->runs));
 	if (!s->runs)
 		return tp_errorf(err, "%s: out of memory", r->name);
@@ -669,7 +676,7 @@ int tp_sacct_read(const char *path, const tp_sacct_opts *o, tp_sacct *s,
 		fclose(r.fp);
 	int nodes = rc == 0 ? machine_nodes(&r, o, err) : -1;
 	if (nodes > 0)
-		rc = fill(&r, s, nodes, err);
+		rc = fill(&r, s, nodes, o->scale_sizes, err);
 	else
 		rc = -1;
 	reader_fini(&r);

@@ -48,6 +48,8 @@ typedef struct tp_sacct_opts {
 				* nodes of the NodeLists */
 	bool lenient;          /* skip and count malformed lines */
 	const char *partition; /* keep only this partition's jobs; NULL: all */
+	double scale_sizes;    /* NNodes x this (tp_workload_scale_nodes)
+				* before the size check; 0 = as they are */
 } tp_sacct_opts;
 
 /* Records skipped for reasons SWF has no word for (the rest: w.skipped). */
