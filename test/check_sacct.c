@@ -79,6 +79,9 @@ START_TEST(test_time_forms)
 	ck_assert_int_eq(v, -1);
 	ck_assert_int_eq(tp_sacct_parse_time("2023-02-29T00:00:00x", &v), -1);
 	ck_assert_int_eq(tp_sacct_parse_time("2023-02-30T00:00:00", &v), -1);
+	ck_assert_int_eq(tp_sacct_parse_time("2023-02-29T00:00:00", &v), -1);
+	ck_assert_int_eq(tp_sacct_parse_time("2024-02-29T00:00:00", &v), 0);
+	ck_assert_int_eq(tp_sacct_parse_time("2100-02-29T00:00:00", &v), -1);
 	ck_assert_int_eq(tp_sacct_parse_time("2023-01-01 00:00:00", &v), -1);
 	ck_assert_int_eq(tp_sacct_parse_time("2023-01-01T24:00:00", &v), -1);
 

@@ -111,7 +111,9 @@ int tp_sacct_parse_time(const char *s, int64_t *v)
 		return -1;
 	int y = digits(s, 4), mo = digits(s + 5, 2), d = digits(s + 8, 2);
 	int h = digits(s + 11, 2), mi = digits(s + 14, 2), se = digits(s + 17, 2);
+	bool leap = y % 4 == 0 && (y % 100 != 0 || y % 400 == 0);
 	if (y < 1970 || mo < 1 || mo > 12 || d < 1 || d > mdays[mo - 1] ||
+	    (mo == 2 && d == 29 && !leap) ||
 	    h < 0 || h > 23 || mi < 0 || mi > 59 || se < 0 || se > 60)
 		return -1;
 	*v = days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + se;
@@ -422,7 +424,7 @@ static int duration_fields(sacct_reader *r, sacct_vals *v, tp_error *err)
 	v->elapsed = v->limit = -1;
 	if ((s = field(r, C_ELAPSED)) && tp_sacct_parse_elapsed(s, &v->elapsed))
 		return bad(r, err, "bad Elapsed", s);
-	if (v->elapsed < 0 && number_field(r, C_ELAPSEDRAW, INT32_MAX * 64LL, &v->elapsed, err))
+	if (v->elapsed < 0 && number_field(r, C_ELAPSEDRAW, (int64_t)1 << 40, &v->elapsed, err))
 		return -1;
 	if ((s = field(r, C_TIMELIMIT)) && tp_sacct_parse_limit(s, &v->limit))
 		return bad(r, err, "bad Timelimit", s);
@@ -521,9 +523,6 @@ static int parse_job(sacct_reader *r, tp_error *err)
 	int n = split(r);
 	sacct_vals v;
 	if (n != r->ncols) {
-		char got[32];
-		snprintf(got, sizeof(got), "%s%d", n > MAX_COLS ? "> " : "",
-			 n > MAX_COLS ? MAX_COLS : n);
 		char what[96];
 		snprintf(what, sizeof(what), "%d '|'-separated fields where the header has %d:",
 			 n > MAX_COLS ? MAX_COLS + 1 : n, r->ncols);
