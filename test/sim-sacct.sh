@@ -70,13 +70,20 @@ has "$tmp/p.err" "warning: 1 job\(s\) ran on nodes not in the machine of partiti
 # Slurm's own schedule: waits 10, 60, 60, 60, 60, 60 s -> mean 51.667; the
 # hop sum of its placements by the same allocator cost as the simulated.
 has "$tmp/p.json" '"slurm": \{"jobs": 6, "utilisation": [0-9.]+, "mean_wait": 51.667, .*"mean_hop_sum_multi": [0-9.]+\}' "Slurm's schedule"
-has "$tmp/p.err" "slurm \(sacct\): 6 jobs on 8 nodes.*mean hop sum of multi-node jobs" "Slurm's line"
+has "$tmp/p.err" "slurm \(sacct\): 6 jobs on 8 nodes.*mean placement cost of multi-node jobs" "Slurm's line"
 # The array tasks and the heterogeneous components replay under their
 # JobIDRaw; the pending tasks and the cancelled job do not.
 ids=$(tail -n +2 "$tmp/p.csv" | cut -d, -f1 | sort -n | paste -sd,)
 [ "$ids" = 100,102,103,104,105,107 ] && ok || bad "replayed ids: $ids"
 # No simulated job lands on login1 or admin1.
 if grep -qE 'login|admin' "$tmp/p.csv"; then bad "a job placed off the partition"; else ok; fi
+
+# On a torus: Slurm's placements costed by the torus allocator's box cost.
+printf 'Dimensions=2x4\nNodes=n[1-8]\n' > "$tmp/t8.conf"
+if run tor --sacct "$tmp/jobs.sacct" --partition batch --policy easy --torus "$tmp/t8.conf" \
+	--alloc torus-mss; then ok; else bad "torus replay: $(cat "$tmp/tor.err")"; fi
+has "$tmp/tor.json" '"slurm": \{"jobs": 6, .*"mean_hop_sum_multi": [0-9.]+\}' "Slurm's schedule on a torus"
+has "$tmp/tor.json" '"placed": 5,' "torus: jobs placed"
 
 # Nodes=ALL is every NodeName; a partition of nodes outside the tree
 # keeps them outside it; a partition with no such line is an error.

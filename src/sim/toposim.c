@@ -88,7 +88,7 @@ static void put_actual(const tp_summary *sim, const sim_run_info *in)
 		"mean wait %.0f s, mean bounded slowdown %.2f", a->jobs, a->nodes,
 		a->utilisation, a->mean_wait, a->mean_bsld);
 	if (a->mean_cost >= 0 || sim->mean_cost >= 0)
-		fprintf(stderr, ", mean hop sum of multi-node jobs %.3f (simulated %.3f)", a->mean_cost,
+		fprintf(stderr, ", mean placement cost of multi-node jobs %.3f (simulated %.3f)", a->mean_cost,
 			sim->mean_cost);
 	fprintf(stderr, "; sacct records not replayed: %zu steps, %zu of other partitions, "
 		"%zu never started, %zu with unknown submit time, %zu unfinished; "
