@@ -586,7 +586,8 @@ static int fill(sacct_reader *r, tp_sacct *s, int nodes, double scale,
 	w->ppn = 1;
 	w->skipped = r->wskip;
 	s->skipped = r->skip;
-	qsort(r->recs, r->nrecs, sizeof(*r->recs), by_submit);
+	if (r->nrecs) /* qsort(NULL, 0, ...) is undefined */
+		qsort(r->recs, r->nrecs, sizeof(*r->recs), by_submit);
 	for (size_t i = 0; i < r->nrecs; i++) {
 		int32_t *n = &r->recs[i].j.nodes;
 		*n = (int32_t)tp_workload_scale_nodes(*n, scale);
