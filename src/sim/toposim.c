@@ -196,7 +196,7 @@ static int add_missing(const sim_config *c, tp_topo *topo,
 				(int)missing->n, rule, err))
 		return -1;
 	tp_topo_outside_line(topo, line, sizeof(line));
-	fprintf(stderr, "toposim: warning: partition %s: %s\n", c->partition, line);
+	fprintf(stderr, "toposim: warning: %s\n", line);
 	return 0;
 }
 
