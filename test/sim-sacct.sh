@@ -71,6 +71,12 @@ has "$tmp/p.err" "warning: 1 job\(s\) ran on nodes not in the machine of partiti
 # hop sum of its placements by the same allocator cost as the simulated.
 has "$tmp/p.json" '"slurm": \{"jobs": 6, "utilisation": [0-9.]+, "mean_wait": 51.667, .*"mean_hop_sum_multi": [0-9.]+\}' "Slurm's schedule"
 has "$tmp/p.err" "slurm \(sacct\): 6 jobs on 8 nodes.*mean placement cost of multi-node jobs" "Slurm's line"
+# The summary with its sacct object is valid JSON.
+if python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(d["sacct"]["slurm"]["jobs"] != 6)' "$tmp/p.json"; then
+	ok
+else
+	bad "summary JSON does not load or lacks sacct.slurm.jobs = 6"
+fi
 # The array tasks and the heterogeneous components replay under their
 # JobIDRaw; the pending tasks and the cancelled job do not.
 ids=$(tail -n +2 "$tmp/p.csv" | cut -d, -f1 | sort -n | paste -sd,)
