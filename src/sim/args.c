@@ -19,12 +19,17 @@ enum {
 	OPT_SUMMARY, OPT_PLOT, OPT_CHECK, OPT_QUIET, OPT_HELP, OPT_JOB_REQS,
 	OPT_SLICE, OPT_EST_FIELD, OPT_WINDOWS, OPT_BASE_SHAPES,
 	OPT_MACHINE, OPT_HET_JOBS, OPT_TRUTH, OPT_EXPDB, OPT_ORACLE,
-	OPT_OUTSIDE_RULE,
+	OPT_OUTSIDE_RULE, OPT_SCALE_SIZES, OPT_LOAD, OPT_SACCT, OPT_PARTITION, OPT_SLURM_CONF,
 	OPT_SETTING = 1024, /* + index in tp_settings_table */
 };
 
 static const struct option fixed_opts[] = {
 	{ "workload", required_argument, NULL, 'w' },
+	{ "sacct", required_argument, NULL, OPT_SACCT },
+	{ "partition", required_argument, NULL, OPT_PARTITION },
+	{ "slurm-conf", required_argument, NULL, OPT_SLURM_CONF },
+	{ "scale-sizes", required_argument, NULL, OPT_SCALE_SIZES },
+	{ "load", required_argument, NULL, OPT_LOAD },
 	{ "nodes", required_argument, NULL, OPT_NODES },
 	{ "ppn", required_argument, NULL, OPT_PPN },
 	{ "alloc", required_argument, NULL, OPT_ALLOC },
@@ -84,7 +89,8 @@ static void build_opts(struct option *opts)
 
 static void usage(FILE *fp)
 {
-	fprintf(fp, "usage: toposim --workload FILE --policy NAME [settings]\n"
+	fprintf(fp, "usage: toposim {--workload FILE | --sacct FILE} --policy NAME [settings]\n"
+		"               [--partition NAME [--slurm-conf FILE]] [--scale-sizes F] [--load F]\n"
 		"               [--nodes N [--outside-rule never|one-node]] [--ppn P] [--alloc NAME]\n"
 		"               [--topology FILE [--fattree-conf FILE] | --torus FILE [--base-shapes canonical|all]]\n"
 		"               [--jobs FIRST:COUNT | --windows K:LEN:SEED | --windows LEN@I1,I2,...]\n"
@@ -119,6 +125,19 @@ static long long int_arg(const char *opt, const char *v, long long lo,
 	if (!*v || *end || x < lo || x > hi) {
 		fprintf(stderr, "toposim: --%s: expected an integer in [%lld, %lld], "
 			"got '%s'\n", opt, lo, hi, v);
+		exit(2);
+	}
+	return x;
+}
+
+/* A factor: a number in (0, 1e6], or exit naming the option. */
+static double factor_arg(const char *opt, const char *v)
+{
+	char *end;
+	double x = strtod(v, &end);
+	if (!*v || *end || !(x > 0 && x <= 1e6)) {
+		fprintf(stderr, "toposim: --%s: expected a number above 0 (at most 1e6), got '%s'\n",
+			opt, v);
 		exit(2);
 	}
 	return x;
@@ -192,6 +211,11 @@ static void parse_one(sim_config *c, int o, const char *arg)
 {
 	switch (o) {
 	case 'w': c->workload = arg; break;
+	case OPT_SACCT: c->sacct = arg; break;
+	case OPT_SCALE_SIZES: c->swf.scale_sizes = factor_arg("scale-sizes", arg); break;
+	case OPT_LOAD: c->load = factor_arg("load", arg); break;
+	case OPT_PARTITION: c->partition = arg; break;
+	case OPT_SLURM_CONF: c->slurm_conf = arg; break;
 	case 'p': set_setting(c, 0, arg); break;
 	case OPT_NODES: c->swf.nodes = (int)int_arg("nodes", arg, 1, 1 << 24); break;
 	case OPT_PPN: c->swf.ppn = (int)int_arg("ppn", arg, 1, 1 << 20); break;
@@ -263,12 +287,35 @@ static void check_het(sim_config *c)
 				       : "--machine needs --truth FILE (the actual run times)");
 	if (c->expdb && c->oracle)
 		usage_error("--expdb and --oracle exclude each other");
-	if (c->workload || c->topology || c->fattree_conf || c->torus ||
+	if (c->workload || c->sacct || c->swf.scale_sizes || c->load || c->partition || c->slurm_conf || c->topology || c->fattree_conf || c->torus ||
 	    c->job_reqs || c->windows.k || c->slice_count || c->plot || c->esterr ||
 	    c->outside_rule >= 0)
-		usage_error("--machine runs the heterogeneous simulator: --workload, --topology, "
+		usage_error("--machine runs the heterogeneous simulator: --workload, --sacct, --scale-sizes, --load, --partition, --slurm-conf, --topology, "
 			    "--fattree-conf, --torus, --job-requests, --windows, --jobs, --plot, "
 			    "--estimate-error and --outside-rule do not apply");
+}
+
+/* --sacct is the workload; --partition and --slurm-conf go with it or
+ * restrict any workload's machine. */
+static void check_sacct(sim_config *c)
+{
+	if (c->sacct && c->workload)
+		usage_error("--workload and --sacct exclude each other (one workload)");
+	if (c->sacct) {
+		c->workload = c->sacct;
+		if (c->swf.estimate_field)
+			usage_error("--estimate-field is an SWF option: sacct's estimate is Timelimit");
+		if (c->swf.ppn)
+			usage_error("--ppn is an SWF option: sacct gives NNodes");
+	}
+	if (c->slurm_conf && !c->partition)
+		usage_error("--slurm-conf gives a partition's nodes: it needs --partition NAME");
+	if (c->partition && !c->slurm_conf && !c->sacct)
+		usage_error("--partition NAME needs --slurm-conf FILE (its nodes) or --sacct FILE (its jobs)");
+	if (c->partition && c->slurm_conf && c->swf.nodes)
+		usage_error("--partition with --slurm-conf sizes the machine: not with --nodes");
+	if (c->partition && c->slurm_conf && c->torus)
+		usage_error("--partition with --slurm-conf restricts a fat tree or a flat machine, not a torus");
 }
 
 static void check_required(sim_config *c)
@@ -285,6 +332,7 @@ static void check_required(sim_config *c)
 			"--machine FILE --het-jobs FILE --truth FILE\n", c->set.policy);
 		exit(2);
 	}
+	check_sacct(c);
 	const char *missing = !c->workload ? "--workload"
 			    : !c->policy_given ? "--policy"
 			    : !c->jobs_csv ? "--jobs-csv"

@@ -18,9 +18,15 @@ typedef struct sim_config {
 	const char *workload, *alloc, *jobs_csv, *summary_json;
 	const char *plot, *topology, *fattree_conf, *torus, *esterr;
 	const char *job_reqs;   /* --job-requests (io/jobreqs.h) */
+	const char *sacct;      /* --sacct: the workload is sacct -P output */
+	const char *partition;  /* --partition: its jobs; its nodes with
+				 * --slurm-conf */
+	const char *slurm_conf; /* --slurm-conf: where --partition's nodes are */
 	size_t slice_first, slice_count; /* --jobs FIRST:COUNT; count 0: all */
 	sim_windows windows;    /* --windows; k 0: none */
-	tp_swf_opts swf;
+	tp_swf_opts swf;        /* scale_sizes: --scale-sizes, any workload */
+	double load;            /* --load: arrivals this many times as dense;
+				 * 0: as recorded */
 	tp_settings set;        /* policy and its options */
 	bool policy_given;
 	int base_shapes;        /* --base-shapes (tp_torus_base_shapes), -1:

@@ -110,6 +110,45 @@ int sim_write_csv(FILE *fp, const tp_sim_result *r, sim_name_fn name,
 	return 0;
 }
 
+static void put_metrics(FILE *fp, const tp_summary *s);
+
+/* A name as a JSON string (partition names are plain, but need not be). */
+static void put_string(FILE *fp, const char *v)
+{
+	fputc('"', fp);
+	for (const unsigned char *p = (const unsigned char *)v; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			fprintf(fp, "\\%c", *p);
+		else if (*p < 0x20)
+			fprintf(fp, "\\u%04x", *p);
+		else
+			fputc(*p, fp);
+	}
+	fputc('"', fp);
+}
+
+/* --sacct: the records SWF's skip counts do not cover, the jobs that ran
+ * off the machine, and Slurm's own schedule by the same metrics. */
+static void put_sacct(FILE *fp, const sim_run_info *in)
+{
+	const tp_sacct_skips *k = &in->sacct->skipped;
+	fprintf(fp, "  \"sacct\": {\n    \"skipped\": {\"steps\": %zu, "
+		"\"other_partition\": %zu, \"not_started\": %zu, "
+		"\"unknown_time\": %zu, \"unfinished\": %zu},\n", k->steps,
+		k->other_partition, k->not_started, k->unknown_time, k->unfinished);
+	fputs("    \"partition\": ", fp);
+	if (in->partition)
+		put_string(fp, in->partition);
+	else
+		fputs("null", fp);
+	fprintf(fp, ",\n    \"partition_nodes\": %d,\n", in->partition_nodes);
+	fprintf(fp, "    \"ran_outside_machine\": %zu,\n    \"placed\": %zu,\n",
+		in->ran_outside, in->placed);
+	fputs("    \"slurm\": {", fp);
+	put_metrics(fp, in->actual);
+	fputs("}\n  },\n", fp);
+}
+
 void sim_write_json(FILE *fp, const tp_summary *s, const sim_run_info *in)
 {
 	const tp_workload_skips *k = &in->w->skipped;
@@ -140,12 +179,18 @@ void sim_write_json(FILE *fp, const tp_summary *s, const sim_run_info *in)
 		fprintf(fp, "  \"mean_hop_sum_multi\": %.3f,\n", s->mean_cost);
 	fprintf(fp, "  \"estimates_from_runtime\": %zu,\n",
 		in->w->estimate_missing);
+	if (in->scale_sizes > 0)
+		fprintf(fp, "  \"scale_sizes\": %g,\n", in->scale_sizes);
+	if (in->load > 0)
+		fprintf(fp, "  \"load\": %g,\n", in->load);
 	if (in->slice_count)
 		fprintf(fp, "  \"slice\": {\"first\": %zu, \"count\": %zu},\n",
 			in->slice_first, in->slice_count);
 	fprintf(fp, "  \"skipped\": {\"runtime\": %zu, \"size\": %zu, "
 		"\"too_big\": %zu, \"malformed\": %zu},\n", k->runtime, k->size,
 		k->too_big, k->malformed);
+	if (in->sacct)
+		put_sacct(fp, in);
 	fprintf(fp, "  \"wall_seconds\": %.3f\n}\n", in->wall_seconds);
 }
 

@@ -6,6 +6,7 @@
 
 #include "engine/engine.h"
 #include "engine/metrics.h"
+#include "trace/sacct.h"
 #include "trace/workload.h"
 
 /* Open `path` for writing; "-" is stdout.  NULL with err set on failure. */
@@ -30,6 +31,14 @@ typedef struct sim_run_info {
 	uint64_t rejected;      /* jobs no placement could ever hold */
 	size_t slice_first, slice_count; /* --jobs; count 0: the whole trace */
 	double wall_seconds;
+	double scale_sizes, load;   /* --scale-sizes, --load; 0: not given */
+	/* --sacct only (NULL otherwise): its skips, Slurm's own schedule. */
+	const tp_sacct *sacct;
+	const tp_summary *actual;
+	size_t ran_outside, placed; /* jobs with a node off the machine;
+				     * jobs whose every node is on it */
+	const char *partition;      /* --partition, or NULL */
+	int partition_nodes;        /* its nodes with --slurm-conf, else 0 */
 } sim_run_info;
 
 void sim_write_json(FILE *fp, const tp_summary *s, const sim_run_info *info);

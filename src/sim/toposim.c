@@ -5,9 +5,11 @@
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "args.h"
 #include "settings/settings.h"
@@ -16,13 +18,28 @@
 #include "het_run.h"
 #include "trace/esterr.h"
 #include "trace/jobreqs.h"
+#include "trace/sacct.h"
 #include "trace/swf.h"
+#include "actual.h"
 #include "output.h"
+#include "partition.h"
+#include "restrict.h"
 #include "plot.h"
 #include "progress.h"
 #include "machine/topo.h"
 #include "outside_names.h"
 #include "windows.h"
+
+/* What a run reads: the workload (an SWF trace's, or a sacct file's with
+ * what Slurm did beside it) and --partition's nodes. */
+typedef struct sim_input {
+	tp_workload swf;
+	tp_sacct sacct;
+	tp_workload *w;          /* &swf or &sacct.w */
+	tp_hostlist part;        /* --partition's nodes (--slurm-conf) */
+	sim_actual actual;       /* --sacct: Slurm's own schedule */
+	tp_summary actual_sum;
+} sim_input;
 
 static double now_seconds(void)
 {
@@ -61,6 +78,25 @@ static void put_skips(const tp_workload_skips *k)
 	fputs(")\n", stderr);
 }
 
+/* --sacct: what Slurm did beside the simulated policy, and the records
+ * no skip count of SWF's covers. */
+static void put_actual(const tp_summary *sim, const sim_run_info *in)
+{
+	const tp_summary *a = in->actual;
+	const tp_sacct_skips *k = &in->sacct->skipped;
+	fprintf(stderr, "toposim: slurm (sacct): %zu jobs on %d nodes, utilisation %.4f, "
+		"mean wait %.0f s, mean bounded slowdown %.2f", a->jobs, a->nodes,
+		a->utilisation, a->mean_wait, a->mean_bsld);
+	if (a->mean_cost >= 0 || sim->mean_cost >= 0)
+		fprintf(stderr, ", mean placement cost of multi-node jobs %.3f (simulated %.3f)", a->mean_cost,
+			sim->mean_cost);
+	fprintf(stderr, "; sacct records not replayed: %zu steps, %zu of other partitions, "
+		"%zu never started, %zu with unknown submit time, %zu unfinished; "
+		"%zu job(s) ran on nodes not in the machine\n", k->steps,
+		k->other_partition, k->not_started, k->unknown_time, k->unfinished,
+		in->ran_outside);
+}
+
 static int write_outputs(const sim_config *c, const tp_sim_result *r,
 			 const sim_run_info *info, const tp_topo *topo,
 			 tp_error *err)
@@ -86,6 +122,8 @@ static int write_outputs(const sim_config *c, const tp_sim_result *r,
 			info->policy, info->alloc, s.jobs, s.nodes, s.utilisation,
 			s.mean_wait, s.mean_bsld, info->wall_seconds);
 		put_skips(&info->w->skipped);
+		if (info->actual)
+			put_actual(&s, info);
 	}
 	if (c->plot)
 		return sim_plot(r, c->plot, info->policy, err);
@@ -147,15 +185,77 @@ static int add_outside(const sim_config *c, tp_topo *topo, int nodes,
 	return 0;
 }
 
-/* A topology fixes the node count; --nodes may add nodes outside it. */
+/* Partition nodes the topology lacks: outside it, by --outside-rule. */
+static int add_missing(const sim_config *c, tp_topo *topo,
+		       const tp_hostlist *missing, tp_error *err)
+{
+	char line[1024];
+	tp_outside_rule rule = c->outside_rule >= 0 ? (tp_outside_rule)c->outside_rule
+						    : TP_OUTSIDE_ONE_NODE;
+	if (tp_topo_add_outside(topo, (const char *const *)missing->names,
+				(int)missing->n, rule, err))
+		return -1;
+	tp_topo_outside_line(topo, line, sizeof(line));
+	fprintf(stderr, "toposim: warning: %s\n", line);
+	return 0;
+}
+
+/* --partition on a fat tree: the tree cut to its nodes (restrict.h),
+ * through a temporary topology.conf, named after the file and the
+ * partition in messages. */
+static int restrict_tree(const sim_config *c, tp_topo *topo,
+			 tp_topo_spec *spec, const tp_hostlist *part,
+			 tp_error *err)
+{
+	char path[] = "/tmp/toposim-partition-XXXXXX", label[4096];
+	int fd = mkstemp(path);
+	FILE *fp = fd >= 0 ? fdopen(fd, "w") : NULL;
+	if (!fp) {
+		if (fd >= 0)
+			close(fd);
+		return tp_errorf(err, "partition %s: cannot write a temporary topology: %s",
+				 c->partition, strerror(errno));
+	}
+	tp_hostlist missing;
+	snprintf(label, sizeof(label), "%s (partition %s)", topo->topology,
+		 c->partition);
+	int rc = sim_restrict_tree(topo->tree, part, c->partition, fp, &missing, err);
+	fclose(fp);
+	tp_topo_fini(topo);
+	memset(topo, 0, sizeof(*topo));
+	spec->topology = path;
+	if (!rc)
+		rc = tp_topo_load(topo, spec, err);
+	unlink(path);
+	char *name = rc ? NULL : strdup(label);
+	if (name) {
+		free(topo->topology);
+		topo->topology = name;
+	}
+	if (!rc && missing.n)
+		rc = add_missing(c, topo, &missing, err);
+	tp_hostlist_fini(&missing);
+	return rc;
+}
+
+/* A topology fixes the node count; --nodes may add nodes outside it;
+ * --partition with --slurm-conf keeps its nodes only. */
 static int load_machine(const sim_config *c, tp_topo *topo, int *nodes,
-			tp_error *err)
+			tp_hostlist *part, tp_error *err)
 {
 	tp_topo_spec spec;
 	machine_spec(c, *nodes, &spec);
-	if (spec.kind == TP_TOPO_FLAT)
+	if (c->slurm_conf &&
+	    sim_partition_nodes(c->slurm_conf, c->partition, part, err))
+		return -1;
+	if (spec.kind == TP_TOPO_FLAT) {
+		if (part->n)
+			*nodes = (int)part->n;
 		return 0; /* after the trace */
+	}
 	if (tp_topo_load(topo, &spec, err))
+		return -1;
+	if (part->n && restrict_tree(c, topo, &spec, part, err))
 		return -1;
 	if (*nodes > topo->nnodes && add_outside(c, topo, *nodes, err))
 		return -1;
@@ -199,19 +299,44 @@ static int load_job_reqs(const sim_config *c, const tp_topo *topo,
 static void warn_no_estimates(const sim_config *c, const tp_workload *w)
 {
 	int field = c->swf.estimate_field ? c->swf.estimate_field : 9;
-	if (w->njobs && w->estimate_missing == w->njobs)
+	if (c->sacct && w->njobs && w->estimate_missing == w->njobs)
+		fprintf(stderr, "toposim: warning: %s: no job has a Timelimit: every estimate is the job's run time (exact)\n",
+			c->workload);
+	else if (!c->sacct && w->njobs && w->estimate_missing == w->njobs)
 		fprintf(stderr, "toposim: warning: %s: no job has a requested time in SWF field %d: every estimate is the job's run time (exact); --estimate-field N reads it from field N\n",
 			c->workload, field);
 }
 
+/* A trace replayed on a machine of another size says so: jobs dropped
+ * as too big, or a load that is not the one recorded (the 128-node
+ * SDSC-SP2 trace on a 234-node tree ran at utilisation 0.45 without a
+ * word).  The counts are in the summary too. */
+static void warn_size(const sim_config *c, const tp_workload *w)
+{
+	if (w->skipped.too_big)
+		fprintf(stderr, "toposim: warning: %s: %zu job(s) larger than the machine's %d nodes dropped (the largest asks %d): --scale-sizes F moves the trace's job sizes to this machine\n",
+			c->workload, w->skipped.too_big, w->nodes, (int)w->largest);
+	else if (w->trace_nodes && w->trace_nodes != w->nodes)
+		fprintf(stderr, "toposim: warning: %s: recorded on %d nodes%s, replayed on %d: the offered load is %.2f times the recorded one; --scale-sizes %.4g keeps each job's share of the machine\n",
+			c->workload, w->trace_nodes, c->swf.scale_sizes > 0 ? " (scaled)" : "",
+			w->nodes, (double)w->trace_nodes / w->nodes,
+			(double)w->nodes / w->trace_nodes *
+			(c->swf.scale_sizes > 0 ? c->swf.scale_sizes : 1));
+	if (c->sacct && (c->swf.scale_sizes > 0 || c->load > 0))
+		fprintf(stderr, "toposim: warning: %s: --scale-sizes and --load change the simulated workload only: Slurm's schedule beside it is the recorded one\n",
+			c->workload);
+}
+
 /* --jobs FIRST:COUNT: the slice of the trace, by position after the
  * skips in submit order. */
-static int slice(const sim_config *c, tp_workload *w, tp_error *err)
+static int slice(const sim_config *c, sim_input *in, tp_error *err)
 {
 	if (!c->slice_count)
 		return 0;
+	tp_workload *w = in->w;
 	size_t n = w->njobs;
-	if (tp_workload_slice(w, c->slice_first, c->slice_count))
+	if (c->sacct ? tp_sacct_slice(&in->sacct, c->slice_first, c->slice_count)
+		     : tp_workload_slice(w, c->slice_first, c->slice_count))
 		return tp_errorf(err, "--jobs %zu:%zu: %s has %zu jobs after the skips (positions 0 to %zu)",
 				 c->slice_first, c->slice_count, c->workload, n,
 				 n ? n - 1 : 0);
@@ -220,20 +345,55 @@ static int slice(const sim_config *c, tp_workload *w, tp_error *err)
 
 /* The trace (skips, estimate errors, slice), the machine and the job
  * requests, as every replay of this run uses them. */
-static int load(const sim_config *c, tp_topo *topo, tp_workload *w,
+static int read_workload(const sim_config *c, const tp_swf_opts *swf,
+			 sim_input *in, tp_error *err)
+{
+	if (!c->sacct) {
+		in->w = &in->swf;
+		return tp_swf_read(c->workload, swf, in->w, err);
+	}
+	tp_sacct_opts o = { .nodes = swf->nodes, .lenient = swf->lenient,
+			    .partition = c->partition,
+			    .scale_sizes = swf->scale_sizes };
+	in->w = &in->sacct.w;
+	return tp_sacct_read(c->sacct, &o, &in->sacct, err);
+}
+
+/* --sacct: Slurm's own schedule on this machine, summarised. */
+static int load_actual(const sim_config *c, const tp_topo *topo,
+		       sim_input *in, tp_error *err)
+{
+	if (!c->sacct)
+		return 0;
+	if (sim_actual_build(&in->sacct, topo, in->part.n ? &in->part : NULL,
+			     &in->actual, err))
+		return -1;
+	tp_summarize(&in->actual.r, &in->actual_sum);
+	if (in->actual.outside)
+		fprintf(stderr, "toposim: warning: %zu job(s) ran on nodes not in the machine%s%s (first: %s): replayed, but Slurm's placement of them has no cost\n",
+			in->actual.outside, c->partition ? " of partition " : "",
+			c->partition ? c->partition : "", in->actual.first_outside);
+	return 0;
+}
+
+static int load(const sim_config *c, tp_topo *topo, sim_input *in,
 		tp_jobreqs *reqs, tp_error *err)
 {
 	tp_swf_opts swf = c->swf;
-	if (load_machine(c, topo, &swf.nodes, err))
+	if (load_machine(c, topo, &swf.nodes, &in->part, err))
 		return -1;
 	tp_esterr est;
 	if ((c->esterr && tp_esterr_parse(c->esterr, &est, err)) ||
-	    tp_swf_read(c->workload, &swf, w, err))
+	    read_workload(c, &swf, in, err))
 		return -1;
+	tp_workload *w = in->w;
+	if (c->load > 0)
+		tp_workload_scale_load(w, c->load);
 	warn_no_estimates(c, w);
+	warn_size(c, w);
 	if (c->esterr)
 		tp_esterr_apply(&est, c->seed, w);
-	if (slice(c, w, err)) /* after the errors: a job keeps its estimate */
+	if (slice(c, in, err)) /* after the errors: a job keeps its estimate */
 		return -1;
 	if (!topo->alloc) {
 		tp_topo_spec spec;
@@ -242,6 +402,8 @@ static int load(const sim_config *c, tp_topo *topo, tp_workload *w,
 			return -1;
 	}
 	put_machine(c, topo);
+	if (load_actual(c, topo, in, err))
+		return -1;
 	return load_job_reqs(c, topo, w, reqs, err);
 }
 
@@ -274,18 +436,29 @@ static sim_run_info run_info(const sim_config *c, const tp_topo *topo,
 			       .stats = &p->stats, .rejected = rejected,
 			       .slice_first = c->slice_first,
 			       .slice_count = c->slice_count,
+			       .scale_sizes = c->swf.scale_sizes,
+			       .load = c->load,
 			       .wall_seconds = seconds };
 }
 
-static int run_one(const sim_config *c, const tp_workload *w,
+static int run_one(const sim_config *c, const sim_input *in,
 		   const tp_topo *topo, tp_error *err)
 {
 	tp_sim_result r = { 0 };
 	tp_policy *p = NULL;
 	double secs;
+	const tp_workload *w = in->w;
 	int rc = replay(c, w, topo, &p, &r, &secs, err);
 	if (!rc) {
 		sim_run_info info = run_info(c, topo, w, p, r.rejected, secs);
+		if (c->sacct) {
+			info.sacct = &in->sacct;
+			info.actual = &in->actual_sum;
+			info.ran_outside = in->actual.outside;
+			info.placed = in->actual.placed;
+			info.partition = c->partition;
+			info.partition_nodes = (int)in->part.n;
+		}
 		rc = write_outputs(c, &r, &info, topo, err);
 	}
 	tp_sim_result_fini(&r);
@@ -384,13 +557,16 @@ static int run_windows(const sim_config *c, const tp_workload *w,
 static int run(const sim_config *c, tp_error *err)
 {
 	tp_topo topo = { 0 };
-	tp_workload w = { 0 };
+	sim_input in = { .w = &in.swf };
 	tp_jobreqs reqs = { 0 };
-	int rc = load(c, &topo, &w, &reqs, err);
+	int rc = load(c, &topo, &in, &reqs, err);
 	if (!rc)
-		rc = c->windows.k ? run_windows(c, &w, &topo, err)
-				  : run_one(c, &w, &topo, err);
-	tp_workload_fini(&w);
+		rc = c->windows.k ? run_windows(c, in.w, &topo, err)
+				  : run_one(c, &in, &topo, err);
+	tp_workload_fini(&in.swf);
+	tp_sacct_fini(&in.sacct);
+	tp_hostlist_fini(&in.part);
+	sim_actual_fini(&in.actual);
 	tp_jobreqs_fini(&reqs);
 	tp_topo_fini(&topo);
 	return rc;

@@ -362,9 +362,14 @@ static int machine_shape(const swf_reader *r, const tp_swf_opts *o,
 }
 
 /* Converts the records now that ppn and the machine size are known. */
-static int fill_workload(swf_reader *r, tp_workload *w, tp_error *err)
+static int fill_workload(swf_reader *r, tp_workload *w, double scale,
+			 tp_error *err)
 {
 	w->skipped = r->skipped;
+	int64_t trace = r->max_nodes > 0 ? r->max_nodes : r->max_procs > 0 ?
+			r->max_procs / w->ppn + (r->max_procs % w->ppn != 0) : 0;
+	trace = trace ? tp_workload_scale_nodes(trace, scale) : 0;
+	w->trace_nodes = trace > INT32_MAX ? 0 : (int)trace;
 	for (size_t i = 0; i < r->nrecs; i++) {
 		const swf_rec *rec = &r->recs[i];
 		if (rec->procs <= 0) {
@@ -372,6 +377,9 @@ static int fill_workload(swf_reader *r, tp_workload *w, tp_error *err)
 			continue;
 		}
 		int64_t nodes = rec->procs / w->ppn + (rec->procs % w->ppn != 0);
+		nodes = tp_workload_scale_nodes(nodes, scale);
+		if (nodes > w->largest)
+			w->largest = nodes > INT32_MAX ? INT32_MAX : (int32_t)nodes;
 		if (nodes > w->nodes) {
 			w->skipped.too_big++;
 			continue;
@@ -435,7 +443,7 @@ int tp_swf_read(const char *path, const tp_swf_opts *o, tp_workload *w,
 	if (rc == 0)
 		rc = machine_shape(&r, o, w, err);
 	if (rc == 0)
-		rc = fill_workload(&r, w, err);
+		rc = fill_workload(&r, w, o->scale_sizes, err);
 	free(r.recs);
 	if (rc < 0)
 		tp_workload_fini(w);

@@ -12,7 +12,8 @@
  *  - machine nodes = opts->nodes if > 0, else MaxNodes, else
  *    ceil(MaxProcs/ppn); none of these is an error;
  *  - procs = field 8 (requested) if > 0 else field 5 (allocated);
- *    nodes = ceil(procs/ppn);
+ *    nodes = ceil(procs/ppn), times opts->scale_sizes when set
+ *    (tp_workload_scale_nodes);
  *  - estimate = field 9 (requested time; opts->estimate_field names
  *    another) if > 0 else the run time, counted in w->estimate_missing;
  *  - submit = field 2; negative is malformed;
@@ -35,6 +36,8 @@ typedef struct tp_swf_opts {
 	int ppn;      /* processors per node; 0 = from the header */
 	bool lenient; /* skip and count malformed job lines instead of failing */
 	int estimate_field; /* field (1-18) holding the requested time; 0 = 9 */
+	double scale_sizes; /* every job's nodes x this (rounded, >= 1), before
+			     * the size check; 0 = as they are */
 } tp_swf_opts;
 
 /* Reads path (plain or gzip-compressed; "-" = standard input) into w,

@@ -1,6 +1,7 @@
 /* workload.c - see workload.h. */
 #include "trace/workload.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -81,4 +82,18 @@ void tp_workload_fini(tp_workload *w)
 {
 	free(w->jobs);
 	memset(w, 0, sizeof(*w));
+}
+
+int64_t tp_workload_scale_nodes(int64_t nodes, double f)
+{
+	if (f <= 0)
+		return nodes;
+	double x = nearbyint((double)nodes * f);
+	return x < 1 ? 1 : x > INT32_MAX ? INT32_MAX : (int64_t)x;
+}
+
+void tp_workload_scale_load(tp_workload *w, double f)
+{
+	for (size_t i = 0; i < w->njobs; i++)
+		w->jobs[i].submit = (int64_t)nearbyint((double)w->jobs[i].submit / f);
 }

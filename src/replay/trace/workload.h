@@ -44,6 +44,11 @@ typedef struct tp_workload {
 	int ppn;          /* processors per node used for nodes = ceil(procs/ppn) */
 	tp_workload_skips skipped;
 	size_t estimate_missing; /* jobs with no requested time: estimate = run time */
+	int trace_nodes;  /* the machine the trace was recorded on (SWF's
+			   * MaxNodes, or MaxProcs/ppn), scaled as its jobs;
+			   * 0: unknown */
+	int32_t largest;  /* the most nodes a job read asks, dropped jobs
+			   * included (after any size scaling) */
 } tp_workload;
 
 int  tp_workload_add(tp_workload *w, const tp_wjob *j); /* -1 on ENOMEM */
@@ -54,5 +59,13 @@ void tp_workload_sort(tp_workload *w);
  * first is past the last job. */
 int  tp_workload_slice(tp_workload *w, size_t first, size_t count);
 void tp_workload_fini(tp_workload *w);
+
+/* A job size moved to another machine (toposim --scale-sizes F): nodes x
+ * F rounded to the nearest, at least 1, at most INT32_MAX; F <= 0 leaves
+ * it as it is. */
+int64_t tp_workload_scale_nodes(int64_t nodes, double f);
+/* Arrivals F times as dense (toposim --load F, F > 0): every submit time
+ * divided by F, rounded to the nearest second; order and run times kept. */
+void tp_workload_scale_load(tp_workload *w, double f);
 
 #endif

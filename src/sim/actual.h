@@ -1,0 +1,32 @@
+/*
+ * actual.h - what Slurm actually did with a sacct workload, as a schedule
+ * the simulator's metrics read: each job's Submit, Start and End, and its
+ * NodeList mapped onto the machine, so that the hop sum (fat tree) or the
+ * box cost (torus) of Slurm's own placements stands next to the simulated
+ * policy's in the same summary.
+ */
+#ifndef SIM_ACTUAL_H
+#define SIM_ACTUAL_H
+
+#include "base/hostlist.h"
+#include "engine/engine.h"
+#include "machine/topo.h"
+#include "trace/sacct.h"
+
+typedef struct sim_actual {
+	tp_sim_result r;   /* one record a job, attempt 1 */
+	size_t outside;    /* jobs with a node the machine lacks */
+	size_t placed;     /* jobs whose every node is on the machine */
+	char first_outside[128]; /* "FILE:LINE: name" of the first, or "" */
+} sim_actual;
+
+/* Builds a from s on topo.  On a flat machine the node names are those
+ * of `part` (NULL: no names; no job is checked, placed or costed).  A job's
+ * cost (allocator's tp_alloc_cost) needs every node of it on the machine;
+ * the others keep -1 and count in a->outside.  0, or -1 with err on
+ * ENOMEM. */
+int sim_actual_build(const tp_sacct *s, const tp_topo *topo,
+		     const tp_hostlist *part, sim_actual *a, tp_error *err);
+void sim_actual_fini(sim_actual *a);
+
+#endif
