@@ -2,6 +2,7 @@
 #include "tpl_nodetable.h"
 
 #include <libgen.h>
+#include <stdlib.h>
 
 #include "src/common/log.h"
 #include "src/common/node_conf.h"
@@ -129,9 +130,20 @@ static int add_outside(tp_topo *t, const char *plugin_type)
 	return rc;
 }
 
+/* Several fabrics: said at every load, as Slurm's topology/tree says its
+ * switches do not reach every node (tp_fattree_fabrics_warning). */
+static void warn_fabrics(const tp_topo *t, const char *plugin_type)
+{
+	char *msg = t->tree ? tp_fattree_fabrics_warning(t->tree) : NULL;
+	if (msg)
+		tpl_warning("%s: %s", plugin_type, msg);
+	free(msg);
+}
+
 int tpl_topo_map(tpl_nodemap *out, tp_topo *t, const char *plugin_type)
 {
 	const char *file = t->topology ? t->topology : t->conf;
+	warn_fabrics(t, plugin_type);
 	if (add_outside(t, plugin_type) ||
 	    tpl_nodetable_map(out, t, t->nnodes, topo_index, plugin_type,
 			      t->kind == TP_TOPO_TORUS ? "torus" : "tree",

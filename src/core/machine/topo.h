@@ -117,7 +117,8 @@ int tp_topo_node_index(const tp_topo *t, const char *name);
 const char *tp_topo_node_name(const tp_topo *t, int i);
 
 /* The machine in one line: "fat tree of FILE: 16 nodes, 4 leaf switches,
- * 2 switch levels", "torus of FILE: 4x4, 16 nodes", "flat: 128 nodes";
+ * 2 switch levels, 1 fabric", "torus of FILE: 4x4, 16 nodes", "flat: 128
+ * nodes";
  * with outside nodes ", and 1 node outside it". */
 void tp_topo_machine_line(const tp_topo *t, char *buf, size_t len);
 /* With outside nodes: "1 node is not in FILE: n17; outside the tree,
