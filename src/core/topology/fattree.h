@@ -117,7 +117,7 @@ typedef struct tp_fattree {
 	int *postorder;      /* every switch, children before parents */
 	int levels;          /* number of switch levels = root level + 1 */
 	int nfabric;         /* real roots: 1 unless the file has several */
-	int *fabric_root;    /* [nfabric] root switch of each, file order */
+	int *fabric_root;    /* [nfabric] root switch of each, in node order */
 
 	int nnodes;
 	char **node_name;    /* [nnodes] */

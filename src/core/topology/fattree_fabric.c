@@ -22,32 +22,54 @@ int tp_fattree_build_fabrics(tp_fattree *t, tp_error *err);
 /* Fabrics listed by name in the warning; the rest are counted. */
 #define WARN_LISTED 8
 
+/* Root of every switch's tree into top[] (parents first: reverse
+ * post-order); the virtual root gets -1. */
+static void find_tops(const tp_fattree *t, int *top)
+{
+	for (int q = t->nswitch - 1; q >= 0; q--) {
+		int v = t->postorder[q], p = t->sw[v].parent;
+		if (t->sw[v].is_virtual)
+			top[v] = -1;
+		else
+			top[v] = p < 0 || t->sw[p].is_virtual ? v : top[p];
+	}
+}
+
+/* Fabrics are numbered in node order (by their first node), so fabric 1
+ * holds n1 when the file starts there; a tree without nodes (none can
+ * be read, but the numbering must not depend on that) comes last. */
 int tp_fattree_build_fabrics(tp_fattree *t, tp_error *err)
 {
 	const tp_fattree_switch *r = &t->sw[t->root];
 	int n = r->is_virtual ? r->nchild : 1;
+	int *top = malloc((size_t)t->nswitch * sizeof(int));
 	free(t->fabric_root);
 	t->fabric_root = malloc((size_t)n * sizeof(int));
-	if (!t->fabric_root)
+	if (!top || !t->fabric_root) {
+		free(top);
 		return tp_errorf(err, "%s: out of memory", t->path);
-	t->nfabric = n;
-	for (int f = 0; f < n; f++)
-		t->fabric_root[f] = r->is_virtual ? r->child[f] : t->root;
-	/* Reverse post-order: every parent before its children. */
-	for (int q = t->nswitch - 1; q >= 0; q--) {
-		int v = t->postorder[q];
-		tp_fattree_switch *s = &t->sw[v];
-		if (s->is_virtual)
-			s->fabric = -1;
-		else if (s->parent < 0 || t->sw[s->parent].is_virtual)
-			s->fabric = -1; /* a root: numbered below */
-		else
-			s->fabric = t->sw[s->parent].fabric;
-		if (s->fabric < 0 && !s->is_virtual)
-			for (int f = 0; f < n; f++)
-				if (t->fabric_root[f] == v)
-					s->fabric = f;
 	}
+	find_tops(t, top);
+	for (int v = 0; v < t->nswitch; v++)
+		t->sw[v].fabric = -1;
+	int f = 0;
+	for (int l = 0; l < t->nleaf; l++) {
+		int root = top[t->leaves[l]];
+		if (t->sw[root].fabric < 0) {
+			t->sw[root].fabric = f;
+			t->fabric_root[f++] = root;
+		}
+	}
+	for (int v = 0; v < t->nswitch; v++)
+		if (top[v] == v && t->sw[v].fabric < 0) {
+			t->sw[v].fabric = f;
+			t->fabric_root[f++] = v;
+		}
+	t->nfabric = f;
+	for (int v = 0; v < t->nswitch; v++)
+		if (top[v] >= 0)
+			t->sw[v].fabric = t->sw[top[v]].fabric;
+	free(top);
 	return 0;
 }
 
