@@ -116,6 +116,16 @@ static void log_choice(placing *p, bitstr_t *bits, int requested)
 	xfree(names);
 }
 
+/* Several fabrics and a job of more than one node that none of them
+ * holds on `s`: Slurm's topology/tree never joins fabrics, so neither
+ * does Slurm's own choice standing in for the allocator. */
+static bool no_fabric_holds(const placing *p, const tp_nodeset *s)
+{
+	const tp_topo *t = &p->st->topo;
+	return tp_topo_nfabric(t) > 1 && p->hi > 1 &&
+	       tp_topo_fabric_for(t, s, p->lo, p->proto.required) < 0;
+}
+
 /* No placement on these nodes: wait, or (not strict, never placeable
  * on any node the job may use) Slurm's own choice. */
 static tpt_choice no_placement(placing *p)
@@ -129,9 +139,11 @@ static tpt_choice no_placement(placing *p)
 	tpl_ever_usable(&p->st->map, p->e->job_ptr, p->e->node_map, &ever);
 	if (!tp_driver_admit_range(p->st->topo.alloc, &ever, p->lo, p->hi,
 				   &p->proto, &p->chosen)) {
-		debug2("%s: %pJ: the allocator cannot place it even on all its usable nodes: Slurm chooses",
-		       p->ops->plugin_type, p->e->job_ptr);
-		c = TPT_SLURM;
+		c = no_fabric_holds(p, &ever) ? TPT_WAIT : TPT_SLURM;
+		debug2("%s: %pJ: the allocator cannot place it even on all its usable nodes: %s",
+		       p->ops->plugin_type, p->e->job_ptr,
+		       c == TPT_WAIT ? "no fabric holds it, it waits (as under topology/tree)"
+				     : "Slurm chooses");
 	}
 	tp_nodeset_fini(&ever);
 	return c;
@@ -169,6 +181,37 @@ static tpt_choice decide(placing *p)
 	return c;
 }
 
+/* Several fabrics and a job that may get more than one node: node_map
+ * narrowed to the fabric with the most of its nodes (holding the -w
+ * nodes), so that Slurm's own choice stays in one; TPT_WAIT when no
+ * fabric has enough. */
+static tpt_choice one_fabric(placing *p)
+{
+	const tp_topo *t = &p->st->topo;
+	const tpl_nodemap *m = &p->st->map;
+	tp_nodeset s, keep;
+	if (tp_topo_nfabric(t) < 2 || p->hi <= 1 || m->ntopo != t->nnodes)
+		return TPT_SLURM;
+	if (tp_nodeset_init(&s, m->ntopo))
+		return TPT_WAIT;
+	if (tp_nodeset_init(&keep, m->ntopo)) {
+		tp_nodeset_fini(&s);
+		return TPT_WAIT;
+	}
+	tpl_bits_to_set(m, p->e->node_map, &s);
+	int f = tp_topo_fabric_for(t, &s, p->lo, p->proto.required);
+	if (f >= 0) {
+		tp_topo_fabric_nodes(t, f, &keep);
+		tp_nodeset_andnot(&s, &keep); /* the other fabrics' nodes */
+		for (int j = tp_nodeset_next(&s, 0); j >= 0; j = tp_nodeset_next(&s, j + 1))
+			if (m->to_slurm[j] >= 0 && m->to_slurm[j] < bit_size(p->e->node_map))
+				bit_clear(p->e->node_map, m->to_slurm[j]);
+	}
+	tp_nodeset_fini(&s);
+	tp_nodeset_fini(&keep);
+	return f >= 0 ? TPT_SLURM : TPT_WAIT;
+}
+
 /* Slurm's own choice stands in for the allocator's: on node_map less the
  * nodes outside the topology that the release's rule keeps from this job
  * (TPL_OUTSIDE_RULE: Slurm's topology/tree would not give it one). */
@@ -177,7 +220,7 @@ static tpt_choice slurm_chooses(placing *p)
 	tp_alloc_req req = { .nodes = p->lo,
 			     .max_nodes = (int)MIN(p->e->max_nodes, INT32_MAX) };
 	tpl_keep_usable(&p->st->map, &p->st->topo, &req, p->e->node_map);
-	return TPT_SLURM;
+	return one_fabric(p);
 }
 
 tpt_choice tpt_eval_choose(tpt_state *st, const tpt_ops *ops,
