@@ -181,46 +181,22 @@ static tpt_choice decide(placing *p)
 	return c;
 }
 
-/* Several fabrics and a job that may get more than one node: node_map
- * narrowed to the fabric with the most of its nodes (holding the -w
- * nodes), so that Slurm's own choice stays in one; TPT_WAIT when no
- * fabric has enough. */
-static tpt_choice one_fabric(placing *p)
-{
-	const tp_topo *t = &p->st->topo;
-	const tpl_nodemap *m = &p->st->map;
-	tp_nodeset s, keep;
-	if (tp_topo_nfabric(t) < 2 || p->hi <= 1 || m->ntopo != t->nnodes)
-		return TPT_SLURM;
-	if (tp_nodeset_init(&s, m->ntopo))
-		return TPT_WAIT;
-	if (tp_nodeset_init(&keep, m->ntopo)) {
-		tp_nodeset_fini(&s);
-		return TPT_WAIT;
-	}
-	tpl_bits_to_set(m, p->e->node_map, &s);
-	int f = tp_topo_fabric_for(t, &s, p->lo, p->proto.required);
-	if (f >= 0) {
-		tp_topo_fabric_nodes(t, f, &keep);
-		tp_nodeset_andnot(&s, &keep); /* the other fabrics' nodes */
-		for (int j = tp_nodeset_next(&s, 0); j >= 0; j = tp_nodeset_next(&s, j + 1))
-			if (m->to_slurm[j] >= 0 && m->to_slurm[j] < bit_size(p->e->node_map))
-				bit_clear(p->e->node_map, m->to_slurm[j]);
-	}
-	tp_nodeset_fini(&s);
-	tp_nodeset_fini(&keep);
-	return f >= 0 ? TPT_SLURM : TPT_WAIT;
-}
-
 /* Slurm's own choice stands in for the allocator's: on node_map less the
  * nodes outside the topology that the release's rule keeps from this job
- * (TPL_OUTSIDE_RULE: Slurm's topology/tree would not give it one). */
+ * (TPL_OUTSIDE_RULE: Slurm's topology/tree would not give it one), and
+ * on several fabrics less every fabric but the one with the most usable
+ * nodes (none holds the job: it waits). */
 static tpt_choice slurm_chooses(placing *p)
 {
 	tp_alloc_req req = { .nodes = p->lo,
 			     .max_nodes = (int)MIN(p->e->max_nodes, INT32_MAX) };
 	tpl_keep_usable(&p->st->map, &p->st->topo, &req, p->e->node_map);
-	return one_fabric(p);
+	/* and within one fabric, as topology/tree */
+	if (tpl_keep_one_fabric(&p->st->map, &p->st->topo, p->lo, p->hi,
+				p->e->job_ptr->details->req_node_bitmap,
+				p->e->node_map))
+		return TPT_WAIT;
+	return TPT_SLURM;
 }
 
 tpt_choice tpt_eval_choose(tpt_state *st, const tpt_ops *ops,
