@@ -139,10 +139,10 @@ static tpt_choice no_placement(placing *p)
 	tpl_ever_usable(&p->st->map, p->e->job_ptr, p->e->node_map, &ever);
 	if (!tp_driver_admit_range(p->st->topo.alloc, &ever, p->lo, p->hi,
 				   &p->proto, &p->chosen)) {
-		c = no_fabric_holds(p, &ever) ? TPT_WAIT : TPT_SLURM;
+		c = no_fabric_holds(p, &ever) ? TPT_NO_FABRIC : TPT_SLURM;
 		debug2("%s: %pJ: the allocator cannot place it even on all its usable nodes: %s",
 		       p->ops->plugin_type, p->e->job_ptr,
-		       c == TPT_WAIT ? "no fabric holds it, it waits (as under topology/tree)"
+		       c == TPT_NO_FABRIC ? "no fabric holds it, it waits (as under topology/tree)"
 				     : "Slurm chooses");
 	}
 	tp_nodeset_fini(&ever);
@@ -195,7 +195,7 @@ static tpt_choice slurm_chooses(placing *p)
 	if (tpl_keep_one_fabric(&p->st->map, &p->st->topo, p->lo, p->hi,
 				p->e->job_ptr->details->req_node_bitmap,
 				p->e->node_map))
-		return TPT_WAIT;
+		return TPT_NO_FABRIC;
 	return TPT_SLURM;
 }
 
