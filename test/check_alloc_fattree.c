@@ -338,7 +338,7 @@ typedef struct best {
 } best;
 
 /* Exhaustive: least k, then least (hop sum, tie-break term) over all
- * k-sets of completely free MSUs holding n nodes. */
+ * k-sets of completely free MSUs of one fabric holding n nodes. */
 static best brute_force(const tp_fattree *t, const tp_nodeset *free, int n,
 			int kmin)
 {
@@ -353,15 +353,18 @@ static best brute_force(const tp_fattree *t, const tp_nodeset *free, int n,
 			idx[i] = i;
 		for (;;) {
 			long long cap = 0, hop = 0, tie = 0;
+			int fab = t->sw[t->msu_leaf[unit[idx[0]]]].fabric;
+			bool one = true; /* a set across fabrics never holds a job */
 			for (int i = 0; i < k; i++) {
 				int m = unit[idx[i]];
+				one &= t->sw[t->msu_leaf[m]].fabric == fab;
 				cap += tp_fattree_msu_size(t, m);
 				if (t->opts.prefer_full)
 					tie += leaf_free_units(t, free, t->msu_leaf[m]);
 				for (int j = i + 1; j < k; j++)
 					hop += tp_fattree_msu_hops(t, m, unit[idx[j]]);
 			}
-			if (cap >= n && (b.k < 0 || hop < b.hop ||
+			if (one && cap >= n && (b.k < 0 || hop < b.hop ||
 					 (hop == b.hop && tie < b.tie))) {
 				b.k = k;
 				b.hop = hop;

@@ -141,7 +141,7 @@ START_TEST(test_tree_machine)
 	ck_assert_int_eq(t.groups->of[15], 3);
 
 	tp_topo_machine_line(&t, line, sizeof(line));
-	ck_assert_msg(strstr(line, "16 nodes, 4 leaf switches, 2 switch levels, and 1 node outside it"),
+	ck_assert_msg(strstr(line, "16 nodes, 4 leaf switches, 2 switch levels, 1 fabric, and 1 node outside it"),
 		      "%s", line);
 	ck_assert_int_eq(tp_topo_outside_line(&t, line, sizeof(line)), 1);
 	ck_assert_msg(strstr(line, "1 node is not in ") && strstr(line, "topology.conf: n17; outside the tree, only a job of one node"),

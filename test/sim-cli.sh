@@ -140,7 +140,7 @@ expect_fail "bad.conf:2: unknown key 'MsuSiz'" --workload "$tmp/t.swf" --policy 
 err=$("$toposim" --workload "$tmp/t.swf" --policy easy --topology "$tmp/etc/topology.conf" \
 	--jobs-csv /dev/null --summary-json /dev/null 2>&1 >/dev/null)
 case $err in
-*"toposim: machine: fat tree of $tmp/etc/topology.conf: 4 nodes, 2 leaf switches, 2 switch levels"*) ok ;;
+*"toposim: machine: fat tree of $tmp/etc/topology.conf: 4 nodes, 2 leaf switches, 2 switch levels, 1 fabric"*) ok ;;
 *) bad "no machine line: $err" ;;
 esac
 # A node under two leaf switches is an error naming file, line and node
@@ -173,7 +173,7 @@ for rule in one-node never; do
 	[ $rule = never ] && want='1,0,"n[1-4]" 2,100,"n[1-2]" 3,100,"n3"'
 	if [ "$out" = "$want" ]; then ok; else bad "--nodes 5 --outside-rule $rule: '$out', want '$want'"; fi
 	if grep -q "^toposim: warning: 1 node is not in $tmp/etc/topology.conf: n5; outside the tree" "$tmp/err" &&
-		grep -q "^toposim: machine: .*4 nodes, 2 leaf switches, 2 switch levels, and 1 node outside it" "$tmp/err"; then
+		grep -q "^toposim: machine: .*4 nodes, 2 leaf switches, 2 switch levels, 1 fabric, and 1 node outside it" "$tmp/err"; then
 		ok; else bad "--nodes 5: warning or machine line: $(cat "$tmp/err")"; fi
 done
 printf 'Dimensions=2x2\nNodes=n[1-4]\n' > "$tmp/etc/torus4.conf"

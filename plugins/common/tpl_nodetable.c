@@ -2,6 +2,7 @@
 #include "tpl_nodetable.h"
 
 #include <libgen.h>
+#include <stdlib.h>
 
 #include "src/common/log.h"
 #include "src/common/node_conf.h"
@@ -129,9 +130,20 @@ static int add_outside(tp_topo *t, const char *plugin_type)
 	return rc;
 }
 
+/* Several fabrics: said at every load, as Slurm's topology/tree says its
+ * switches do not reach every node (tp_fattree_fabrics_warning). */
+static void warn_fabrics(const tp_topo *t, const char *plugin_type)
+{
+	char *msg = t->tree ? tp_fattree_fabrics_warning(t->tree) : NULL;
+	if (msg)
+		tpl_warning("%s: %s", plugin_type, msg);
+	free(msg);
+}
+
 int tpl_topo_map(tpl_nodemap *out, tp_topo *t, const char *plugin_type)
 {
 	const char *file = t->topology ? t->topology : t->conf;
+	warn_fabrics(t, plugin_type);
 	if (add_outside(t, plugin_type) ||
 	    tpl_nodetable_map(out, t, t->nnodes, topo_index, plugin_type,
 			      t->kind == TP_TOPO_TORUS ? "torus" : "tree",
@@ -261,4 +273,36 @@ void tpl_keep_usable(const tpl_nodemap *m, const tp_topo *t,
 			bit_clear(bits, m->to_slurm[j]);
 	tp_nodeset_fini(&s);
 	tp_nodeset_fini(&keep);
+}
+
+int tpl_keep_one_fabric(const tpl_nodemap *m, const tp_topo *t, int lo,
+			int hi, bitstr_t *required, bitstr_t *bits)
+{
+	tp_nodeset s, req, keep;
+	int f;
+
+	if (tp_topo_nfabric(t) < 2 || hi == 1 || m->ntopo != t->nnodes)
+		return 0;
+	if (tp_nodeset_init(&s, m->ntopo))
+		return -1;
+	if (tp_nodeset_init(&req, m->ntopo) || tp_nodeset_init(&keep, m->ntopo)) {
+		tp_nodeset_fini(&s);
+		tp_nodeset_fini(&req);
+		return -1;
+	}
+	tpl_bits_to_set(m, bits, &s);
+	if (required)
+		tpl_bits_to_set(m, required, &req);
+	f = tp_topo_fabric_for(t, &s, lo, required ? &req : NULL);
+	if (f >= 0) {
+		tp_topo_fabric_nodes(t, f, &keep);
+		tp_nodeset_andnot(&s, &keep); /* the other fabrics' nodes */
+		for (int j = tp_nodeset_next(&s, 0); j >= 0; j = tp_nodeset_next(&s, j + 1))
+			if (m->to_slurm[j] >= 0 && m->to_slurm[j] < bit_size(bits))
+				bit_clear(bits, m->to_slurm[j]);
+	}
+	tp_nodeset_fini(&s);
+	tp_nodeset_fini(&req);
+	tp_nodeset_fini(&keep);
+	return f >= 0 ? 0 : -1;
 }

@@ -76,6 +76,16 @@ int tpl_topo_load(tp_topo *t, tp_topo_kind kind, int ntransit,
  * (tp_torus_set_present). */
 int tpl_topo_map(tpl_nodemap *out, tp_topo *t, const char *plugin_type);
 
+/* Several fabrics (topology/fattree.h) and a job of up to `hi` nodes,
+ * hi > 1 or 0 for no maximum: clear from `bits` every node outside the
+ * fabric with the most nodes of `bits`, if it has at least `lo` and holds
+ * every node of `required` (Slurm indices, may be NULL), so that Slurm's
+ * own choice standing in for the allocator's stays in one fabric, as
+ * topology/tree's does.  -1 (bits unchanged) when no fabric holds the job;
+ * 0 otherwise, and always for one fabric or a job of one node. */
+int tpl_keep_one_fabric(const tpl_nodemap *m, const tp_topo *t, int lo,
+			int hi, bitstr_t *required, bitstr_t *bits);
+
 /* Clear from `bits` (Slurm's node indices) the outside nodes of the
  * mapped machine that a placement `req` may not hold (alloc/outside.h,
  * tp_outside_usable): where Slurm's own node choice stands in for the

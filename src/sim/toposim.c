@@ -278,6 +278,16 @@ static void put_machine(const sim_config *c, const tp_topo *topo)
 	fprintf(stderr, "toposim: machine: %s\n", line);
 }
 
+/* Several fabrics: the same words as the plugins log, even with --quiet
+ * (a warning, like the one about nodes outside the topology). */
+static void warn_fabrics(const tp_topo *topo)
+{
+	char *msg = topo->tree ? tp_fattree_fabrics_warning(topo->tree) : NULL;
+	if (msg)
+		fprintf(stderr, "toposim: warning: %s\n", msg);
+	free(msg);
+}
+
 static int node_index(const void *topo, const char *name)
 {
 	return tp_topo_node_index(topo, name);
@@ -402,6 +412,7 @@ static int load(const sim_config *c, tp_topo *topo, sim_input *in,
 			return -1;
 	}
 	put_machine(c, topo);
+	warn_fabrics(topo);
 	if (load_actual(c, topo, in, err))
 		return -1;
 	return load_job_reqs(c, topo, w, reqs, err);

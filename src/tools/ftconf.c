@@ -11,7 +11,9 @@
  * distinct minimum scheduling units touched by the nodes of their hop
  * counts (tp_fattree_hop_sum) -- the same number the "fattree" and
  * "tree-greedy" allocators report as their cost, so a placement Slurm made
- * can be compared with the simulator's hop_sum column.
+ * can be compared with the simulator's hop_sum column.  A host list across
+ * two fabrics (trees with no switch above both) is refused: no link joins
+ * them, so it has no hop sum.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -110,6 +112,28 @@ static int cmd_generate(int argc, char **argv)
 
 /* ---- hopsum ---- */
 
+/* A list across fabrics has no hop sum (no link joins them): name a node
+ * of each side and their fabrics' root switches; 1 when refused. */
+static int across_fabrics(const tp_fattree *t, const tp_nodeset *set,
+			  const char *expr, const char *where)
+{
+	int other = -1;
+	if (tp_fattree_set_fabric(t, set, &other) != -2)
+		return 0;
+	int first = tp_nodeset_next(set, 0);
+	if (tp_fattree_node_fabric(t, other) < tp_fattree_node_fabric(t, first)) {
+		int tmp = first; /* the lower fabric first */
+		first = other;
+		other = tmp;
+	}
+	int fa = tp_fattree_node_fabric(t, first), fb = tp_fattree_node_fabric(t, other);
+	fprintf(stderr, "%s: %s: host list '%s' spans fabrics with no link between them: %s is in fabric %d (switch %s), %s in fabric %d (switch %s) of %s\n",
+		prog, where, expr, t->node_name[first], fa + 1,
+		t->sw[t->fabric_root[fa]].name, t->node_name[other], fb + 1,
+		t->sw[t->fabric_root[fb]].name, t->path);
+	return 1;
+}
+
 /* Hop sum of one host list; -1 with a message on stderr naming `where`
  * and the bad value. */
 static long long hop_sum_of(const tp_fattree *t, tp_nodeset *set,
@@ -133,7 +157,8 @@ static long long hop_sum_of(const tp_fattree *t, tp_nodeset *set,
 		}
 		tp_nodeset_set(set, v);
 	}
-	if ((r = tp_fattree_hop_sum(t, set)) < 0)
+	if (!across_fabrics(t, set, expr, where) &&
+	    (r = tp_fattree_hop_sum(t, set)) < 0)
 		fprintf(stderr, "%s: out of memory\n", prog);
 out:
 	tp_hostlist_fini(&hl);

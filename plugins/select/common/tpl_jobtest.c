@@ -194,17 +194,29 @@ static void log_linear(tpl_ctx *c, job_record_t *job_ptr, uint16_t mode,
 /* select/linear's own choice, reported to the plugin when it succeeds.
  * slurm.conf's nodes outside the topology file stay out of it as the
  * release's rule says (TPL_OUTSIDE_RULE: 22.05's select/linear with
- * topology/tree never gives them to a job), whatever TopologyPlugin is. */
+ * topology/tree never gives them to a job), whatever TopologyPlugin is;
+ * so does every fabric but one (tpl_keep_one_fabric). */
 static int linear_choice(tpl_ctx *c, const char *why, job_record_t *job_ptr,
 			 bitstr_t *bitmap, uint32_t min_nodes,
 			 uint32_t max_nodes, uint32_t req_nodes,
 			 uint16_t mode, List preemptees,
 			 List *preemptee_job_list, bitstr_t *exc_core_bitmap)
 {
-	if (min_nodes && c->map->nslurm == node_record_count)
+	if (min_nodes && c->map->nslurm == node_record_count) {
 		tpl_keep_usable(c->map, c->topo, &(tp_alloc_req){
 			.nodes = (int)MIN(min_nodes, INT32_MAX),
 			.max_nodes = (int)MIN(max_nodes, INT32_MAX) }, bitmap);
+		/* one fabric, as select/linear with topology/tree keeps to,
+		 * whatever TopologyPlugin is */
+		if (tpl_keep_one_fabric(c->map, c->topo, (int)MIN(min_nodes, INT32_MAX),
+					(int)MIN(max_nodes, INT32_MAX),
+					job_ptr->details ? job_ptr->details->req_node_bitmap : NULL,
+					bitmap)) {
+			debug2("%s: %pJ %s: no fabric of the tree holds it: the job waits",
+			       c->plugin_type, job_ptr, tpl_mode_name(mode));
+			return EINVAL;
+		}
+	}
 	log_linear(c, job_ptr, mode, why);
 	int rc = linear_test(c, job_ptr, bitmap, min_nodes, max_nodes,
 			     req_nodes, mode, preemptees, preemptee_job_list,

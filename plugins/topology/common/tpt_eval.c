@@ -116,6 +116,16 @@ static void log_choice(placing *p, bitstr_t *bits, int requested)
 	xfree(names);
 }
 
+/* Several fabrics and a job of more than one node that none of them
+ * holds on `s`: Slurm's topology/tree never joins fabrics, so neither
+ * does Slurm's own choice standing in for the allocator. */
+static bool no_fabric_holds(const placing *p, const tp_nodeset *s)
+{
+	const tp_topo *t = &p->st->topo;
+	return tp_topo_nfabric(t) > 1 && p->hi > 1 &&
+	       tp_topo_fabric_for(t, s, p->lo, p->proto.required) < 0;
+}
+
 /* No placement on these nodes: wait, or (not strict, never placeable
  * on any node the job may use) Slurm's own choice. */
 static tpt_choice no_placement(placing *p)
@@ -129,9 +139,11 @@ static tpt_choice no_placement(placing *p)
 	tpl_ever_usable(&p->st->map, p->e->job_ptr, p->e->node_map, &ever);
 	if (!tp_driver_admit_range(p->st->topo.alloc, &ever, p->lo, p->hi,
 				   &p->proto, &p->chosen)) {
-		debug2("%s: %pJ: the allocator cannot place it even on all its usable nodes: Slurm chooses",
-		       p->ops->plugin_type, p->e->job_ptr);
-		c = TPT_SLURM;
+		c = no_fabric_holds(p, &ever) ? TPT_NO_FABRIC : TPT_SLURM;
+		debug2("%s: %pJ: the allocator cannot place it even on all its usable nodes: %s",
+		       p->ops->plugin_type, p->e->job_ptr,
+		       c == TPT_NO_FABRIC ? "no fabric holds it, it waits (as under topology/tree)"
+				     : "Slurm chooses");
 	}
 	tp_nodeset_fini(&ever);
 	return c;
@@ -171,12 +183,19 @@ static tpt_choice decide(placing *p)
 
 /* Slurm's own choice stands in for the allocator's: on node_map less the
  * nodes outside the topology that the release's rule keeps from this job
- * (TPL_OUTSIDE_RULE: Slurm's topology/tree would not give it one). */
+ * (TPL_OUTSIDE_RULE: Slurm's topology/tree would not give it one), and
+ * on several fabrics less every fabric but the one with the most usable
+ * nodes (none holds the job: it waits). */
 static tpt_choice slurm_chooses(placing *p)
 {
 	tp_alloc_req req = { .nodes = p->lo,
 			     .max_nodes = (int)MIN(p->e->max_nodes, INT32_MAX) };
 	tpl_keep_usable(&p->st->map, &p->st->topo, &req, p->e->node_map);
+	/* and within one fabric, as topology/tree */
+	if (tpl_keep_one_fabric(&p->st->map, &p->st->topo, p->lo, p->hi,
+				p->e->job_ptr->details->req_node_bitmap,
+				p->e->node_map))
+		return TPT_NO_FABRIC;
 	return TPT_SLURM;
 }
 

@@ -16,6 +16,11 @@
  *     is to pick cores, memory and GRES inside them;
  *   - TPT_WAIT: no placement (the job waits, or backfill tries a later
  *     time);
+ *   - TPT_NO_FABRIC: no placement because the tree has several fabrics
+ *     (topology/fattree.h) and none holds the job: a wait like TPT_WAIT,
+ *     answered with the code the release's topology/tree gives a job it
+ *     finds no top switch for (24.11: "Requested topology configuration
+ *     is not available" at submission);
  *   - TPT_SLURM: Slurm's own choice on node_map (unchanged): a
  *     non-strict plugin's answer for a job the allocator could not place
  *     even on every node it may use, and the answer for jobs that share
@@ -25,7 +30,8 @@
  *     node_map then lacks the nodes outside the topology (slurm.conf's
  *     nodes the file lacks) that the release's rule keeps from the job
  *     (TPL_OUTSIDE_RULE, alloc/outside.h), as the allocator's own
- *     placements do.
+ *     placements do, and on several fabrics every fabric but the one
+ *     with the most of its nodes (tpl_keep_one_fabric).
  */
 #ifndef TPT_EVAL_H
 #define TPT_EVAL_H
@@ -34,7 +40,7 @@
 
 #include "src/interfaces/topology.h"
 
-typedef enum { TPT_CHOSEN, TPT_WAIT, TPT_SLURM } tpt_choice;
+typedef enum { TPT_CHOSEN, TPT_WAIT, TPT_SLURM, TPT_NO_FABRIC } tpt_choice;
 
 /* Called with slurmctld's job and node locks held. */
 tpt_choice tpt_eval_choose(tpt_state *st, const tpt_ops *ops,

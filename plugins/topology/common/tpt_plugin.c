@@ -52,6 +52,10 @@ static int eval_callback(topology_eval_t *e)
 		return ESLURM_NOT_SUPPORTED; /* Slurm picks cores inside */
 	case TPT_WAIT:
 		return SLURM_ERROR;
+	case TPT_NO_FABRIC:
+		/* topology/tree's answer when no switch holds the job; at
+		 * submission slurmctld reports this code */
+		return ESLURM_REQUESTED_TOPO_CONFIG_UNAVAILABLE;
 	case TPT_SLURM:
 		break;
 	}

@@ -181,6 +181,7 @@ static int eval_callback(topology_eval_t *e)
 {
 	switch (tpt_eval_choose(state_of(e->tctx), ops, e)) {
 	case TPT_WAIT:
+	case TPT_NO_FABRIC: /* 26.05's topology/tree: insufficient resources */
 		e->eval_action = EVAL_ACTION_BREAK;
 		return SLURM_ERROR;
 	case TPT_CHOSEN:

@@ -285,8 +285,8 @@ static int place_then_count(tp_alloc *a, const tp_nodeset *free,
 	return n < 0 || n > req->max_groups ? refuse(out) : 0;
 }
 
-int tp_alloc_place_req(tp_alloc *a, const tp_nodeset *free,
-		       const tp_alloc_req *req, tp_nodeset *out)
+static int place_any(tp_alloc *a, const tp_nodeset *free,
+		     const tp_alloc_req *req, tp_nodeset *out)
 {
 	if (!tp_alloc_req_constrained(req) ||
 	    (a->flags & TP_ALLOC_OWN_CONSTRAINTS))
@@ -319,4 +319,61 @@ int tp_alloc_place_req(tp_alloc *a, const tp_nodeset *free,
 		rc = a->ops->place(a, &usable, &plain, out);
 	tp_nodeset_fini(&usable);
 	return rc;
+}
+
+static int node_fabric(const tp_groups *g, int v)
+{
+	return g->fabric[g->of[v]];
+}
+
+/* Does s lie in one fabric (or is it empty)? */
+static bool one_fabric(const tp_groups *g, const tp_nodeset *s)
+{
+	int v = tp_nodeset_next(s, 0);
+	int f = v >= 0 ? node_fabric(g, v) : -1;
+	for (; v >= 0; v = tp_nodeset_next(s, v + 1))
+		if (node_fabric(g, v) != f)
+			return false;
+	return true;
+}
+
+/* The request inside each fabric in turn (allowed narrowed to it); the
+ * first fabric that holds it wins.  Reached only when the plain answer
+ * spans fabrics: constraints (required nodes, contiguous, --switches)
+ * that an allocator's own fabric rule does not see. */
+static int place_per_fabric(tp_alloc *a, const tp_nodeset *free,
+			    const tp_alloc_req *req, tp_nodeset *out)
+{
+	const tp_groups *g = a->groups;
+	tp_nodeset mask;
+	if (tp_nodeset_init(&mask, free->n))
+		return refuse(out);
+	tp_alloc_req inner = *req;
+	inner.allowed = &mask;
+	int rc = -1;
+	for (int f = 0; f < g->nfabric && rc; f++) {
+		tp_nodeset_zero(&mask);
+		for (int v = 0; v < free->n; v++)
+			if (node_fabric(g, v) == f)
+				tp_nodeset_set(&mask, v);
+		if (req->required && !tp_nodeset_subset(req->required, &mask))
+			continue;
+		if (req->allowed)
+			tp_nodeset_and(&mask, req->allowed);
+		rc = place_any(a, free, &inner, out);
+		if (!rc && !one_fabric(g, out))
+			rc = -1;
+	}
+	tp_nodeset_fini(&mask);
+	return rc ? refuse(out) : 0;
+}
+
+int tp_alloc_place_req(tp_alloc *a, const tp_nodeset *free,
+		       const tp_alloc_req *req, tp_nodeset *out)
+{
+	const tp_groups *g = a->groups;
+	int rc = place_any(a, free, req, out);
+	if (rc || !g || g->nfabric < 2 || !g->fabric || one_fabric(g, out))
+		return rc;
+	return place_per_fabric(a, free, req, out);
 }

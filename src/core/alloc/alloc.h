@@ -87,10 +87,14 @@ typedef struct tp_alloc_req {
 	int empty_words;
 } tp_alloc_req;
 
-/* Node groups of a machine (a fat tree's leaf switches), for max_groups. */
+/* Node groups of a machine (a fat tree's leaf switches), for max_groups,
+ * and the fabrics they belong to (fattree.h): tp_alloc_place_req() never
+ * returns a placement that spans two fabrics. */
 typedef struct tp_groups {
 	int ngroups;
 	const int *of;  /* [nnodes]: the node's group, 0..ngroups-1 */
+	int nfabric;    /* 0 or 1: no check */
+	const int *fabric; /* [ngroups]: the group's fabric, -1 for none */
 } tp_groups;
 
 /* Groups that hold a node of s (checks of max_groups); -1 on ENOMEM. */

@@ -26,6 +26,10 @@
  * gives more units to earlier children (Switches= order) and, inside a
  * leaf, the lowest-indexed units.
  *
+ * Fabrics (fattree.h): a job goes to one fabric; at the virtual root the
+ * DP takes all k units from one child, the best fabric, ties to the
+ * earlier one, so the hop sum never crosses it.
+ *
  * The answer depends on the free set alone.  Its counts per MSU, leaf and
  * subtree are carried from call to call and updated where the free set
  * changed (fattree_counts.h); they and the scratch buffers make one
@@ -377,7 +381,7 @@ static void fill_leaf(ft_alloc *st, int v, const dp_job *j)
 /* merge() without short units anywhere below (no deficit dimension): the
  * common case, kept tight. */
 static void merge_plain(const int64_t *A, int xa, const int64_t *B, int xb,
-			int64_t *R, int32_t *C, int xr, int64_t w)
+			int64_t *R, int32_t *C, int xr, int64_t w, bool one)
 {
 	for (int i = 0; i <= xr; i++)
 		R[i] = INF;
@@ -385,7 +389,7 @@ static void merge_plain(const int64_t *A, int xa, const int64_t *B, int xb,
 		int64_t a = A[i], wi = w * i;
 		if (a == INF)
 			continue;
-		int jmax = mini(xb, xr - i);
+		int jmax = one && i ? 0 : mini(xb, xr - i);
 		for (int jx = 0; jx <= jmax; jx++) {
 			if (B[jx] == INF)
 				continue;
@@ -398,9 +402,11 @@ static void merge_plain(const int64_t *A, int xa, const int64_t *B, int xb,
 	}
 }
 
-/* acc (xa, da) + child table -> m's table; cross pairs cost w each. */
+/* acc (xa, da) + child table -> m's table; cross pairs cost w each.
+ * `one` (the virtual root, whose children are fabrics with no link):
+ * units from the accumulated side or from the child, never both. */
 static void merge(ft_alloc *st, const int64_t *A, int xa, int da,
-		  const ft_merge *m, int64_t w)
+		  const ft_merge *m, int64_t w, bool one)
 {
 	int c = m->child, xb = st->xcap[c], db = st->dcap[c];
 	const int64_t *B = st->val + st->off[c];
@@ -408,7 +414,7 @@ static void merge(ft_alloc *st, const int64_t *A, int xa, int da,
 	int32_t *C = st->cho + m->off;
 	int xr = m->x, dr = m->d;
 	if (!da && !db && !dr) {
-		merge_plain(A, xa, B, xb, R, C, xr, w);
+		merge_plain(A, xa, B, xb, R, C, xr, w, one);
 		return;
 	}
 	for (int i = 0; i < (xr + 1) * (dr + 1); i++)
@@ -418,7 +424,8 @@ static void merge(ft_alloc *st, const int64_t *A, int xa, int da,
 			int64_t a = A[i * (da + 1) + di];
 			if (a == INF)
 				continue;
-			int jmax = mini(xb, xr - i), dmax = mini(db, dr - di);
+			int jmax = one && i ? 0 : mini(xb, xr - i);
+			int dmax = mini(db, dr - di);
 			for (int jx = 0; jx <= jmax; jx++) {
 				int64_t cross = w * i * jx;
 				for (int dj = 0; dj <= dmax; dj++) {
@@ -456,7 +463,7 @@ static void run_dp(ft_alloc *st, const dp_job *j)
 		int64_t w = -2 * (int64_t)t->sw[v].depth * j->K;
 		for (int k = 0; k < st->mg_n[v]; k++) {
 			const ft_merge *m = &st->mg[st->mg_lo[v] + k];
-			merge(st, A, xa, da, m, w);
+			merge(st, A, xa, da, m, w, t->sw[v].is_virtual);
 			A = st->val + m->off;
 			xa = m->x;
 			da = m->d;
@@ -565,6 +572,19 @@ static int place_multi(ft_alloc *st, int n, int k, tp_nodeset *out)
 	return 0;
 }
 
+/* units_needed() counts units over every fabric; with short units the
+ * least count that holds the job in ONE fabric may be higher, so a
+ * failed k is worth retrying with one unit more while units are left. */
+static bool more_units(const ft_alloc *st, int k)
+{
+	if (st->t->nfabric < 2 || !st->has_short)
+		return false;
+	long units = st->c.free_full;
+	for (int size = 1; size < st->nunit; size++)
+		units += st->c.short_hist[size];
+	return k < units;
+}
+
 /* ---- tp_alloc_ops ---- */
 
 static int fattree_place(tp_alloc *a, const tp_nodeset *free,
@@ -582,9 +602,11 @@ static int fattree_place(tp_alloc *a, const tp_nodeset *free,
 	int k = units_needed(st, nodes, u);
 	if (k < 2)
 		return -1;
-	if (place_multi(st, nodes, k, out)) {
+	while (place_multi(st, nodes, k, out)) {
 		tp_nodeset_zero(out);
-		return -1;
+		if (!more_units(st, k))
+			return -1;
+		k++;
 	}
 	return 0;
 }

@@ -27,9 +27,10 @@
  *      undecided, more free nodes wins, then the lower level.  Counts of
  *      inner switches are those of step 1 (Slurm does not update them);
  *   4. take the picked leaf's free nodes in index order until N are taken.
- * Deviations, all for trees Slurm itself handles badly: disjoint trees are
- * joined by the model's virtual root (Slurm never combines them, so a job
- * larger than every tree would wait for ever); the parent climb stops at
+ * Disjoint trees (fabrics, fattree.h) are never combined, as in Slurm:
+ * the model's virtual root is no top switch, so a job larger than every
+ * tree is refused.  Deviation, for trees Slurm itself handles badly: the
+ * parent climb stops at
  * the root (22.05 follows parent index 0 there, harmless only when leaves
  * are at equal depth).  select/linear's _job_test_topo() differs (lowest
  * level best-fit switch, then leaves with the fewest free CPUs first); it
@@ -70,7 +71,7 @@ static int top_switch(tg_alloc *st, int n)
 	const tp_fattree *t = st->t;
 	int top = -1;
 	for (int i = 0; i < t->nswitch; i++)
-		if (st->cnt[i] >= n &&
+		if (!t->sw[i].is_virtual && st->cnt[i] >= n &&
 		    (top < 0 || t->sw[i].level >= t->sw[top].level))
 			top = i;
 	if (top < 0)
@@ -189,7 +190,8 @@ static void tree_greedy_destroy(tp_alloc *a)
 
 static const tp_alloc_ops tree_greedy_ops = {
 	.name = "tree-greedy",
-	.flags = TP_ALLOC_MONOTONE, /* succeeds whenever enough nodes are free */
+	/* succeeds whenever one fabric has enough free nodes */
+	.flags = TP_ALLOC_MONOTONE,
 	.place = tree_greedy_place,
 	.cost = tree_greedy_cost,
 	.destroy = tree_greedy_destroy,

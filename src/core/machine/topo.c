@@ -66,6 +66,8 @@ static int load_flat(tp_topo *t, const tp_topo_spec *s, tp_error *err)
  * outside nodes one group more (`all`). */
 typedef struct topo_groups {
 	tp_groups inside, all;
+	int *fabric;  /* [nleaf + 1] after of[]: each leaf's fabric,
+		       * the outside group's -1 */
 	int of[];
 } topo_groups;
 
@@ -75,7 +77,8 @@ typedef struct topo_groups {
 int tp_topo_leaf_groups(tp_topo *t, tp_alloc *inner, tp_error *err)
 {
 	const tp_fattree *tree = t->tree;
-	topo_groups *g = calloc(1, sizeof(*g) + ((size_t)t->nnodes + 1) * sizeof(int));
+	topo_groups *g = calloc(1, sizeof(*g) + ((size_t)t->nnodes + 1 +
+					       (size_t)tree->nleaf + 1) * sizeof(int));
 	if (!g)
 		return tp_errorf(err, "%s: out of memory", t->topology);
 	for (int l = 0; l < tree->nleaf; l++) {
@@ -85,9 +88,15 @@ int tp_topo_leaf_groups(tp_topo *t, tp_alloc *inner, tp_error *err)
 	}
 	for (int i = t->ninside; i < t->nnodes; i++)
 		g->of[i] = tree->nleaf;
-	g->inside = (tp_groups){ .ngroups = tree->nleaf, .of = g->of };
+	g->fabric = g->of + t->nnodes + 1;
+	for (int l = 0; l < tree->nleaf; l++)
+		g->fabric[l] = tree->sw[tree->leaves[l]].fabric;
+	g->fabric[tree->nleaf] = -1;
+	g->inside = (tp_groups){ .ngroups = tree->nleaf, .of = g->of,
+				 .nfabric = tree->nfabric, .fabric = g->fabric };
 	g->all = (tp_groups){ .ngroups = tree->nleaf + (t->nnodes > t->ninside),
-			      .of = g->of };
+			      .of = g->of, .nfabric = tree->nfabric,
+			      .fabric = g->fabric };
 	free(t->groups_mem);
 	t->groups_mem = g;
 	t->groups = &g->all;
@@ -292,10 +301,10 @@ void tp_topo_machine_line(const tp_topo *t, char *buf, size_t len)
 	if (t->tree) {
 		const tp_fattree *tree = t->tree;
 		bool virt = tree->sw[tree->root].is_virtual;
-		used = snprintf(buf, len, "fat tree of %s: %d nodes, %d leaf switches, %d switch levels%s",
+		used = snprintf(buf, len, "fat tree of %s: %d nodes, %d leaf switches, %d switch levels, %d fabric%s",
 				t->topology, t->ninside, tree->nleaf,
-				tree->levels - (virt ? 1 : 0),
-				virt ? " (several trees)" : "");
+				tree->levels - (virt ? 1 : 0), tree->nfabric,
+				tree->nfabric == 1 ? "" : "s");
 	} else if (t->torus) {
 		char dims[96] = "";
 		const int *d = tp_torus_dims(t->torus);

@@ -116,8 +116,20 @@ int tp_topo_node_index(const tp_topo *t, const char *name);
 /* Name of node i, or NULL on a flat machine. */
 const char *tp_topo_node_name(const tp_topo *t, int i);
 
+/* Fabrics (topology/fattree.h): 1 unless a fat tree has several. */
+int tp_topo_nfabric(const tp_topo *t);
+/* The fabric with the most nodes of s, if it has at least `nodes` of them
+ * and holds every node of `required` (may be NULL); -1 when none does
+ * (also when `required` spans fabrics or lies outside the tree).  Not a
+ * fat tree: 0 when s has `nodes` nodes. */
+int tp_topo_fabric_for(const tp_topo *t, const tp_nodeset *s, int nodes,
+		       const tp_nodeset *required);
+/* The nodes of fabric f into out (every node when not a fat tree). */
+void tp_topo_fabric_nodes(const tp_topo *t, int f, tp_nodeset *out);
+
 /* The machine in one line: "fat tree of FILE: 16 nodes, 4 leaf switches,
- * 2 switch levels", "torus of FILE: 4x4, 16 nodes", "flat: 128 nodes";
+ * 2 switch levels, 1 fabric", "torus of FILE: 4x4, 16 nodes", "flat: 128
+ * nodes";
  * with outside nodes ", and 1 node outside it". */
 void tp_topo_machine_line(const tp_topo *t, char *buf, size_t len);
 /* With outside nodes: "1 node is not in FILE: n17; outside the tree,

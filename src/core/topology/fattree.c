@@ -17,6 +17,8 @@
 
 /* fattree_msu.c: (re)build the MSU partition from t->opts. */
 int tp_fattree_build_msus(tp_fattree *t, tp_error *err);
+/* fattree_fabric.c: fabric of every switch, t->nfabric, t->fabric_root. */
+int tp_fattree_build_fabrics(tp_fattree *t, tp_error *err);
 
 #define MAX_GENERATED_NODES (1 << 24)
 
@@ -83,6 +85,7 @@ void tp_fattree_free(tp_fattree *t)
 	free(t->hash);
 	free(t->leaves);
 	free(t->postorder);
+	free(t->fabric_root);
 	free(t->msu_lo);
 	free(t->msu_leaf);
 	free(t->path);
@@ -300,7 +303,8 @@ static int index_nodes(tp_fattree *t, tp_error *err)
 static int finish(tp_fattree *t, int *cap, tp_error *err)
 {
 	if (check_acyclic(t, err) || add_virtual_root(t, cap, err) ||
-	    order_and_levels(t, err) || index_nodes(t, err))
+	    order_and_levels(t, err) || index_nodes(t, err) ||
+	    tp_fattree_build_fabrics(t, err))
 		return -1;
 	return tp_fattree_build_msus(t, err);
 }

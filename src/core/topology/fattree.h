@@ -21,10 +21,16 @@
  * not the file's problem: machine/topo.h, tp_topo_add_outside.)
  *
  * Several roots (Slurm allows disjoint trees; its allocators then never
- * combine nodes of different trees): the model adds a VIRTUAL ROOT one
- * level above the highest root, so every pair of nodes has a finite hop
- * count (through the virtual root) and jobs may span trees at the highest
- * cost.  It is never written back by tp_fattree_write_conf().
+ * combine nodes of different trees): each root's subtree is one FABRIC
+ * (the switch graph's connected components: a switch has one parent, so
+ * a component is a root and what hangs below it).  The model adds a
+ * VIRTUAL ROOT one level above the highest root only as a container, so
+ * one walk covers every switch; it is no link.  No allocator places a job
+ * across two fabrics (a job fits only if one fabric can hold it), a
+ * placement within one fabric never reaches the virtual root, so its hops
+ * never count it, and every front end warns at load with
+ * tp_fattree_fabrics_warning().  The virtual root is never written back
+ * by tp_fattree_write_conf().
  *
  * Node indices: 0..n-1 in order of first appearance in the file, leaf
  * switch by leaf switch, each leaf's hostlist in its expansion order.  The
@@ -97,6 +103,7 @@ typedef struct tp_fattree_switch {
 	/* Its subtree is the post-order positions [post_lo, post]: a
 	 * constant-time "is v under top" (tp_fattree_in_subtree). */
 	int post, post_lo;
+	int fabric;      /* 0..nfabric-1; -1 for the virtual root */
 	bool is_virtual;
 } tp_fattree_switch;
 
@@ -109,6 +116,8 @@ typedef struct tp_fattree {
 	int *leaves;         /* leaf switch indices in node order */
 	int *postorder;      /* every switch, children before parents */
 	int levels;          /* number of switch levels = root level + 1 */
+	int nfabric;         /* real roots: 1 unless the file has several */
+	int *fabric_root;    /* [nfabric] root switch of each, in node order */
 
 	int nnodes;
 	char **node_name;    /* [nnodes] */
@@ -132,6 +141,25 @@ static inline bool tp_fattree_in_subtree(const tp_fattree *t, int v, int top)
 	return t->sw[top].post_lo <= t->sw[v].post_lo &&
 	       t->sw[v].post <= t->sw[top].post;
 }
+
+/* Fabric of node v (0..nfabric-1). */
+static inline int tp_fattree_node_fabric(const tp_fattree *t, int v)
+{
+	return t->sw[t->node_leaf[v]].fabric;
+}
+
+/* Fabric holding every node of s: its index, -1 when s is empty, -2 when
+ * s spans several fabrics (*first_other, if not NULL, gets a node of s
+ * outside the fabric of s's first node). */
+int tp_fattree_set_fabric(const tp_fattree *t, const tp_nodeset *s,
+			  int *first_other);
+/* Nodes of fabric f as a hostlist ("n[1-8]"), malloc'd; NULL on ENOMEM. */
+char *tp_fattree_fabric_nodes(const tp_fattree *t, int f);
+/* The load-time warning of a tree with several fabrics, naming each (its
+ * root switch and nodes) and saying that no job spans two; NULL for one
+ * fabric (or out of memory).  malloc'd.  Every front end prints this one
+ * text: the plugins through Slurm's log, toposim on stderr. */
+char *tp_fattree_fabrics_warning(const tp_fattree *t);
 
 /* Read a topology.conf; NULL with err ("FILE:LINE: ...") on any problem.
  * MSUs follow tp_fattree_opts_default(). */
