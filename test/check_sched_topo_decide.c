@@ -332,6 +332,50 @@ START_TEST(horizon_and_untracked)
 }
 END_TEST
 
+/* The `mine` filter: a run the caller does not own (the plugin: a fill
+ * job of another partition sharing these nodes) is not asked about,
+ * and stays due for its owner. */
+static bool only_job_10(void *arg, const tp_job *job)
+{
+	(void)arg;
+	return job->id == 10;
+}
+static bool mine_and_record_n;
+static bool any_job(void *arg, const tp_job *job)
+{
+	(void)arg;
+	(void)job;
+	mine_and_record_n = true;
+	return true;
+}
+
+START_TEST(asked_only_by_its_owner)
+{
+	tp_alloc *a = first_free(6);
+	tp_policy *p = policy("rb-har", 1, 0);
+	st_view v;
+	st_fills f;
+	seen s = { 0 };
+	st_view_init(&v, a);
+	st_fills_init(&f);
+	st_fills_add(&f, 11, 12);
+	rbhar_case(&v, a, 1000, 600);
+	ck_assert_int_eq(st_decide_limits_of(p, &v, &f, 0, 60, ST_ASK_FILL,
+					     only_job_10, record, &s), 0);
+	ck_assert_int_eq(s.n, 0);
+	ck_assert_int_eq(st_fills_find(&f, 11)->decided_end, 0);
+	ck_assert_int_eq(st_decide_limits_of(p, &v, &f, 0, 60, ST_ASK_FILL,
+					     any_job, record, &s), 1);
+	ck_assert(mine_and_record_n);
+	ck_assert_int_eq(s.d[0].job->id, 11);
+	ck_assert_int_eq(s.d[0].answer.action, TP_LIMIT_EXTEND);
+	tp_policy_destroy(p);
+	st_fills_fini(&f);
+	st_view_fini(&v);
+	tp_alloc_destroy(a);
+}
+END_TEST
+
 /* An allocator that places only even sizes (a shape rule, as a torus's
  * boxes or a tree's units make some sizes impossible). */
 static int even_place(tp_alloc *a, const tp_nodeset *free,
@@ -748,6 +792,7 @@ int main(void)
 	tcase_add_test(tc, rbhar_extends_rounded_once);
 	tcase_add_test(tc, rbhar_denies_when_hole_is_wanted);
 	tcase_add_test(tc, horizon_and_untracked);
+	tcase_add_test(tc, asked_only_by_its_owner);
 	tcase_add_test(tc, never_placeable_sizes);
 	suite_add_tcase(s, tc);
 	TCase *tr = tcase_create("replay");

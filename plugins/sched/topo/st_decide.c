@@ -11,9 +11,11 @@ static int cmp_job_id(const void *a, const void *b)
 	return (x->id > y->id) - (x->id < y->id);
 }
 
-/* Jobs due for a question, sorted by job id. */
+/* Jobs due for a question (and, with `mine`, this caller's to ask),
+ * sorted by job id. */
 static size_t collect_due(st_view *v, st_fills *f, int64_t horizon,
-			  unsigned flags, tp_job **out)
+			  unsigned flags, st_mine_fn mine, void *arg,
+			  tp_job **out)
 {
 	size_t n = 0;
 	for (size_t i = 0; i < v->c.nrun; i++) {
@@ -25,6 +27,8 @@ static size_t collect_due(st_view *v, st_fills *f, int64_t horizon,
 			continue; /* not a fill job: Slurm ends it */
 		if (!tp_driver_limit_due(r, v->c.now, horizon,
 					 e ? e->decided_end : -1))
+			continue;
+		if (mine && !mine(arg, r->job))
 			continue;
 		out[n++] = r->job;
 	}
@@ -49,12 +53,20 @@ long st_decide_limits(tp_policy *p, st_view *v, st_fills *f, int64_t horizon,
 		      int64_t unit, unsigned flags, st_limit_fn apply,
 		      void *arg)
 {
+	return st_decide_limits_of(p, v, f, horizon, unit, flags, NULL, apply,
+				   arg);
+}
+
+long st_decide_limits_of(tp_policy *p, st_view *v, st_fills *f,
+			 int64_t horizon, int64_t unit, unsigned flags,
+			 st_mine_fn mine, st_limit_fn apply, void *arg)
+{
 	if (!v->c.nrun || (!f->jobs.n && !(flags & ST_ASK_ALL)))
 		return 0;
 	tp_job **due = malloc(v->c.nrun * sizeof(*due));
 	if (!due)
 		return -1;
-	size_t n = collect_due(v, f, horizon, flags, due);
+	size_t n = collect_due(v, f, horizon, flags, mine, arg, due);
 	for (size_t k = 0; k < n; k++) {
 		st_limit_dec d = { .job = due[k],
 				   .run = tp_cluster_find_run(&v->c, due[k]) };

@@ -63,4 +63,16 @@ long st_decide_limits(tp_policy *p, st_view *v, st_fills *f, int64_t horizon,
 		      int64_t unit, unsigned flags, st_limit_fn apply,
 		      void *arg);
 
+/* Is the run of `job` (a job of the view) this caller's to ask about?
+ * The plugin builds one view per partition, and a job holding nodes of
+ * several partitions is a run in each view; it is asked about in its own
+ * partition's only, where its reserved job queues. */
+typedef bool (*st_mine_fn)(void *arg, const tp_job *job);
+
+/* st_decide_limits() asking only about the runs `mine` accepts (NULL:
+ * all); `arg` goes to both callbacks. */
+long st_decide_limits_of(tp_policy *p, st_view *v, st_fills *f,
+			 int64_t horizon, int64_t unit, unsigned flags,
+			 st_mine_fn mine, st_limit_fn apply, void *arg);
+
 #endif

@@ -512,6 +512,18 @@ static int build_view(part_cycle *pc, job_queue_rec_t **recs, size_t nrec,
 	return 0;
 }
 
+/* st_mine_fn: a job at its limit is asked about in the cycle of the
+ * partition it runs in, where its reserved job queues.  Another
+ * partition sharing its nodes (a default partition of all nodes) has
+ * another queue: asked there, RB_HAR's conditions would be checked
+ * against jobs that never wanted the fill job's nodes, and first. */
+static bool runs_here(void *arg, const tp_job *job)
+{
+	part_cycle *pc = arg;
+	job_record_t *j = st_view_ref(job);
+	return j && j->part_ptr == pc->part;
+}
+
 static void decide_limits(part_cycle *pc)
 {
 	st_ctx *x = pc->x;
@@ -519,9 +531,9 @@ static void decide_limits(part_cycle *pc)
 		return;
 	/* Ask one period (plus a second of slack) ahead: Slurm ends a job
 	 * at its first time-limit check after end_time. */
-	if (st_decide_limits(x->policy, &x->view, &x->fills,
-			     x->params.period + 1, ST_UNIT, ST_ASK_FILL,
-			     apply_limit, pc) < 0)
+	if (st_decide_limits_of(x->policy, &x->view, &x->fills,
+				x->params.period + 1, ST_UNIT, ST_ASK_FILL,
+				runs_here, apply_limit, pc) < 0)
 		error("%s: out of memory in the at-limit questions", ST_TYPE);
 }
 
