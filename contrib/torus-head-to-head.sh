@@ -6,33 +6,70 @@
 #
 # One cluster at a time (contrib/cluster/topo-cluster, Slurm 26.05,
 # select/cons_tres, sched/backfill, whole-node partition
-# OverSubscribe=EXCLUSIVE).  torus3d gets topology.yaml with the placement
-# chain 1x1x1,2x1x1,2x2x1,2x2x2,4x2x2,4x4x2,4x4x4 (sizes 1..64 in powers
-# of two, as its documentation recommends); ours gets the torus.conf
-# test/live/torus3d-conf.sh writes for the same torus, with Method=X.
-# Streams: power-of-two sizes 1..32, `sleep` 3..6 s, gaps moderate
-# 1.0-3.0 s or heavy 0.0-1.0 s; sizes and sleeps depend only on the seed.
-# Per run and plugin it prints the mean pairwise torus (wrap-around
-# Manhattan) distance over the multi-node jobs, the share of multi-node
-# jobs placed on a box (a compact sub-torus), the mean wait and the
-# makespan, as markdown.
+# OverSubscribe=EXCLUSIVE).  Two size mixes, each job's size drawn
+# uniformly from six:
+#   pow2  1 2 4 8 16 32; torus3d's placement chain (x, y, z) 1x1x1,
+#         2x1x1, 2x2x1, 2x2x2, 4x2x2, 4x4x2, 4x4x4
+#   odd   3 6 9 12 18 24; chain 3x1x1, 3x2x1, 3x3x1, 3x2x2, 3x3x2, 3x4x2
+# One placement per size, the most compact box the torus has, as
+# torus3d's documentation recommends: torus3d places a job of s nodes
+# only on a placement of exactly s nodes and refuses any other size
+# (eval_nodes: ESLURM_REQUESTED_TOPO_CONFIG_UNAVAILABLE), so every size
+# of a mix needs a placement, and a size with no box on 4x4x4 (5, 7, 10,
+# 11, 13, ...) cannot run under torus3d at all; the odd mix keeps to
+# sizes that are boxes.  anchor_spacing stays at its default (the
+# placement's dimensions; a side of 3 steps 3 on a ring of 4, which
+# reaches every position).  Ours gets the torus.conf
+# test/live/torus3d-conf.sh writes for the same torus and chain, with
+# Method=X.  Streams: `sleep` 3..6 s, gaps moderate 1.0-3.0 s or heavy
+# 0.0-1.0 s; sizes, sleeps and gaps depend only on the seed (the k-th
+# size of one mix goes with the k-th of the other, so both mixes of a
+# seed share arrivals and sleeps).
 #
-# Usage: torus-head-to-head.sh PLUGINDIR [--seeds "1 2"] [--loads "moderate heavy"]
-#          [--methods "mss fs base anchor torus3d"] [--jobs N] [--records FILE]
+# Metrics per run (contrib/torus-h2h-summary.py computes them from the
+# records; times are Slurm's whole seconds; a job holds its nodes for
+# start <= t < end):
+#   distance       mean pairwise wrap-around Manhattan distance of a
+#                  multi-node job's nodes, averaged over multi-node jobs
+#   box            multi-node jobs whose nodes are a box (each axis's
+#                  coordinates a cyclic interval, count = product)
+#   fragmentation  for each job at its start second (after every start of
+#                  that second): 1 - L/f, f the free nodes, L the nodes of
+#                  the largest free box (any a x b x c, any anchor, with
+#                  wraparound); samples with f = 0 left out; the mean
+#   blocked while free  waited job-seconds s (submit < s < start) in
+#                  which the free node count was >= the job's size in
+#                  second s and in s - 1 (a second of grace for whole
+#                  seconds and the next scheduling pass), as a share of
+#                  all waited job-seconds; it counts waits for shape and
+#                  waits for order (backfill keeping nodes for an earlier
+#                  job); "of it no box free": the part in which also no
+#                  box of exactly the job's size was free (shape)
+#   mean wait, makespan (last end - first submit), jobs not COMPLETED
+# It prints one table per size mix and load (means over seeds) and one
+# row per run, as markdown.
+#
+# Usage: torus-head-to-head.sh PLUGINDIR [--seeds "1 2 3"] [--loads "moderate heavy"]
+#          [--mixes "pow2 odd"] [--methods "mss fs base anchor torus3d"]
+#          [--jobs N (30)] [--records FILE]
+#        torus-head-to-head.sh --summary FILE   (the tables of a records file)
 #   PLUGINDIR  a directory with topology_torus.so built for Slurm 26.05
 #              (BUILD/plugins/.libs)
-#   --records  append "plugin seed load job nodes sleep submit start end
-#              state nodelist dist box" per job
+#   --records  append "plugin seed load mix job nodes sleep submit start
+#              end state nodelist dist box nodes" per job
 # Needs root (network namespaces, daemons).
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
-seeds="1 2" loads="moderate heavy" methods="mss fs base anchor torus3d" jobs=24 records=""
+seeds="1 2 3" loads="moderate heavy" mixes="pow2 odd" methods="mss fs base anchor torus3d" jobs=30 records=""
+summary=""
 plugindir=""
 while [ $# -gt 0 ]; do
 	case $1 in
 	--seeds) seeds=${2:?}; shift 2 ;;
 	--loads) loads=${2:?}; shift 2 ;;
+	--mixes) mixes=${2:?}; shift 2 ;;
+	--summary) summary=${2:?}; shift 2 ;;
 	--methods) methods=${2:?}; shift 2 ;;
 	--jobs) jobs=${2:?}; shift 2 ;;
 	--records) records=${2:?}; shift 2 ;;
@@ -43,11 +80,18 @@ while [ $# -gt 0 ]; do
 done
 die() { echo "torus-head-to-head: $*" >&2; exit 1; }
 note() { echo "torus-head-to-head: $*" >&2; }
+summarise() { python3 "$root/contrib/torus-h2h-summary.py" "$1"; }
+if [ -n "$summary" ]; then
+	[ -r "$summary" ] || die "--summary: cannot read '$summary'"
+	summarise "$summary"
+	exit
+fi
 [ "$(id -u)" = 0 ] || die "must run as root"
 [ -n "$plugindir" ] && [ -e "$plugindir/topology_torus.so" ] || die "PLUGINDIR with topology_torus.so needed"
 [[ "$jobs" =~ ^[1-9][0-9]*$ ]] || die "--jobs: not a positive integer: '$jobs'"
 for m in $methods; do case $m in mss | fs | base | anchor | torus3d) ;; *) die "--methods: unknown '$m'" ;; esac; done
 for l in $loads; do case $l in moderate | heavy) ;; *) die "--loads: unknown '$l'" ;; esac; done
+for x in $mixes; do case $x in pow2 | odd) ;; *) die "--mixes: unknown '$x'" ;; esac; done
 # shellcheck source=test/live/torus3d-conf.sh
 . "$root/test/live/torus3d-conf.sh"
 cluster=$root/contrib/cluster/topo-cluster
@@ -63,13 +107,27 @@ records=$(realpath -m -- "$records")
 : >"$records"
 "$cluster" prepare --slurm 26.05 >&2 || die "topo-cluster prepare --slurm 26.05 failed"
 
-# make_stream SEED LOAD: n_of, sleep_of, at_of (tenths of a second).
+# Sizes of each mix; index k of one mix goes with index k of the other,
+# so for one seed both mixes share arrival times and sleeps.
+# shellcheck disable=SC2034
+size_pow2=(1 2 4 8 16 32) size_odd=(3 6 9 12 18 24)
+# torus3d's placement chain per mix (x, y, z): one box per size, the
+# most compact the 4x4x4 torus allows; anchor_spacing left at its
+# default (the placement's dimensions: a length-3 side steps 3 on a ring
+# of 4, which reaches all 4 positions).
+# shellcheck disable=SC2034 # read through ${!place}
+place_pow2="1x1x1 2x1x1 2x2x1 2x2x2 4x2x2 4x4x2 4x4x4"
+# shellcheck disable=SC2034
+place_odd="3x1x1 3x2x1 3x3x1 3x2x2 3x3x2 3x4x2"
+
+# make_stream SEED LOAD MIX: n_of, sleep_of, at_of (tenths of a second).
 make_stream() {
 	local i r at=0
+	local -n sizes=size_$3
 	RANDOM=$1
 	n_of=() sleep_of=() at_of=()
 	for ((i = 0; i < jobs; i++)); do
-		n_of[i]=$((1 << (RANDOM % 6)))
+		n_of[i]=${sizes[RANDOM % 6]}
 		sleep_of[i]=$((3 + RANDOM % 4))
 		r=$RANDOM
 		at_of[i]=$at
@@ -77,11 +135,13 @@ make_stream() {
 	done
 }
 
-# run_one PLUGIN SEED LOAD: one cluster, the stream, records appended.
+# run_one PLUGIN SEED LOAD MIX: one cluster, the stream, records appended.
 run_one() {
-	local p=$1 seed=$2 load=$3 d=$work/$1.$2.$3 i id args t0 pause deadline
+	local p=$1 seed=$2 load=$3 mix=$4 d=$work/$1.$2.$3.$4 i id args t0 pause deadline place
+	place=place_$mix
 	mkdir -p "$d/conf"
-	torus3d_confs "$d/conf" 4 4 4 'n[1-64]' 1x1x1 2x1x1 2x2x1 2x2x2 4x2x2 4x4x2 4x4x4
+	# shellcheck disable=SC2086
+	torus3d_confs "$d/conf" 4 4 4 'n[1-64]' ${!place}
 	echo "MinJobAge=3600" >"$d/conf/extra.conf"
 	if [ "$p" = torus3d ]; then
 		read -ra args <<<"$(torus3d_cluster_args "$d/conf" 64)"
@@ -122,8 +182,8 @@ run_one() {
 		read -r _ st nl s b e < <(awk -v id="${id_of[$i]}" '$1 == id' "$d/parsed") ||
 			die "$p: job ${id_of[$i]} unknown"
 		nodes=$(sx scontrol show hostnames "$nl" | sed 's/^n//' | paste -sd,)
-		echo "$p $seed $load $((i + 1)) ${n_of[i]} ${sleep_of[i]} $(date -d "$s" +%s)" \
-			"$(date -d "$b" +%s) $(date -d "$e" +%s) $st $nl $(torus_metrics "$nodes")"
+		echo "$p $seed $load $mix $((i + 1)) ${n_of[i]} ${sleep_of[i]} $(date -d "$s" +%s)" \
+			"$(date -d "$b" +%s) $(date -d "$e" +%s) $st $nl $(torus_metrics "$nodes") ${nodes:--}"
 	done >>"$records"
 	"$cluster" stop --dir "$cur" >/dev/null 2>&1 || true
 	cur=""
@@ -159,32 +219,14 @@ torus_metrics() {
 
 for seed in $seeds; do
 	for load in $loads; do
-		make_stream "$seed" "$load"
-		for p in $methods; do
-			t=$(date +%s)
-			run_one "$p" "$seed" "$load"
-			note "$p, seed $seed, $load load: $(($(date +%s) - t)) s"
+		for mix in $mixes; do
+			make_stream "$seed" "$load" "$mix"
+			for p in $methods; do
+				t=$(date +%s)
+				run_one "$p" "$seed" "$load" "$mix"
+				note "$p, seed $seed, $load load, $mix sizes: $(($(date +%s) - t)) s"
+			done
 		done
 	done
 done
-
-# Records: 1 plugin 2 seed 3 load 4 job 5 nodes 6 sleep 7 submit 8 start
-# 9 end 10 state 11 nodelist 12 dist 13 box.
-awk '{ r = $2 SUBSEP $3; p = $1
-	if (!(r in seen)) { seen[r] = 1; runs[++nr] = r }
-	if (!((r, p) in pseen)) { pseen[r, p] = 1; pl[r, ++np[r]] = p }
-	n[r, p]++; w[r, p] += $8 - $7
-	if (!((r, p) in s0) || $7 < s0[r, p]) s0[r, p] = $7
-	if ($9 > e1[r, p]) e1[r, p] = $9
-	if ($10 != "COMPLETED") bad[r, p]++
-	if ($5 > 1) { nm[r, p]++; d[r, p] += $12; bx[r, p] += $13 } }
-	END {
-	for (i = 1; i <= nr; i++) {
-		r = runs[i]; split(r, q, SUBSEP)
-		printf "\nseed %s, %s load (%d jobs, %d multi-node)\n\n", q[1], q[2], n[r, pl[r, 1]], nm[r, pl[r, 1]]
-		print "| plugin | mean pairwise distance | box share | mean wait (s) | makespan (s) | not completed |"
-		print "|---|---:|---:|---:|---:|---:|"
-		for (k = 1; k <= np[r]; k++) { p = pl[r, k]
-			printf "| %s | %.3f | %d/%d | %.2f | %d | %d |\n", (p == "torus3d" ? "Slurm torus3d" : "torus " p),
-				d[r, p] / nm[r, p], bx[r, p], nm[r, p], w[r, p] / n[r, p], e1[r, p] - s0[r, p], bad[r, p] }
-	} }' "$records"
+summarise "$records"
