@@ -101,7 +101,7 @@ printf 'PartitionName=big Nodes=n[1-10]\n' > "$tmp/big.conf"
 if run big --sacct "$tmp/jobs.sacct" --policy easy --topology "$tmp/topology.conf" \
 	--partition big --slurm-conf "$tmp/big.conf"; then ok; else bad "partition beyond the tree: $(cat "$tmp/big.err")"; fi
 has "$tmp/big.err" "warning: 2 nodes are not in $tmp/topology.conf \(partition big\): n\[9-10\]; outside the tree" "partition nodes outside the tree"
-has "$tmp/big.err" "8 nodes, 2 leaf switches, 2 switch levels, and 2 nodes outside it" "machine with outside nodes"
+has "$tmp/big.err" "8 nodes, 2 leaf switches, 2 switch levels, 1 fabric, and 2 nodes outside it" "machine with outside nodes"
 if run none --sacct "$tmp/jobs.sacct" --policy easy --topology "$tmp/topology.conf" \
 	--partition nope --slurm-conf "$tmp/slurm.conf"; then bad "unknown partition accepted"; fi
 has "$tmp/none.err" "$tmp/slurm.conf: no PartitionName=nope" "unknown partition"

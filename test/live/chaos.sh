@@ -13,7 +13,7 @@
 #    RB_HAR jobs) running, and started again on its saved state;
 #  - in partition "rb" (n[49-64], the fourth pod): A (8 nodes, two leaf
 #    switches) runs, H (12 nodes: three whole leaves) waits for it, F (1
-#    node, 1-minute limit, runs 70 s) is a fill job for H on the fourth
+#    node, 1-minute limit, runs 160 s) is a fill job for H on the fourth
 #    leaf, which H does not need, so RB_HAR extends F at its limit (by
 #    A's remaining time, capped at 120 s); the second kill comes while F
 #    runs, and while F's RB_HAR extension is pending (its limit less than
@@ -147,6 +147,22 @@ wait_saved_after_poke() {
 	done
 }
 
+# wait_part_saved: part_state written after burst's State=DOWN (else a
+# restarted slurmctld takes the partition UP from slurm.conf and starts
+# jobs between the two queue snapshots).  A second update of the same
+# state, a whole second after the first, asks for the save.
+wait_part_saved() {
+	local t end
+	t=$(date +%s)
+	while [ "$(date +%s)" -le "$t" ]; do sleep 0.1; done
+	sx scontrol update PartitionName=burst State=DOWN || return 1
+	end=$((SECONDS + 60))
+	until state_saved_after "$LIVE_DIR/state/part_state" "$t"; do
+		[ "$SECONDS" -lt "$end" ] || { diag "part_state not written within 60 s"; return 1; }
+		sleep 0.2
+	done
+}
+
 # crash K: stop starts in the burst partition, let the burst jobs running
 # end (the anchors run on), wait for a state save holding everything, kill
 # -9 slurmctld and start it again; the queue must come back as it was.
@@ -154,6 +170,7 @@ crash() {
 	local k=$1 pend before after old new t=$SECONDS
 	sx scontrol update PartitionName=burst State=DOWN
 	wait_burst_quiet "${ANCHORS[@]}" || fail "crash $k: the burst jobs running ended"
+	wait_part_saved || fail "crash $k: a state save of the partitions after burst went DOWN"
 	wait_saved_after_poke "${ANCHORS[-1]}" || fail "crash $k: a state save after every job change"
 	before=$(queue)
 	pend=$(grep -c ' PENDING ' <<<"$before")
@@ -221,26 +238,24 @@ crash 1
 release 1
 ANCHORS=("$a3" "$a4")
 
-# ------------------------------------ the RB_HAR jobs, chunk 2, crash 2
+# ------------------------ chunk 2, the RB_HAR jobs, slurmd kill, crash 2
+# Chunk 2 goes in first: on a loaded machine its submission takes tens of
+# seconds, which must not eat F's minute before its extension is pending.
+# Then burst holds its starts (DOWN) until crash 2 is over, so that
+# hundreds of its jobs are still pending at the kill however fast or slow
+# the machine runs them; sched/topo still passes over all of them.
+submit_chunk "$((c1 + 1))" "$c2"
+sx scontrol update PartitionName=burst State=DOWN
 sx scontrol update PartitionName=rb State=DOWN
-rb_job A 8 80 4 A
+rb_job A 8 150 4 A
 rb_job H 12 5 1 H
-rb_job F 1 70 1 F
+rb_job F 1 160 1 F
 sx scontrol update PartitionName=rb State=UP
 wait_job_state "$F" RUNNING 30 || bail_out "fill job F ($F) did not start"
 assert_eq "RUNNING PENDING" "$(job_state "$A") $(job_state "$H")" "rb: A runs, H waits for it"
 assert_match "$F $H 0 0" "$(grep "^$F " "$LIVE_DIR/state/sched_topo.fills")" \
 	"rb: the fill-job table records F ($F) as a fill job for H ($H)"
 F_NODE=$(job_nodelist "$F")
-submit_chunk "$((c1 + 1))" "$c2"
-restored=$(grep -c "fill job(s) restored" "$LOG")
-crash 2
-release 2
-assert_eq 1 "$(($(grep -c "fill job(s) restored" "$LOG") > restored))" \
-	"crash 2: the restarted slurmctld restores the fill-job table"
-
-# ------------------------------------- chunk 3, slurmd kill under F
-submit_chunk "$((c2 + 1))" "$NJOBS"
 # F's extension is pending from the moment its limit is near: the plugin
 # decides it when EndTime is at most topo_period + 1 s away.
 end_f=$(job_time "$F" EndTime)
@@ -253,10 +268,19 @@ sd_old=$(awk -v n="slurmd:$F_NODE" '$1 == n { print $2 }' "$LIVE_DIR/pids")
 sd_new=$(awk -v n="slurmd:$F_NODE" '$1 == n { print $2 }' "$LIVE_DIR/pids")
 assert_ne "$sd_old" "$sd_new" "rb: the slurmd of F's node $F_NODE killed (-9) and restarted ($sd_old -> $sd_new)"
 assert_eq "RUNNING $F_NODE" "$(job_state "$F") $(job_nodelist "$F")" "rb: F runs on after its slurmd's restart"
-wait_job_state "$F" "COMPLETED|TIMEOUT|FAILED|CANCELLED|NODE_FAIL" 120
+# Crash 2 while F (a fill job, extended by now or about to be) and A run.
+restored=$(grep -c "fill job(s) restored" "$LOG")
+crash 2
+release 2
+assert_eq 1 "$(($(grep -c "fill job(s) restored" "$LOG") > restored))" \
+	"crash 2: the restarted slurmctld restores the fill-job table"
+
+# ------------------------------------------------------------- chunk 3
+submit_chunk "$((c2 + 1))" "$NJOBS"
+wait_job_state "$F" "COMPLETED|TIMEOUT|FAILED|CANCELLED|NODE_FAIL" 180
 assert_eq "COMPLETED 00:03:00" "$(job_state "$F") $(job_field "$F" TimeLimit)" \
 	"rb: F was extended (limit 3 minutes) and completed"
-assert_match ".*RB_HAR extends JobId=$F \(fill job for JobId=$H, extension 1\) by 120 s.*" \
+assert_match ".*RB_HAR extends JobId=$F \\(fill job for JobId=$H, extension 1\\) by 120 s.*" \
 	"$(grep "RB_HAR extends JobId=$F " "$LOG")" "rb: the extension is logged"
 assert_eq "" "$(sx sinfo -h -N -n "$F_NODE" -o '%t' | grep -E 'down|drain|fail' | head -n1)" \
 	"rb: F's node $F_NODE is not down or drained"
