@@ -147,22 +147,6 @@ wait_saved_after_poke() {
 	done
 }
 
-# wait_part_saved: part_state written after burst's State=DOWN (else a
-# restarted slurmctld takes the partition UP from slurm.conf and starts
-# jobs between the two queue snapshots).  A second update of the same
-# state, a whole second after the first, asks for the save.
-wait_part_saved() {
-	local t end
-	t=$(date +%s)
-	while [ "$(date +%s)" -le "$t" ]; do sleep 0.1; done
-	sx scontrol update PartitionName=burst State=DOWN || return 1
-	end=$((SECONDS + 60))
-	until state_saved_after "$LIVE_DIR/state/part_state" "$t"; do
-		[ "$SECONDS" -lt "$end" ] || { diag "part_state not written within 60 s"; return 1; }
-		sleep 0.2
-	done
-}
-
 # lost_or_moved BEFORE AFTER: queue snapshots ("ID STATE NODELIST") from
 # before a kill and after the restart; prints each job of BEFORE that is
 # neither queued AFTER nor in jobcomp (lost), and each job running BEFORE
@@ -191,7 +175,6 @@ crash() {
 	local k=$1 pend before after old new t=$SECONDS
 	sx scontrol update PartitionName=burst State=DOWN
 	wait_burst_quiet "${ANCHORS[@]}" || fail "crash $k: the burst jobs running ended"
-	wait_part_saved || fail "crash $k: a state save of the partitions after burst went DOWN"
 	wait_saved_after_poke "${ANCHORS[-1]}" || fail "crash $k: a state save after every job change"
 	before=$(queue)
 	pend=$(grep -c ' PENDING ' <<<"$before")
