@@ -440,6 +440,80 @@ START_TEST(test_memo_same_answers)
 }
 END_TEST
 
+/* Requests with a node cap or for boxes only (slurmctld's) get whole
+ * answers kept on the last few free sets: over random churns of free
+ * sets - more of them than are kept, each asked about again and again,
+ * now and then one node freed or taken - every answer, placement and
+ * refusal, is the wrapped allocator's, and some come from memory. */
+START_TEST(test_memo_answers_same)
+{
+	machine m;
+	machine_init(&m, false);
+	/* transit nodes: a node cap changes the torus's answers */
+	tp_torus_opts o = *tp_torus_options(m.torus);
+	o.ntransit = 2;
+	ck_assert_int_eq(tp_torus_set_options(m.torus, &o, NULL), 0);
+	static const char *names[] = { "torus-mss", "torus-base", "torus-fs",
+				       "fattree", "tree-slurm" };
+	for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++) {
+		tp_error err = { "" };
+		tp_alloc *bare = tp_alloc_create(names[k], &m.cfg, &err);
+		tp_alloc *memo = tp_alloc_memo_wrap(tp_alloc_create(names[k], &m.cfg, &err));
+		ck_assert_msg(bare && memo, "%s: %s", names[k], err.msg);
+		tp_rng r;
+		tp_rng_seed(&r, 99 + k);
+		enum { NSETS = 7 };
+		tp_nodeset sets[NSETS], o1, o2, junk;
+		tp_nodeset_init(&o1, 64);
+		tp_nodeset_init(&o2, 64);
+		tp_nodeset_init(&junk, 64);
+		for (int i = 0; i < NSETS; i++) {
+			tp_nodeset_init(&sets[i], 64);
+			random_pair(&r, &sets[i], &junk);
+		}
+		int placed = 0, refused = 0;
+		for (int round = 0; round < 3000; round++) {
+			tp_nodeset *f = &sets[tp_rng_below(&r, round % 500 < 250 ? 3 : NSETS)];
+			if (tp_rng_below(&r, 50) == 0) {
+				int v = (int)tp_rng_below(&r, 64);
+				if (tp_nodeset_test(f, v))
+					tp_nodeset_clear(f, v);
+				else
+					tp_nodeset_set(f, v);
+			}
+			int n = 1 + (int)tp_rng_below(&r, 20);
+			tp_alloc_req req = { .nodes = n };
+			switch (tp_rng_below(&r, 3)) {
+			case 0: req.max_nodes = n; break;
+			case 1: req.max_nodes = n + (int)tp_rng_below(&r, 4); break;
+			default: break;
+			}
+			req.boxes_only = tp_rng_below(&r, 2);
+			tp_nodeset_fill(&o2); /* a refusal must clear it */
+			int a = tp_alloc_place_req(bare, f, &req, &o1);
+			int b = tp_alloc_place_req(memo, f, &req, &o2);
+			ck_assert_int_eq(a, b);
+			ck_assert(tp_nodeset_equal(&o1, &o2));
+			placed += !a;
+			refused += !!a;
+		}
+		uint64_t asked, answered;
+		tp_alloc_memo_stats(memo, &asked, &answered);
+		ck_assert_uint_gt(answered, 50);
+		ck_assert_int_gt(placed, 100);
+		ck_assert_int_gt(refused, 20);
+		for (int i = 0; i < NSETS; i++)
+			tp_nodeset_fini(&sets[i]);
+		tp_nodeset_fini(&o1);
+		tp_nodeset_fini(&o2);
+		tp_nodeset_fini(&junk);
+		tp_alloc_destroy(bare);
+		tp_alloc_destroy(memo);
+	}
+	machine_fini(&m);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("alloc");
@@ -451,6 +525,7 @@ int main(void)
 	tcase_add_test(tc, test_constraints_hand_worked);
 	tcase_add_test(tc, test_max_groups);
 	tcase_add_test(tc, test_memo_same_answers);
+	tcase_add_test(tc, test_memo_answers_same);
 	suite_add_tcase(s, tc);
 	return tp_check_run(s);
 }

@@ -749,7 +749,7 @@ START_TEST(test_shapeless_pack)
 {
 	static const char *const names[] = { "torus-base", "torus-fs", "torus-mss" };
 	rnd_state = 777;
-	int packed = 0;
+	int packed = 0, refused = 0;
 	for (int round = 0; round < 40; round++) {
 		tp_torus *t = random_torus();
 		tp_torus_opts o = *tp_torus_options(t);
@@ -792,8 +792,10 @@ START_TEST(test_shapeless_pack)
 					free(sh);
 				}
 				ck_assert_int_eq(rc, found ? 0 : -1);
-				if (rc)
+				if (rc) {
+					refused++;
 					continue;
+				}
 				packed++;
 				ck_assert_int_eq(tp_nodeset_count(&out), w);
 				ck_assert(tp_nodeset_subset(&out, &bn));
@@ -814,6 +816,9 @@ START_TEST(test_shapeless_pack)
 		tp_torus_free(t);
 	}
 	ck_assert_int_gt(packed, 20); /* the case was exercised */
+	/* and the refusal, which the search settles from its largest
+	 * shapes alone when none of them holds the job */
+	ck_assert_int_gt(refused, 20);
 }
 END_TEST
 

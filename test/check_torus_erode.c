@@ -6,6 +6,7 @@
 #include "topology/torus.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 static tp_torus *gen(int n, const int *dims, const bool *wrap)
 {
@@ -280,6 +281,74 @@ START_TEST(test_early_stop_keeps_choice)
 }
 END_TEST
 
+/* With every node free the largest free box is the torus, once. */
+static void whole_is_largest(const tp_torus *t, const tp_nodeset *all)
+{
+	tp_torus_erode *e = tp_torus_erode_new(t, all);
+	int v;
+	long c;
+	tp_box b[2], whole;
+	memset(&whole, 0, sizeof(whole));
+	ck_assert_int_eq(tp_torus_erode_largest(e, &v, &c), 0);
+	ck_assert_int_eq(v, tp_torus_nnodes(t));
+	ck_assert_int_eq(c, 1);
+	ck_assert_int_eq(tp_torus_erode_largest_boxes(e, b, 2), 1);
+	memcpy(whole.len, tp_torus_dims(t), (size_t)tp_torus_ndims(t) * sizeof(int));
+	ck_assert(tp_torus_box_equal(t, &b[0], &whole));
+	tp_torus_erode_free(e);
+}
+
+/* Every node free on a torus of rings (slurmctld's "could it ever run"
+ * on the whole machine): torus-mss bounds each candidate by its shape
+ * alone and stops at the largest such bound; it chooses the box of the
+ * full scan under both FsOrder= values, and with Ntransit. */
+START_TEST(test_whole_torus_keeps_choice)
+{
+	rnd_state = 4711;
+	int decisions = 0;
+	bool wrap[TP_TORUS_MAX_DIMS] = { true, true, true, true, true };
+	for (int round = 0; round < 30; round++) {
+		int n = 2 + (int)rnd(3), dims[TP_TORUS_MAX_DIMS];
+		for (int i = 0; i < n; i++)
+			dims[i] = 1 + (int)rnd(n == 2 ? 7 : n == 3 ? 5 : 3);
+		tp_torus *t = gen(n, dims, wrap);
+		tp_torus_opts o = *tp_torus_options(t);
+		o.fs_order = round & 1 ? TP_TORUS_FS_DIAMETER : TP_TORUS_FS_OFFSET;
+		o.ntransit = round % 3 == 2 ? 1 + (int)rnd(3) : 0;
+		ck_assert_int_eq(tp_torus_set_options(t, &o, NULL), 0);
+		int N = tp_torus_nnodes(t);
+		tp_nodeset all;
+		tp_nodeset_init(&all, N);
+		tp_nodeset_fill(&all);
+		whole_is_largest(t, &all);
+		for (int w = 1; w <= N && w <= 24; w++) {
+			tp_box bs, bf;
+			int rs = tp_torus_place(t, TP_TORUS_MSS, &all, w, 0, &bs);
+			int rf = tp_torus_place(t, TP_TORUS_MSS, &all, w,
+						TP_TORUS_PLACE_NO_BOUND, &bf);
+			ck_assert_int_eq(rs, rf);
+			if (rs)
+				continue;
+			decisions++;
+			ck_assert(tp_torus_box_equal(t, &bs, &bf));
+		}
+		tp_nodeset_fini(&all);
+		tp_torus_free(t);
+	}
+	ck_assert_int_gt(decisions, 200);
+	/* and with lines */
+	for (int round = 0; round < 20; round++) {
+		tp_torus *t = random_torus();
+		tp_nodeset all;
+		tp_nodeset_init(&all, tp_torus_nnodes(t));
+		tp_nodeset_fill(&all);
+		whole_is_largest(t, &all);
+		tp_nodeset_fini(&all);
+		tp_torus_free(t);
+	}
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("torus_erode");
@@ -290,6 +359,7 @@ int main(void)
 	tcase_set_timeout(tc, 300);
 	tcase_add_test(tc, test_corners_and_largest_random);
 	tcase_add_test(tc, test_early_stop_keeps_choice);
+	tcase_add_test(tc, test_whole_torus_keeps_choice);
 	suite_add_tcase(s, tc);
 	return tp_check_run(s);
 }

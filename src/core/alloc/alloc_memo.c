@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc/memo_answers.h"
+
 typedef struct memo {
 	tp_alloc_ops ops;   /* inner's, with our place/capacity/cost/destroy */
 	tp_alloc *inner;
@@ -13,6 +15,8 @@ typedef struct memo {
 	 * (EASY alternates between the free set and projected ones). */
 	uint32_t *failed;
 	uint32_t gen;
+	/* whole answers to the requests the marks cannot hold */
+	tp_memo_answers answers;
 	uint64_t asked, answered;
 } memo;
 
@@ -24,16 +28,33 @@ static void memo_forget(memo *m, int nnodes)
 	}
 }
 
+/* A request with a node cap of its own, or for the allocator's own
+ * shapes only: its whole answer, kept on the last few free sets. */
+static int place_answered(memo *m, const tp_nodeset *free,
+			  const tp_alloc_req *req, tp_nodeset *out)
+{
+	int rc = tp_memo_answers_get(&m->answers, free, req, out);
+	if (rc != 1) {
+		m->answered++;
+		return rc;
+	}
+	rc = tp_alloc_place_req(m->inner, free, req, out);
+	tp_memo_answers_put(&m->answers, free, req, rc, out);
+	return rc;
+}
+
 /* Marks are per size: a request with a node cap of its own, or for the
- * allocator's own shapes only, is passed through unremembered. */
+ * allocator's own shapes only, goes to the answers instead. */
 static int memo_place(tp_alloc *a, const tp_nodeset *free,
 		      const tp_alloc_req *req, tp_nodeset *out)
 {
 	int nodes = req->nodes;
 	memo *m = a->state;
 	m->asked++;
-	if (nodes < 1 || nodes > a->nnodes || req->max_nodes || req->boxes_only)
+	if (nodes < 1 || nodes > a->nnodes)
 		return tp_alloc_place_req(m->inner, free, req, out);
+	if (req->max_nodes || req->boxes_only)
+		return place_answered(m, free, req, out);
 	if (!tp_nodeset_equal(free, &m->free)) {
 		tp_nodeset_copy(&m->free, free);
 		memo_forget(m, a->nnodes);
@@ -65,6 +86,7 @@ static void memo_free(memo *m)
 		return;
 	tp_alloc_destroy(m->inner);
 	tp_nodeset_fini(&m->free);
+	tp_memo_answers_fini(&m->answers);
 	free(m->failed);
 	free(m);
 }
@@ -83,6 +105,7 @@ tp_alloc *tp_alloc_memo_wrap(tp_alloc *inner)
 	}
 	m->inner = inner;
 	m->gen = 1;
+	tp_memo_answers_init(&m->answers, inner->nnodes);
 	m->ops = *inner->ops;
 	m->ops.place = memo_place;
 	m->ops.capacity = inner->ops->capacity ? memo_capacity : NULL;

@@ -8,7 +8,9 @@
  * failed placement is the expensive case (every shape, every offset), so
  * answering repeats from memory saves most of a torus pass without
  * changing any decision.  Flat allocators decide failure by counting and
- * gain nothing.
+ * gain nothing.  Requests with a node cap of their own or for boxes only
+ * (every question slurmctld asks) get their whole answers remembered
+ * instead, on the last few free sets (memo_answers.h).
  */
 #ifndef TP_ALLOC_MEMO_H
 #define TP_ALLOC_MEMO_H

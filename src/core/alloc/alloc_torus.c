@@ -132,6 +132,102 @@ static bool first_holding(const tp_torus *t, tp_torus_erode *er,
 	return false;
 }
 
+/* The most free nodes a placement of shape len holds; -1 on ENOMEM. */
+static int most_holding(const tp_torus *t, tp_torus_erode *er, const int *len)
+{
+	const int *free = tp_torus_erode_free_counts(er, len);
+	int N = tp_torus_nnodes(t), best = -1, off[TP_TORUS_MAX_DIMS];
+	for (int k = 0; free && k < N; k++) {
+		if (free[k] <= best)
+			continue;
+		tp_torus_coord(t, k, off);
+		if (corner_fits(t, off, len))
+			best = free[k];
+	}
+	return free ? best : -1;
+}
+
+/* No dimension of len (of `size` nodes) can grow without the size
+ * passing `most`. */
+static bool maximal_shape(const tp_torus *t, const int *len, long size,
+			  int most)
+{
+	for (int i = 0; i < tp_torus_ndims(t); i++)
+		if (len[i] < tp_torus_dims(t)[i] &&
+		    size / len[i] * (len[i] + 1) <= most)
+			return false;
+	return true;
+}
+
+/* Shapes whose boxes hold fewer than `nodes` free nodes, for the search
+ * of tp_torus_place_packed to skip with whatever they contain. */
+typedef struct dead_shapes {
+	int (*len)[TP_TORUS_MAX_DIMS];
+	int n;
+} dead_shapes;
+
+static bool inside_dead(const dead_shapes *d, const int *len, int ndims)
+{
+	for (int j = 0; j < d->n; j++) {
+		int i = 0;
+		while (i < ndims && len[i] <= d->len[j][i])
+			i++;
+		if (i == ndims)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The largest box shapes of sizes nodes+1..most (no dimension can grow
+ * within that range) that hold no `nodes` free nodes anywhere: a box of
+ * a shape lies in a box of any shape at least as long in every dimension
+ * (at the same low corner, or offset 0 on a spanned ring, or moved back
+ * from a line's end), so no shape inside a dead one holds them either.
+ * Every shape, whatever the search's reading: each shape of the range
+ * lies inside a largest one, but under BaseShapes=canonical that one
+ * need not be canonical.  A size that fits nowhere - the expensive answer, one
+ * count per shape - is then refused after one count per largest shape.
+ * Returns 1 when every largest shape is dead (nothing can be found),
+ * 0 otherwise, -1 on ENOMEM (then nothing is skipped).  Every node free
+ * (the whole machine): none is, and the first box holds the job.
+ */
+static int find_dead(const tp_torus *t, tp_torus_erode *er, bool all_free,
+		     int nodes, int most, dead_shapes *d)
+{
+	tp_torus_shape *sh = NULL;
+	int n = tp_torus_ndims(t), live = 0;
+	d->n = 0;
+	d->len = NULL;
+	if (most <= nodes)
+		return 1;
+	if (all_free)
+		return 0;
+	int nsh = tp_torus_shapes(t, nodes + 1, most - nodes - 1, &sh);
+	if (nsh < 0 || (nsh && !(d->len = malloc((size_t)nsh * sizeof(*d->len))))) {
+		free(sh);
+		return -1;
+	}
+	for (int r = 0; r < nsh; r++) {
+		if (!maximal_shape(t, sh[r].len, sh[r].size, most))
+			continue;
+		int most_free = most_holding(t, er, sh[r].len);
+		if (most_free < 0) {
+			free(sh);
+			free(d->len);
+			d->len = NULL;
+			d->n = 0;
+			return -1;
+		}
+		if (most_free >= nodes)
+			live++;
+		else
+			memcpy(d->len[d->n++], sh[r].len, (size_t)n * sizeof(int));
+	}
+	free(sh);
+	return !live;
+}
+
 /* Shapeless=pack: `nodes` has no box shape on this torus at all (3 on
  * 2x2x2, 5 on 4x4x2x2), or none whose positions are all present
  * (torus_present.c), so no box of it ever frees.  The job gets the
@@ -159,12 +255,22 @@ int tp_torus_place_packed(const tp_torus *t, tp_torus_base_shapes reading,
 	int most = tp_torus_nnodes(t) < 2 * nodes ? tp_torus_nnodes(t) : 2 * nodes;
 	bool found = false;
 	tp_box box;
+	dead_shapes dead;
+	int n = tp_torus_ndims(t);
+	bool all_free = tp_nodeset_count(avail) == tp_torus_nnodes(t);
+	if (find_dead(t, er, all_free, nodes, most, &dead) == 1) {
+		free(dead.len);
+		tp_torus_erode_free(er);
+		return -1;
+	}
 	for (int m = nodes + 1; m <= most && !found; m++) {
 		nsh = tp_torus_shapes_read(t, m, 0, reading, &sh);
 		for (int r = 0; r < nsh && !found; r++)
-			found = first_holding(t, er, sh[r].len, nodes, &box);
+			found = !inside_dead(&dead, sh[r].len, n) &&
+				first_holding(t, er, sh[r].len, nodes, &box);
 		free(sh);
 	}
+	free(dead.len);
 	tp_torus_erode_free(er);
 	if (!found)
 		return -1;

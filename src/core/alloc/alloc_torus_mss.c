@@ -197,12 +197,50 @@ static bool in_pass1(const cand_ctx *c, int reach)
 	return reach == c->nbig;
 }
 
+/*
+ * A bound of each candidate's own when every node is free and every
+ * dimension is a ring (slurmctld asks whether a job could ever run on
+ * the whole machine): there every candidate misses the one big box, the
+ * torus, so the global bound prunes nothing and every placement of every
+ * shape would be evaluated.  Two boxes on rings meet exactly when their
+ * intervals meet in every dimension, so a box free after candidate B
+ * keeps, in some dimension i, within the d_i - b_i positions B leaves
+ * there: the largest are that segment times every other ring, one box
+ * per dimension i of largest (d_i - b_i) N / d_i.  That is L* and P* of
+ * the torus less B, and every MSS after B is one of its free boxes, so
+ * phi <= N L* + P* as in phi_bound.  The same for every placement of a
+ * shape: a bound per shape.
+ */
+static int64_t whole_bound(const tp_torus *t, const int *len)
+{
+	const int *d = tp_torus_dims(t);
+	int64_t N = tp_torus_nnodes(t), best = 0, count = 0;
+	for (int i = 0; i < tp_torus_ndims(t); i++) {
+		if (len[i] == d[i])
+			continue;
+		int64_t v = (int64_t)(d[i] - len[i]) * (N / d[i]);
+		if (v > best) {
+			best = v;
+			count = 0;
+		}
+		count += v == best;
+	}
+	return N * best + count;
+}
+
 /* Can the candidate at ordinal ord beat the best so far?  Its phi is at
  * most N L* + (the big boxes that may be MSSs after it): each MSS of
- * volume L* is one of them. */
-static bool may_beat(const cand_ctx *c, long ord, int reach)
+ * volume L* is one of them; on the whole torus, at most its shape's
+ * whole_bound. */
+static bool may_beat(const cand_ctx *c, long ord, int reach,
+		     const tp_box *box)
 {
 	int64_t bound = c->bound - (c->nbig - reach);
+	if (c->whole) {
+		int64_t own = whole_bound(c->t, box->len);
+		if (own < bound)
+			bound = own;
+	}
 	return !c->found || bound > c->best_phi ||
 	       (bound == c->best_phi && ord < c->best_ordinal);
 }
@@ -215,7 +253,7 @@ static bool pass_takes(cand_ctx *c, long ord, const tp_box *box)
 	int reach = big_after(c, box);
 	if (c->pass == 1)
 		return in_pass1(c, reach);
-	return !in_pass1(c, reach) && may_beat(c, ord, reach);
+	return !in_pass1(c, reach) && may_beat(c, ord, reach, box);
 }
 
 /* Candidates evaluated directly before the fast evaluator is built. */
@@ -234,6 +272,14 @@ static int64_t cand_phi(cand_ctx *c, const tp_box *box)
 			return -1;
 	}
 	return tp_mss_eval_phi(c->eval, box);
+}
+
+/* Has the best so far a phi no later candidate can beat (the bound;
+ * on the whole torus, the largest whole_bound of the shapes)? */
+static bool reached(const cand_ctx *c)
+{
+	return c->found && (c->best_phi >= c->bound ||
+			    (c->whole && c->best_phi >= c->whole_cap));
 }
 
 /* Keeps the first candidate (in enumeration order) of largest phi.  phi
@@ -260,7 +306,7 @@ static bool keep_best_phi(cand_ctx *c, const tp_box *box)
 		c->best_ordinal = ord;
 		c->box = *box;
 	}
-	return phi >= c->bound;
+	return reached(c);
 }
 
 /* Most boxes of volume L* listed for the two passes of keep_best_phi;
@@ -286,19 +332,35 @@ static int phi_bound(cand_ctx *c)
 void tp_torus_mss_scan(cand_ctx *c, const tp_torus_shape *sh, int nsh,
 		       cand_each_fn each)
 {
+	c->whole_cap = 0;
+	for (int r = 0; c->whole && r < nsh; r++) {
+		int64_t b = whole_bound(c->t, sh[r].len);
+		if (b > c->whole_cap)
+			c->whole_cap = b;
+	}
 	c->pass = c->nbig >= 0;
 	each(c, sh, nsh, keep_best_phi);
-	if (c->pass && !c->failed && !(c->found && c->best_phi >= c->bound)) {
+	if (c->pass && !c->failed && !reached(c)) {
 		c->pass = 2;
 		c->ordinal = 0;
 		each(c, sh, nsh, keep_best_phi);
 	}
 }
 
+static bool all_rings(const tp_torus *t)
+{
+	for (int i = 0; i < tp_torus_ndims(t); i++)
+		if (!tp_torus_wrap(t)[i])
+			return false;
+	return true;
+}
+
 int tp_torus_mss_prepare(cand_ctx *c, unsigned flags)
 {
 	if (!(flags & TP_TORUS_PLACE_NO_BOUND) && phi_bound(c))
 		return -1;
+	c->whole = !(flags & TP_TORUS_PLACE_NO_BOUND) && all_rings(c->t) &&
+		   tp_nodeset_count(c->avail) == tp_torus_nnodes(c->t);
 	build_reach(c);
 	/* direct first (cand_phi) */
 	return (c->eval = tp_mss_eval_new(c->t, c->avail, true)) ? 0 : -1;

@@ -26,6 +26,11 @@ typedef struct cand_ctx {
 	int nbig;            /* or -1 when there are too many to list */
 	struct big_reach *reach; /* how each big box can be grown, or NULL */
 	tp_nodeset scratch;  /* with reach: a candidate's nodes */
+	/* Every node free and every dimension a ring: a candidate's phi is
+	 * then at most its own whole_bound (alloc_torus_mss.c), and none
+	 * exceeds whole_cap, the largest of those over the shapes asked. */
+	bool whole;
+	int64_t whole_cap;
 	int pass;            /* 0: every candidate; 1: those that may reach
 			      * the bound; 2: the others */
 	long ordinal, best_ordinal; /* candidates in enumeration order */

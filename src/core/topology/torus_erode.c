@@ -321,13 +321,21 @@ int tp_torus_erode_largest(tp_torus_erode *e, int *volume, long *count)
 	*count = 0;
 	if (set_empty(e->free, e->W))
 		return 0;
-	for (int i = 0; i < e->n; i++)
-		wk.len[i] = 1;
-	e->depth = 0;
-	memcpy(e->stack[0], e->free, (size_t)e->W * sizeof(uint64_t));
-	walk_from(e, &wk, 0, 1);
-	if (wk.failed)
-		return -1;
+	if (popcount_words(e->free, e->W) == e->N) {
+		/* every node free (slurmctld's whole machine): the torus
+		 * itself, one box, instead of a walk over every shape */
+		wk.best = e->N;
+		wk.count = 1;
+		keep_shape(e, e->dims);
+	} else {
+		for (int i = 0; i < e->n; i++)
+			wk.len[i] = 1;
+		e->depth = 0;
+		memcpy(e->stack[0], e->free, (size_t)e->W * sizeof(uint64_t));
+		walk_from(e, &wk, 0, 1);
+		if (wk.failed)
+			return -1;
+	}
 	*volume = e->largest_volume = wk.best;
 	*count = e->largest_count = wk.count;
 	e->have_largest = true;
@@ -358,27 +366,66 @@ int tp_torus_erode_largest_boxes(tp_torus_erode *e, tp_box *boxes, int max)
 
 /* ---- free counts of boxes ---------------------------------------------- */
 
+/* out = in summed over windows of len positions along one line (stride
+ * 1, the last dimension): one running sum per line. */
+static void window_sum_lines(const tp_torus_erode *e, const int *in,
+			     int *out, int i, int len)
+{
+	int d = e->dims[i];
+	for (int base = 0; base < e->N; base += d) {
+		int sum = 0;
+		for (int k = 0; k < len; k++)
+			sum += in[base + k];
+		for (int p = 0; p < d; p++) {
+			out[base + p] = sum;
+			int q = p + len;
+			sum -= in[base + p];
+			if (q < d)
+				sum += in[base + q];
+			else if (e->wrap[i])
+				sum += in[base + q - d];
+		}
+	}
+}
+
+/* dst = a - b + c over n ints (c may be NULL: past a line's end). */
+static void row_step(int *dst, const int *a, const int *b, const int *c,
+		     int n)
+{
+	if (c)
+		for (int x = 0; x < n; x++)
+			dst[x] = a[x] - b[x] + c[x];
+	else
+		for (int x = 0; x < n; x++)
+			dst[x] = a[x] - b[x];
+}
+
 /* out = in summed over windows of len positions along dimension i (past
- * the end of a line counts nothing): one running sum per line. */
+ * the end of a line counts nothing).  With a stride above 1 the stride's
+ * consecutive nodes share their positions along i: the running sum is
+ * taken over whole rows of them at once (loops the compiler vectorises). */
 static void window_sum(const tp_torus_erode *e, const int *in, int *out,
 		       int i, int len)
 {
 	int d = e->dims[i], s = e->stride[i], period = d * s;
-	for (int outer = 0; outer < e->N; outer += period)
-		for (int base = outer; base < outer + s; base++) {
-			int sum = 0;
-			for (int k = 0; k < len; k++)
-				sum += k < d ? in[base + k * s] : 0;
-			for (int p = 0; p < d; p++) {
-				out[base + p * s] = sum;
-				int q = p + len;
-				sum -= in[base + p * s];
-				if (q < d)
-					sum += in[base + q * s];
-				else if (e->wrap[i])
-					sum += in[base + (q - d) * s];
-			}
+	if (s == 1) {
+		window_sum_lines(e, in, out, i, len);
+		return;
+	}
+	for (int outer = 0; outer < e->N; outer += period) {
+		const int *row = in + outer;
+		int *o = out + outer;
+		memcpy(o, row, (size_t)s * sizeof(int));
+		for (int k = 1; k < len && k < d; k++)
+			for (int x = 0; x < s; x++)
+				o[x] += row[k * s + x];
+		for (int p = 0; p + 1 < d; p++) {
+			int q = p + len;
+			const int *add = q < d ? row + q * s
+				       : e->wrap[i] ? row + (q - d) * s : NULL;
+			row_step(o + (p + 1) * s, o + p * s, row + p * s, add, s);
 		}
+	}
 }
 
 const int *tp_torus_erode_free_counts(tp_torus_erode *e, const int *len)
