@@ -6,7 +6,8 @@
 #      the heterogeneous mode's --batsim-csv through the same reader;
 #  (b) --swf-out read back by toposim's own SWF reader (strict: 18
 #      numeric fields a line), field 3 taken as the estimate: every job's
-#      submit + wait is its start in the Batsim CSV;
+#      submit + wait is its start in the Batsim CSV; a resubmitted job's
+#      runs (rb-har) under one job number, status 2 before the last;
 #  (c) --plot's PNGs and Gantt SVG, and toposim-overlay.py's SVG of two
 #      runs, well-formed (python's xml.etree) and bounded;
 # and the options change no other output (the jobs CSV and summary of a
@@ -152,6 +153,26 @@ EOF
 		bad "$pol: SWF starts: $out"
 	fi
 done
+
+# Resubmitted jobs (rb-har requeues fill jobs): one SWF line per run under
+# one job number, status 2 for each run before the last; in the Batsim
+# CSV the later runs are ID#1, ID#2, ...; read back, each line is a job.
+if "$toposim" --workload "$trace" --policy rb-har --jobs-csv "$tmp/rb.csv" \
+	--summary-json "$tmp/rb.json" --batsim-csv "$tmp/rb-batsim.csv" \
+	--swf-out "$tmp/rb.swf" --quiet 2> "$tmp/rb.err"; then
+	r=$(json resubmitted "$tmp/rb.json")
+	partial=$(awk '!/^;/ && $11 == 2' "$tmp/rb.swf" | wc -l)
+	later=$(grep -c '^[0-9]*#' "$tmp/rb-batsim.csv")
+	[ "$r" -gt 0 ] && [ "$partial" -eq "$r" ] && [ "$later" -eq "$r" ] &&
+		grep -q '^; Preemption: Yes$' "$tmp/rb.swf" && ok ||
+		bad "rb-har: $r resubmitted, $partial SWF lines of status 2, $later later runs in the Batsim CSV"
+	out=$(python3 "$reader" "$tmp/rb-batsim.csv" 128 "$tmp/rb.csv") && ok || bad "rb-har: Batsim CSV: $out"
+	"$toposim" --workload "$tmp/rb.swf" --policy fcfs --jobs-csv /dev/null \
+		--summary-json "$tmp/rb-re.json" --quiet && [ "$(json jobs "$tmp/rb-re.json")" -eq "$(json runs "$tmp/rb.json")" ] &&
+		ok || bad "rb-har: SWF read back"
+else
+	bad "rb-har: $(cat "$tmp/rb.err")"
+fi
 
 # (c) Plots: PNGs, the Gantt SVG (bounded), the overlay of two runs.
 for f in easy-util.png easy-wait.png; do
