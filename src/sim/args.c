@@ -20,6 +20,7 @@ enum {
 	OPT_SLICE, OPT_EST_FIELD, OPT_WINDOWS, OPT_BASE_SHAPES,
 	OPT_MACHINE, OPT_HET_JOBS, OPT_TRUTH, OPT_EXPDB, OPT_ORACLE,
 	OPT_OUTSIDE_RULE, OPT_SCALE_SIZES, OPT_LOAD, OPT_SACCT, OPT_PARTITION, OPT_SLURM_CONF,
+	OPT_BATSIM_CSV, OPT_SWF_OUT,
 	OPT_SETTING = 1024, /* + index in tp_settings_table */
 };
 
@@ -48,6 +49,8 @@ static const struct option fixed_opts[] = {
 	{ "jobs-csv", required_argument, NULL, OPT_JOBS_CSV },
 	{ "summary-json", required_argument, NULL, OPT_SUMMARY },
 	{ "plot", required_argument, NULL, OPT_PLOT },
+	{ "batsim-csv", required_argument, NULL, OPT_BATSIM_CSV },
+	{ "swf-out", required_argument, NULL, OPT_SWF_OUT },
 	{ "check", no_argument, NULL, OPT_CHECK },
 	{ "quiet", no_argument, NULL, OPT_QUIET },
 	{ "help", no_argument, NULL, OPT_HELP },
@@ -95,10 +98,10 @@ static void usage(FILE *fp)
 		"               [--topology FILE [--fattree-conf FILE] | --torus FILE [--base-shapes canonical|all]]\n"
 		"               [--jobs FIRST:COUNT | --windows K:LEN:SEED | --windows LEN@I1,I2,...]\n"
 		"               [--estimate-field N] [--job-requests FILE] [--lenient] [--estimate-error SPEC] [--seed S] [--check] [--quiet]\n"
-		"               [--plot PREFIX] --jobs-csv OUT --summary-json OUT\n"
+		"               [--plot PREFIX] [--batsim-csv OUT] [--swf-out OUT] --jobs-csv OUT --summary-json OUT\n"
 		"               (OUT may be - or /dev/null)\n"
 		"       toposim --machine FILE --het-jobs FILE --truth FILE [--expdb FILE | --oracle]\n"
-		"               --policy olb|min-min|min-max|sjs|pjs [--jobs-csv OUT] [--summary-json OUT] [--quiet]\n"
+		"               --policy olb|min-min|min-max|sjs|pjs [--jobs-csv OUT] [--summary-json OUT] [--batsim-csv OUT] [--quiet]\n"
 		"settings:\n");
 	for (const tp_setting *e = tp_settings_table; e->name; e++) {
 		char f[32];
@@ -235,6 +238,8 @@ static void parse_one(sim_config *c, int o, const char *arg)
 	case OPT_JOBS_CSV: c->jobs_csv = arg; break;
 	case OPT_SUMMARY: c->summary_json = arg; break;
 	case OPT_PLOT: c->plot = arg; break;
+	case OPT_BATSIM_CSV: c->batsim_csv = arg; break;
+	case OPT_SWF_OUT: c->swf_out = arg; break;
 	case OPT_CHECK: c->check = true; break;
 	case OPT_QUIET: c->quiet = true; break;
 	case OPT_HELP: usage(stdout); exit(0);
@@ -289,10 +294,10 @@ static void check_het(sim_config *c)
 		usage_error("--expdb and --oracle exclude each other");
 	if (c->workload || c->sacct || c->swf.scale_sizes || c->load || c->partition || c->slurm_conf || c->topology || c->fattree_conf || c->torus ||
 	    c->job_reqs || c->windows.k || c->slice_count || c->plot || c->esterr ||
-	    c->outside_rule >= 0)
+	    c->outside_rule >= 0 || c->swf_out)
 		usage_error("--machine runs the heterogeneous simulator: --workload, --sacct, --scale-sizes, --load, --partition, --slurm-conf, --topology, "
 			    "--fattree-conf, --torus, --job-requests, --windows, --jobs, --plot, "
-			    "--estimate-error and --outside-rule do not apply");
+			    "--swf-out, --estimate-error and --outside-rule do not apply");
 }
 
 /* --sacct is the workload; --partition and --slurm-conf go with it or
@@ -346,8 +351,10 @@ static void check_required(sim_config *c)
 		fprintf(stderr, "toposim: --jobs and --windows exclude each other\n");
 		exit(2);
 	}
-	if (c->windows.k && c->plot) {
-		fprintf(stderr, "toposim: --plot draws one schedule: not with --windows\n");
+	if (c->windows.k && (c->plot || c->batsim_csv || c->swf_out)) {
+		fprintf(stderr, "toposim: --%s %s one schedule: not with --windows\n",
+			c->plot ? "plot" : c->batsim_csv ? "batsim-csv" : "swf-out",
+			c->plot ? "draws" : "writes");
 		exit(2);
 	}
 	if ((c->topology || c->fattree_conf) && c->torus) {
@@ -385,4 +392,15 @@ void sim_parse_args(sim_config *c, int argc, char **argv)
 		exit(2);
 	}
 	check_required(c);
+}
+
+size_t sim_output_files(const sim_config *c, const char *out[])
+{
+	const char *all[SIM_MAX_OUTPUTS] = { c->jobs_csv, c->summary_json,
+					     c->batsim_csv, c->swf_out };
+	size_t n = 0;
+	for (size_t i = 0; i < SIM_MAX_OUTPUTS; i++)
+		if (all[i])
+			out[n++] = all[i];
+	return n;
 }

@@ -17,6 +17,8 @@
 typedef struct sim_config {
 	const char *workload, *alloc, *jobs_csv, *summary_json;
 	const char *plot, *topology, *fattree_conf, *torus, *esterr;
+	const char *batsim_csv; /* --batsim-csv: the jobs in Batsim's schema */
+	const char *swf_out;    /* --swf-out: the schedule as an SWF trace */
 	const char *job_reqs;   /* --job-requests (io/jobreqs.h) */
 	const char *sacct;      /* --sacct: the workload is sacct -P output */
 	const char *partition;  /* --partition: its jobs; its nodes with
@@ -43,5 +45,12 @@ typedef struct sim_config {
 
 /* Parse argv into *c; exits with a message on bad usage (status 2). */
 void sim_parse_args(sim_config *c, int argc, char **argv);
+
+/* The files given as OUT options (--jobs-csv, --summary-json,
+ * --batsim-csv, --swf-out), in that order, into out[] (room for
+ * SIM_MAX_OUTPUTS); returns how many.  --plot's PREFIX names several
+ * files and is not among them. */
+#define SIM_MAX_OUTPUTS 4
+size_t sim_output_files(const sim_config *c, const char *out[]);
 
 #endif

@@ -10,6 +10,7 @@
 
 #include "hetsim/het_conf.h"
 #include "hetsim/het_sim.h"
+#include "batsim_csv.h"
 #include "output.h"
 
 static int write_out(const sim_config *c, const tp_het_conf *m,
@@ -23,6 +24,16 @@ static int write_out(const sim_config *c, const tp_het_conf *m,
 		tp_het_sim_write_csv(fp, m, w, r);
 		if (sim_close_out(fp, c->jobs_csv, err))
 			return -1;
+	}
+	if (c->batsim_csv) {
+		if (!(fp = sim_open_out(c->batsim_csv, err)))
+			return -1;
+		int bad = sim_batsim_write_het(fp, m, w, r, sim_base_name(c->het_jobs));
+		if (sim_close_out(fp, c->batsim_csv, err))
+			return -1;
+		if (bad)
+			return tp_errorf(err, "%s: write failed (or out of memory)",
+					 c->batsim_csv);
 	}
 	if (c->summary_json) {
 		if (!(fp = sim_open_out(c->summary_json, err)))

@@ -21,6 +21,9 @@
 #include "trace/sacct.h"
 #include "trace/swf.h"
 #include "actual.h"
+#include "batsim_csv.h"
+#include "gantt.h"
+#include "swf_out.h"
 #include "output.h"
 #include "partition.h"
 #include "restrict.h"
@@ -97,6 +100,47 @@ static void put_actual(const tp_summary *sim, const sim_run_info *in)
 		in->ran_outside);
 }
 
+/* --batsim-csv and --swf-out: the schedule in the field's formats. */
+static int write_field_formats(const sim_config *c, const tp_sim_result *r,
+			       const sim_run_info *info, tp_error *err)
+{
+	FILE *fp;
+	if (c->batsim_csv) {
+		if (!(fp = sim_open_out(c->batsim_csv, err)))
+			return -1;
+		int bad = sim_batsim_write_runs(fp, r, sim_base_name(c->workload));
+		if (sim_close_out(fp, c->batsim_csv, err))
+			return -1;
+		if (bad)
+			return tp_errorf(err, "%s: write failed (or out of memory)",
+					 c->batsim_csv);
+	}
+	if (c->swf_out) {
+		sim_swf_info si = { c->workload, info->policy, info->alloc,
+				    r->nodes, info->w->ppn };
+		if (!(fp = sim_open_out(c->swf_out, err)))
+			return -1;
+		int bad = sim_write_swf(fp, r, &si);
+		if (sim_close_out(fp, c->swf_out, err))
+			return -1;
+		if (bad)
+			return tp_errorf(err, "%s: write failed (or out of memory)",
+					 c->swf_out);
+	}
+	return 0;
+}
+
+/* --plot: the Gantt chart (SVG), then gnuplot's charts. */
+static int write_plots(const sim_config *c, const tp_sim_result *r,
+		       const char *title, tp_error *err)
+{
+	char path[4096];
+	snprintf(path, sizeof(path), "%s-gantt.svg", c->plot);
+	if (sim_gantt_svg(r, path, title, err))
+		return -1;
+	return sim_plot(r, c->plot, title, err);
+}
+
 static int write_outputs(const sim_config *c, const tp_sim_result *r,
 			 const sim_run_info *info, const tp_topo *topo,
 			 tp_error *err)
@@ -114,7 +158,8 @@ static int write_outputs(const sim_config *c, const tp_sim_result *r,
 	if (!(fp = sim_open_out(c->summary_json, err)))
 		return -1;
 	sim_write_json(fp, &s, info);
-	if (sim_close_out(fp, c->summary_json, err))
+	if (sim_close_out(fp, c->summary_json, err) ||
+	    write_field_formats(c, r, info, err))
 		return -1;
 	if (!c->quiet) {
 		fprintf(stderr, "toposim: %s/%s: %zu jobs on %d nodes, utilisation %.4f, "
@@ -126,7 +171,7 @@ static int write_outputs(const sim_config *c, const tp_sim_result *r,
 			put_actual(&s, info);
 	}
 	if (c->plot)
-		return sim_plot(r, c->plot, info->policy, err);
+		return write_plots(c, r, info->policy, err);
 	return 0;
 }
 
