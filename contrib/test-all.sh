@@ -179,11 +179,12 @@ fi
 # on Slurm, so six lanes take the time of the longest.
 live_filter='^(== |ok|not ok|Bail out!|PASS|FAIL|ERROR|SKIP|check-live:)'
 
-# live_lane BUILDDIR TAG SHARD [suite]: check-live's shard SHARD (K/N) in
-# the background, its whole output in BUILDDIR/check-live.K.out, its lines
-# worth seeing printed as they come, prefixed with [TAG K/N]; with "suite",
-# Slurm's testsuite/python gate right after it in the same lane.  Sets
-# lane_pid.
+# live_lane BUILDDIR TAG SHARD [suite [GATE_S]]: check-live's shard SHARD
+# (K/N) in the background, its whole output in BUILDDIR/check-live.K.out,
+# its lines worth seeing printed as they come, prefixed with [TAG K/N];
+# with "suite", Slurm's testsuite/python gate right after it in the same
+# lane, which takes about GATE_S seconds: the shards are balanced with it
+# counted in this one (LIVE_SHARD_HEAD, test/live/shard.sh).  Sets lane_pid.
 live_lane() {
 	local dir=$1 tag=$2 shard=$3 then=${4:-} k=${3%/*}
 	if ! grep -q '^check-live:' "$dir/Makefile"; then
@@ -193,6 +194,7 @@ live_lane() {
 	fi
 	# Skips must fail here, whatever the caller's environment says.
 	( env -u TOPO_LIVE_ALLOW_SKIP make -C "$dir" check-live LIVE_SHARD="$shard" \
+		LIVE_SHARD_HEAD="${5:-0}" \
 		>"$dir/check-live.$k.out" 2>&1
 	  echo $? >"$dir/check-live.$k.rc"
 	  [ "$then" = suite ] && suite_run "$dir" ) &
@@ -263,10 +265,12 @@ step "live-cluster tests, Slurm 22.05, 24.11 and 26.05, two shards each, side by
 # keeps it on master since 25.11) and cannot be downloaded here: its gate
 # runs 24.11's suite against the 26.05 daemons (test/suite/slurm-suite.sh).
 pids=""
-for lane in "build/test 22.05 suite" "build/test-2411 24.11 suite" "build/test-2605 26.05 suite"; do
+# Each gate's time, measured in a full run, balances its release's shards.
+for lane in "build/test 22.05 suite 305" "build/test-2411 24.11 suite 460" \
+	"build/test-2605 26.05 suite 340"; do
 	set -- $lane
 	rm -f "$1"/check-live.[12].rc "$1/check-slurm-suite.rc"
-	live_lane "$1" "$2" 1/2 "${3:-}"
+	live_lane "$1" "$2" 1/2 "$3" "$4"
 	pids="$pids $lane_pid"
 	live_lane "$1" "$2" 2/2
 	pids="$pids $lane_pid"
