@@ -41,6 +41,7 @@
 #include <string.h>
 
 #include "alloc/alloc_registry.h"
+#include "alloc/tree_fit.h"
 #include "topology/fattree.h"
 
 typedef struct tg_alloc {
@@ -83,33 +84,6 @@ static int top_switch(tg_alloc *st, int n)
 	return top;
 }
 
-/* _topo_compare_switches(): 1 if i fits better, -1 if j does, 0 if even. */
-static int compare_fit(const tg_alloc *st, int i, int j, int rem)
-{
-	const tp_fattree *t = st->t;
-	const int *cnt = st->cnt;
-	for (;;) {
-		bool i_fit = cnt[i] >= rem, j_fit = cnt[j] >= rem;
-		if (i_fit && j_fit) {
-			if (cnt[i] != cnt[j])
-				return cnt[i] < cnt[j] ? 1 : -1;
-			break;
-		}
-		if (i_fit || j_fit)
-			return i_fit ? 1 : -1;
-		int pi = t->sw[i].parent, pj = t->sw[j].parent;
-		if (pi < 0 || pj < 0 || pi == pj)
-			break;
-		i = pi;
-		j = pj;
-	}
-	if (cnt[i] != cnt[j])
-		return cnt[i] > cnt[j] ? 1 : -1;
-	if (t->sw[i].level != t->sw[j].level)
-		return t->sw[i].level < t->sw[j].level ? 1 : -1;
-	return 0;
-}
-
 /* _topo_choose_best_switch() over all leaves, in file order. */
 static int choose_leaf(const tg_alloc *st, int rem)
 {
@@ -122,21 +96,13 @@ static int choose_leaf(const tg_alloc *st, int rem)
 			best = i;
 			continue;
 		}
-		int tcs = compare_fit(st, i, best, rem);
+		bool i_fit;
+		int tcs = tp_tree_compare_fit(st->t, st->cnt, i, best, rem, &i_fit);
 		if ((st->dist[i] < st->dist[best] && tcs >= 0) ||
 		    (st->dist[i] == st->dist[best] && tcs > 0))
 			best = i;
 	}
 	return best;
-}
-
-static void add_dist(tg_alloc *st, int picked)
-{
-	const tp_fattree *t = st->t;
-	for (int l = 0; l < t->nleaf; l++) {
-		int v = t->leaves[l];
-		st->dist[v] += tp_fattree_switch_dist(t, picked, v);
-	}
 }
 
 static int tree_greedy_place(tp_alloc *a, const tp_nodeset *free,
@@ -156,7 +122,7 @@ static int tree_greedy_place(tp_alloc *a, const tp_nodeset *free,
 	int rem = nodes, leaf;
 	while (rem > 0 && (leaf = choose_leaf(st, rem)) >= 0) {
 		const tp_fattree_switch *s = &t->sw[leaf];
-		add_dist(st, leaf);
+		tp_tree_add_dist(st->t, st->dist, leaf);
 		for (int v = s->node_lo; v < s->node_hi && rem > 0; v++)
 			if (tp_nodeset_test(free, v)) {
 				tp_nodeset_set(out, v);

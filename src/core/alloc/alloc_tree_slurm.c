@@ -68,6 +68,7 @@
 #include <string.h>
 
 #include "alloc/alloc_registry.h"
+#include "alloc/tree_fit.h"
 #include "topology/fattree.h"
 
 /* What differs between the Slurm releases modelled. */
@@ -142,35 +143,6 @@ static int required_top(const ts_alloc *st, int r)
 	return top >= 0 && st->req[top] == r ? top : -1;
 }
 
-/* 1 if leaf i fits the rest better than leaf j, -1 if j does, 0 if
- * neither; *i_fit: whether i's side held the rest where it was decided. */
-static int compare_fit(const ts_alloc *st, int i, int j, int rem, bool *i_fit)
-{
-	const tp_fattree *t = st->t;
-	const int *cnt = st->cnt;
-	for (;;) {
-		bool fi = cnt[i] >= rem, fj = cnt[j] >= rem;
-		*i_fit = fi;
-		if (fi && fj) {
-			if (cnt[i] != cnt[j])
-				return cnt[i] < cnt[j] ? 1 : -1;
-			break;
-		}
-		if (fi || fj)
-			return fi ? 1 : -1;
-		int pi = t->sw[i].parent, pj = t->sw[j].parent;
-		if (pi < 0 || pj < 0 || pi == pj)
-			break;
-		i = pi;
-		j = pj;
-	}
-	if (cnt[i] != cnt[j])
-		return cnt[i] > cnt[j] ? 1 : -1;
-	if (t->sw[i].level != t->sw[j].level)
-		return t->sw[i].level < t->sw[j].level ? 1 : -1;
-	return 0;
-}
-
 /* Step 3: the next leaf for `rem` more nodes, -1 when none is left. */
 static int choose_leaf(const ts_alloc *st, int rem)
 {
@@ -184,21 +156,12 @@ static int choose_leaf(const ts_alloc *st, int rem)
 			continue;
 		}
 		bool i_fit;
-		int tcs = compare_fit(st, i, best, rem, &i_fit);
+		int tcs = tp_tree_compare_fit(st->t, st->cnt, i, best, rem, &i_fit);
 		if ((st->dist[i] < st->dist[best] && i_fit) ||
 		    (st->dist[i] == st->dist[best] && tcs > 0))
 			best = i;
 	}
 	return best;
-}
-
-static void add_dist(ts_alloc *st, int picked)
-{
-	const tp_fattree *t = st->t;
-	for (int l = 0; l < t->nleaf; l++) {
-		int v = t->leaves[l];
-		st->dist[v] += tp_fattree_switch_dist(t, picked, v);
-	}
 }
 
 /* Step 4's bookkeeping: `used` nodes are gone for the leaf and for every
@@ -249,7 +212,7 @@ static int place_required(ts_alloc *st, const tp_nodeset *free,
 	}
 	for (int i = 0; i < t->nswitch; i++)
 		if (st->req[i] && !t->sw[i].is_virtual)
-			add_dist(st, i);
+			tp_tree_add_dist(st->t, st->dist, i);
 	return rem;
 }
 
@@ -300,7 +263,7 @@ static int tree_slurm_place(tp_alloc *a, const tp_nodeset *free,
 		restrict_to(st, top);
 	}
 	while (rem > 0 && (leaf = choose_leaf(st, rem)) >= 0) {
-		add_dist(st, leaf);
+		tp_tree_add_dist(st->t, st->dist, leaf);
 		rem = take_nodes(t, leaf, free, rem, out);
 		use_leaf(st, leaf, st->cnt[leaf]);
 	}
