@@ -232,6 +232,45 @@ if "$toposim" --workload "$tmp/t.swf" --policy easy --torus "$tmp/etc/torus.conf
 	--summary-json - | grep -q '"alloc": "torus-anchor"'; then
 	ok; else bad "--alloc torus-anchor"; fi
 
+# --runtime-model (doc/runtime-model.md): bad values and combinations
+# named; on 2 leaves of 2 nodes with first-free, job 2 (2 nodes) gets n2
+# and n3 in two leaves: 3 routers against 1 in one leaf, spread 3, so with
+# share 0.5 its 100 s last 100 x (1 + 0.5 x 2) = 200 s; job 3 (limit
+# 150 s) starts at 100 on n1 and n4, also spread 3, and is ended at its
+# limit (250).  none is byte-identical to no option.
+printf 'SwitchName=l0 Nodes=n[1-2]\nSwitchName=l1 Nodes=n[3-4]\nSwitchName=top Switches=l[0-1]\n' \
+	> "$tmp/rt.conf"
+cat > "$tmp/rt.swf" <<'SWF'
+; MaxNodes: 4
+; MaxProcs: 4
+1 0 -1 100 1 -1 -1 1 1000 -1 1 -1 -1 -1 -1 -1 -1 -1
+2 0 -1 100 2 -1 -1 2 1000 -1 1 -1 -1 -1 -1 -1 -1 -1
+3 0 -1 100 2 -1 -1 2 150 -1 1 -1 -1 -1 -1 -1 -1 -1
+SWF
+rt=(--workload "$tmp/rt.swf" --policy fcfs --topology "$tmp/rt.conf" --alloc first-free --quiet)
+expect_fail "--runtime-model: 'spread:2': SHARE must be a number in \[0, 1\]" "${rt[@]}" \
+	--runtime-model spread:2 --jobs-csv - --summary-json -
+expect_fail "--runtime-model: 'hops': expected none or spread\[:SHARE\]" "${rt[@]}" \
+	--runtime-model hops --jobs-csv - --summary-json -
+expect_fail "--runtime-model spread measures placements: it needs --topology" \
+	--workload "$tmp/rt.swf" --policy fcfs --runtime-model spread --jobs-csv - --summary-json -
+expect_fail "--runtime-model is not available with --windows" "${rt[@]}" --windows 1:2:1 \
+	--runtime-model spread --jobs-csv - --summary-json -
+"$toposim" "${rt[@]}" --runtime-model spread:0.5 --jobs-csv "$tmp/rt.csv" \
+	--summary-json "$tmp/rt.json"
+if grep -q '"killed_by_dilation": 1}' "$tmp/rt.json" &&
+   grep -q '"comm_share": 0.5' "$tmp/rt.json"; then ok; else bad "--runtime-model summary: $(cat "$tmp/rt.json")"; fi
+if grep -q '^id,.*,hop_sum,spread,dilated_run$' "$tmp/rt.csv" &&
+   grep -q '^2,0,0,200,2,2,1000,100,completed,0,"n\[2-3\]",1,0,[0-9]*,3.0000,200$' "$tmp/rt.csv" &&
+   grep -q '^3,0,100,250,2,2,150,100,killed,0,"n\[1,4\]",1,0,[0-9]*,3.0000,200$' "$tmp/rt.csv"; then
+	ok; else bad "--runtime-model CSV: $(cat "$tmp/rt.csv")"; fi
+"$toposim" "${rt[@]}" --jobs-csv "$tmp/off.csv" --summary-json "$tmp/off.json"
+"$toposim" "${rt[@]}" --runtime-model none --jobs-csv "$tmp/none.csv" --summary-json "$tmp/none.json"
+if cmp -s "$tmp/off.csv" "$tmp/none.csv" &&
+   cmp -s <(grep -v wall_seconds "$tmp/off.json") <(grep -v wall_seconds "$tmp/none.json") &&
+   ! grep -q runtime_model "$tmp/off.json" && grep -q '^2,0,0,100,' "$tmp/off.csv"; then
+	ok; else bad "--runtime-model none differs from no option"; fi
+
 if command -v gnuplot > /dev/null; then
 	"$toposim" --workload "$tmp/t.swf" --policy fcfs --quiet --jobs-csv /dev/null \
 		--summary-json /dev/null --plot "$tmp/p"

@@ -73,6 +73,7 @@ static int one_job(const tp_sacct *s, size_t i, const namer *n,
 		.id = j->id, .submit = j->submit, .start = run->start,
 		.end = run->end, .nodes_req = j->nodes, .nodes_alloc = j->nodes,
 		.estimate = j->estimate, .runtime = j->runtime,
+		.run = run->end - run->start, .spread = -1,
 		.status = TP_COMPLETED, /* sacct's State is not kept */
 		.attempt = 1, .cost = -1,
 	};

@@ -11,6 +11,7 @@
 #include "alloc/alloc.h"
 #include "alloc/outside.h"
 #include "policy/policy.h"
+#include "rtmodel/rtmodel.h"
 #include "topology/torus.h"
 
 enum {
@@ -20,7 +21,7 @@ enum {
 	OPT_SLICE, OPT_EST_FIELD, OPT_WINDOWS, OPT_BASE_SHAPES,
 	OPT_MACHINE, OPT_HET_JOBS, OPT_TRUTH, OPT_EXPDB, OPT_ORACLE,
 	OPT_OUTSIDE_RULE, OPT_SCALE_SIZES, OPT_LOAD, OPT_SACCT, OPT_PARTITION, OPT_SLURM_CONF,
-	OPT_BATSIM_CSV, OPT_SWF_OUT,
+	OPT_BATSIM_CSV, OPT_SWF_OUT, OPT_RUNTIME_MODEL,
 	OPT_SETTING = 1024, /* + index in tp_settings_table */
 };
 
@@ -59,6 +60,7 @@ static const struct option fixed_opts[] = {
 	{ "truth", required_argument, NULL, OPT_TRUTH },
 	{ "expdb", required_argument, NULL, OPT_EXPDB },
 	{ "oracle", no_argument, NULL, OPT_ORACLE },
+	{ "runtime-model", required_argument, NULL, OPT_RUNTIME_MODEL },
 };
 #define NFIXED (sizeof(fixed_opts) / sizeof(fixed_opts[0]))
 #define MAX_SETTINGS 32
@@ -98,6 +100,7 @@ static void usage(FILE *fp)
 		"               [--topology FILE [--fattree-conf FILE] | --torus FILE [--base-shapes canonical|all]]\n"
 		"               [--jobs FIRST:COUNT | --windows K:LEN:SEED | --windows LEN@I1,I2,...]\n"
 		"               [--estimate-field N] [--job-requests FILE] [--lenient] [--estimate-error SPEC] [--seed S] [--check] [--quiet]\n"
+		"               [--runtime-model none|spread[:SHARE]]\n"
 		"               [--plot PREFIX] [--batsim-csv OUT] [--swf-out OUT] --jobs-csv OUT --summary-json OUT\n"
 		"               (OUT may be - or /dev/null)\n"
 		"       toposim --machine FILE --het-jobs FILE --truth FILE [--expdb FILE | --oracle]\n"
@@ -197,6 +200,17 @@ static void outside_rule_arg(sim_config *c, const char *v)
 	c->outside_rule = (int)r;
 }
 
+/* --runtime-model none|spread[:SHARE] (rtmodel.h). */
+static void runtime_model_arg(sim_config *c, const char *v)
+{
+	char why[128];
+	if (tp_rtmodel_parse(v, &c->runtime_model, &c->comm_share, why,
+			     sizeof(why))) {
+		fprintf(stderr, "toposim: --runtime-model: '%s': %s\n", v, why);
+		exit(2);
+	}
+}
+
 static void set_setting(sim_config *c, size_t i, const char *arg)
 {
 	const tp_setting *e = &tp_settings_table[i];
@@ -248,6 +262,7 @@ static void parse_one(sim_config *c, int o, const char *arg)
 	case OPT_TRUTH: c->truth = arg; break;
 	case OPT_EXPDB: c->expdb = arg; break;
 	case OPT_ORACLE: c->oracle = true; break;
+	case OPT_RUNTIME_MODEL: runtime_model_arg(c, arg); break;
 	default:
 		if (o >= OPT_SETTING && o < OPT_SETTING + MAX_SETTINGS) {
 			set_setting(c, (size_t)(o - OPT_SETTING), arg);
@@ -294,10 +309,10 @@ static void check_het(sim_config *c)
 		usage_error("--expdb and --oracle exclude each other");
 	if (c->workload || c->sacct || c->swf.scale_sizes || c->load || c->partition || c->slurm_conf || c->topology || c->fattree_conf || c->torus ||
 	    c->job_reqs || c->windows.k || c->slice_count || c->plot || c->esterr ||
-	    c->outside_rule >= 0 || c->swf_out)
+	    c->outside_rule >= 0 || c->swf_out || c->runtime_model)
 		usage_error("--machine runs the heterogeneous simulator: --workload, --sacct, --scale-sizes, --load, --partition, --slurm-conf, --topology, "
 			    "--fattree-conf, --torus, --job-requests, --windows, --jobs, --plot, "
-			    "--swf-out, --estimate-error and --outside-rule do not apply");
+			    "--swf-out, --estimate-error, --outside-rule and --runtime-model do not apply");
 }
 
 /* --sacct is the workload; --partition and --slurm-conf go with it or
@@ -367,6 +382,14 @@ static void check_required(sim_config *c)
 	}
 	if (c->base_shapes >= 0 && !c->torus) {
 		fprintf(stderr, "toposim: --base-shapes is a torus option: it needs --torus\n");
+		exit(2);
+	}
+	if (c->runtime_model && !c->topology && !c->fattree_conf && !c->torus) {
+		fprintf(stderr, "toposim: --runtime-model spread measures placements: it needs --topology, --fattree-conf or --torus\n");
+		exit(2);
+	}
+	if (c->runtime_model && c->windows.k) {
+		fprintf(stderr, "toposim: --runtime-model is not available with --windows\n");
 		exit(2);
 	}
 	if (c->job_reqs && !c->topology && !c->fattree_conf && !c->torus) {

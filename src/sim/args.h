@@ -35,6 +35,10 @@ typedef struct sim_config {
 				 * torus.conf's BaseShapes= */
 	int outside_rule;       /* --outside-rule (tp_outside_rule), -1: not
 				 * given (one-node, Slurm 26.05's) */
+	/* --runtime-model (rtmodel.h): 0 off (the trace's run times), 1
+	 * spread with share comm_share. */
+	int runtime_model;
+	double comm_share;
 	uint64_t seed;
 	bool check, quiet;
 	/* Heterogeneous mode (--machine; spec D, hetero/het_sim.h). */

@@ -86,7 +86,8 @@ int sim_write_csv(FILE *fp, const tp_sim_result *r, sim_name_fn name,
 {
 	if (window <= 0)
 		fprintf(fp, "id,submit,start,end,nodes_req,nodes_alloc,estimate,runtime,"
-			"status,extensions,nodelist,attempt,fill,hop_sum%s\n",
+			"status,extensions,nodelist,attempt,fill,hop_sum%s%s\n",
+			r->dilated ? ",spread,dilated_run" : "",
 			window < 0 ? "" : ",window");
 	for (size_t i = 0; i < r->nrec; i++) {
 		const tp_record *x = &r->rec[i];
@@ -103,6 +104,8 @@ int sim_write_csv(FILE *fp, const tp_sim_result *r, sim_name_fn name,
 		fprintf(fp, "\",%d,%d,", x->attempt, x->fill);
 		if (x->cost >= 0)
 			fprintf(fp, "%.0f", x->cost);
+		if (r->dilated)
+			fprintf(fp, ",%.4f,%" PRId64, x->spread, x->run);
 		if (window >= 0)
 			fprintf(fp, ",%d", window);
 		fputs("\n", fp);
@@ -149,6 +152,17 @@ static void put_sacct(FILE *fp, const sim_run_info *in)
 	fputs("}\n  },\n", fp);
 }
 
+/* --runtime-model: the model, and what it did to the run times. */
+static void put_runtime_model(FILE *fp, const tp_summary *s,
+			      const sim_run_info *in)
+{
+	fprintf(fp, "  \"runtime_model\": {\"model\": \"spread\", "
+		"\"comm_share\": %g, \"mean_run\": %.3f, "
+		"\"mean_trace_run\": %.3f, \"mean_spread_multi\": %.4f, "
+		"\"killed_by_dilation\": %zu},\n", in->comm_share, s->mean_run,
+		s->mean_trace_run, s->mean_spread_multi, s->dilation_kills);
+}
+
 void sim_write_json(FILE *fp, const tp_summary *s, const sim_run_info *in)
 {
 	const tp_workload_skips *k = &in->w->skipped;
@@ -177,6 +191,8 @@ void sim_write_json(FILE *fp, const tp_summary *s, const sim_run_info *in)
 	fprintf(fp, "  \"rejected\": %" PRIu64 ",\n", in->rejected);
 	if (s->mean_cost >= 0)
 		fprintf(fp, "  \"mean_hop_sum_multi\": %.3f,\n", s->mean_cost);
+	if (s->dilated)
+		put_runtime_model(fp, s, in);
 	fprintf(fp, "  \"estimates_from_runtime\": %zu,\n",
 		in->w->estimate_missing);
 	if (in->scale_sizes > 0)

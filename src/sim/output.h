@@ -39,6 +39,7 @@ typedef struct sim_run_info {
 				     * jobs whose every node is on it */
 	const char *partition;      /* --partition, or NULL */
 	int partition_nodes;        /* its nodes with --slurm-conf, else 0 */
+	double comm_share;          /* --runtime-model spread's share */
 } sim_run_info;
 
 void sim_write_json(FILE *fp, const tp_summary *s, const sim_run_info *info);

@@ -471,6 +471,12 @@ static int replay(const sim_config *c, const tp_workload *w,
 	if (!(*p = tp_policy_create(c->set.policy, &c->set.popts, err)))
 		return -1;
 	tp_engine_opts eo = { .check = c->check, .keep_nodelists = true };
+	tp_rtmodel model;
+	if (c->runtime_model &&
+	    tp_rtmodel_init(&model, topo->tree, topo->torus, c->comm_share, err))
+		return -1;
+	if (c->runtime_model)
+		eo.runtime_model = &model;
 	if (!c->quiet && sim_progress_wanted()) {
 		eo.progress = sim_progress;
 		eo.progress_arg = (void *)c->set.policy;
@@ -478,6 +484,8 @@ static int replay(const sim_config *c, const tp_workload *w,
 	double t0 = now_seconds();
 	int rc = tp_simulate(w, *p, topo->alloc, &eo, r, err);
 	*seconds = now_seconds() - t0;
+	if (c->runtime_model)
+		tp_rtmodel_fini(&model);
 	return rc;
 }
 
@@ -494,6 +502,7 @@ static sim_run_info run_info(const sim_config *c, const tp_topo *topo,
 			       .slice_count = c->slice_count,
 			       .scale_sizes = c->swf.scale_sizes,
 			       .load = c->load,
+			       .comm_share = c->comm_share,
 			       .wall_seconds = seconds };
 }
 

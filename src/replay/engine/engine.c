@@ -22,6 +22,8 @@
 typedef struct replay_job {
 	tp_job job;          /* what the policy sees */
 	int64_t runtime;     /* the trace's secret */
+	int64_t run;         /* this run's: runtime, or its dilation */
+	double spread;       /* the run-time model's, -1 without one */
 	int64_t start;
 	int64_t min_resv;    /* earliest reservation made for it, or INT64_MAX */
 	long run_idx;        /* index in cluster.run while running, else -1 */
@@ -67,7 +69,7 @@ const char *tp_status_name(tp_status s)
 static int push_end_event(engine *e, replay_job *j)
 {
 	const tp_run *r = &e->c.run[j->run_idx];
-	int64_t end = j->start + j->runtime;
+	int64_t end = j->start + j->run;
 	tp_event ev = {
 		.time = end < r->limit ? end : r->limit,
 		.who = (uint32_t)(j - e->jobs),
@@ -96,6 +98,7 @@ static int add_record(engine *e, const replay_job *j, int64_t end,
 		.end = end, .nodes_req = j->job.nodes,
 		.nodes_alloc = r->count,
 		.estimate = j->job.estimate, .runtime = j->runtime,
+		.run = j->run, .spread = j->spread,
 		.status = status, .extensions = j->extensions,
 		.attempt = j->attempt, .fill = j->fill, .cost = j->cost,
 		.nodelist = j->nodelist,
@@ -177,7 +180,7 @@ static int collect_due(engine *e)
 
 static bool run_done(const engine *e, const replay_job *j)
 {
-	return j->start + j->runtime <= e->c.now;
+	return j->start + j->run <= e->c.now;
 }
 
 /* Step 1: completions, then limits, each in job order. */
@@ -336,6 +339,13 @@ static int start_job(engine *e, const tp_start *s, long run_idx)
 	j->run_idx = run_idx;
 	j->fill = s->fill_for != TP_NOT_FILL;
 	j->cost = tp_alloc_cost(e->alloc, &s->nodes);
+	j->run = j->runtime;
+	j->spread = -1;
+	tp_rtmodel *m = e->opts->runtime_model;
+	if (m) { /* the placement sets how long it runs, nothing else */
+		j->spread = tp_rtmodel_spread(m, &s->nodes);
+		j->run = tp_rtmodel_dilate(j->runtime, m->share, j->spread);
+	}
 	if (e->opts->keep_nodelists && !(j->nodelist = tp_nodeset_format(&s->nodes)))
 		return tp_errorf(e->err, "out of memory");
 	return push_end_event(e, j);
@@ -418,6 +428,7 @@ static int engine_init(engine *e, const tp_workload *w)
 		j->attempt = 1;
 	}
 	e->out->nodes = w->nodes;
+	e->out->dilated = e->opts->runtime_model != NULL;
 	e->out->first_submit = w->njobs ? w->jobs[0].submit : 0;
 	return 0;
 }

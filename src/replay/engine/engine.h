@@ -18,6 +18,7 @@
 
 #include "alloc/alloc.h"
 #include "policy/policy.h"
+#include "rtmodel/rtmodel.h"
 #include "trace/workload.h"
 
 typedef enum tp_status {
@@ -34,6 +35,10 @@ typedef struct tp_record {
 	int32_t nodes_req, nodes_alloc;
 	int64_t estimate;  /* the limit this attempt was started with */
 	int64_t runtime;   /* the job's actual run time (trace) */
+	/* This run's simulated run time (its end unless a limit came
+	 * first): runtime, or its dilation under a run-time model. */
+	int64_t run;
+	double spread;     /* the model's spread of the placement, -1 off */
 	tp_status status;
 	int extensions;
 	int attempt;       /* 1 for the first run */
@@ -45,6 +50,8 @@ typedef struct tp_record {
 typedef struct tp_engine_opts {
 	bool check;        /* verify invariants at every step (abort on breach) */
 	bool keep_nodelists; /* fill tp_record.nodelist */
+	/* Placement-dependent run times (rtmodel.h); NULL: the trace's. */
+	tp_rtmodel *runtime_model;
 	/* Progress callback, called every ~1% of jobs; may be NULL. */
 	void (*progress)(void *arg, size_t done, size_t total);
 	void *progress_arg;
@@ -62,6 +69,7 @@ typedef struct tp_sim_result {
 	uint64_t rejected;
 	/* Invariant-check counters (kept with or without opts.check). */
 	uint64_t resv_violations; /* a head job started after its reservation */
+	bool dilated;      /* run under a run-time model (record.spread) */
 } tp_sim_result;
 
 /* Replay w on w->nodes nodes with policy p placing through a.  Returns 0,

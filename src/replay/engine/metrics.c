@@ -20,6 +20,28 @@ static void add_fill(const tp_record *x, tp_summary *s, size_t *fill_ok)
 		(*fill_ok)++;
 }
 
+/* Under a run-time model: trace run times, spreads, and the runs the
+ * dilation took past their limit. */
+static void add_dilation(const tp_sim_result *r, tp_summary *s)
+{
+	double trace = 0, spread = 0;
+	size_t nspread = 0;
+	for (size_t i = 0; i < r->nrec; i++) {
+		const tp_record *x = &r->rec[i];
+		trace += (double)x->runtime;
+		if (x->nodes_alloc > 1 && x->spread >= 1) {
+			spread += x->spread;
+			nspread++;
+		}
+		s->dilation_kills += x->status == TP_KILLED &&
+				     x->runtime <= x->estimate &&
+				     x->run > x->estimate;
+	}
+	s->dilated = true;
+	s->mean_trace_run = trace / (double)r->nrec;
+	s->mean_spread_multi = nspread ? spread / (double)nspread : 1.0;
+}
+
 void tp_summarize(const tp_sim_result *r, tp_summary *s)
 {
 	memset(s, 0, sizeof(*s));
@@ -28,11 +50,12 @@ void tp_summarize(const tp_sim_result *r, tp_summary *s)
 	s->mean_cost = -1.0;
 	if (!r->nrec)
 		return;
-	double busy = 0, useful = 0, wait = 0, bsld = 0, rr = 0, woe = 0, cost = 0;
+	double busy = 0, useful = 0, wait = 0, runs = 0, bsld = 0, rr = 0, woe = 0, cost = 0;
 	size_t fill_ok = 0, ncost = 0;
 	for (size_t i = 0; i < r->nrec; i++) {
 		const tp_record *x = &r->rec[i];
 		int64_t run = x->end - x->start;
+		runs += (double)run;
 		busy += (double)x->nodes_alloc * (double)run;
 		useful += (double)x->nodes_req * (double)run;
 		wait += (double)(x->start - x->submit);
@@ -57,10 +80,13 @@ void tp_summarize(const tp_sim_result *r, tp_summary *s)
 		s->useful_utilisation = useful / capacity;
 	}
 	s->mean_wait = wait / n;
+	s->mean_run = runs / n;
 	s->mean_bsld = bsld / n;
 	s->mean_response_ratio = rr / n;
 	s->mean_wait_over_estimate = woe / n;
 	s->fill_completion_rate = s->fill_jobs ? (double)fill_ok / (double)s->fill_jobs : 0;
 	if (ncost)
 		s->mean_cost = cost / (double)ncost;
+	if (r->dilated)
+		add_dilation(r, s);
 }

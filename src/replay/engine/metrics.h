@@ -14,10 +14,18 @@
  *   makespan        last end − first submit
  *   fill completion fill runs that finished on their first attempt (status
  *                   completed or extended) / all first-attempt fill runs
+ *   mean run        mean of end - start over runs (the simulated occupancy:
+ *                   a run ended by its limit counts to the limit)
+ * Under a run-time model (rtmodel.h) also:
+ *   mean trace run  mean of the trace's run time over runs
+ *   mean spread     mean spread of multi-node runs
+ *   dilation kills  runs ended by their limit that the trace's run time
+ *                   would have let finish (runtime <= limit < dilated run)
  */
 #ifndef TP_METRICS_H
 #define TP_METRICS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -41,6 +49,11 @@ typedef struct tp_summary {
 	size_t killed, extended, resubmitted;
 	double mean_cost;        /* mean allocator cost of multi-node runs
 				  * with a cost, -1 if none */
+	double mean_run;
+	/* Run-time model (tp_sim_result.dilated); zero without one. */
+	bool dilated;
+	double mean_trace_run, mean_spread_multi;
+	size_t dilation_kills;
 } tp_summary;
 
 void tp_summarize(const tp_sim_result *r, tp_summary *s);
