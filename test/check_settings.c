@@ -64,6 +64,41 @@ static void assert_same(const tp_settings *a, const tp_settings *b,
 
 /* ---- the table ------------------------------------------------------------ */
 
+/* Each setting names the policies that read it, by their real names (a
+ * typo would make toposim warn about every use); a policy reads its own
+ * settings and not another's. */
+START_TEST(policies_of_settings)
+{
+	for (const tp_setting *e = tp_settings_table; e->name; e++) {
+		if (!e->policies)
+			continue;
+		char buf[128];
+		snprintf(buf, sizeof(buf), "%s", e->policies);
+		for (char *save, *w = strtok_r(buf, " ", &save); w;
+		     w = strtok_r(NULL, " ", &save)) {
+			bool known = false;
+			for (const char *const *n = tp_policy_names(); *n; n++)
+				known |= !strcmp(*n, w);
+			ck_assert_msg(known, "%s: unknown policy '%s'", e->name, w);
+		}
+	}
+	const tp_setting *w = tp_setting_find("window", TP_SCOPE_SIM);
+	const tp_setting *r = tp_setting_find("rbhar_requeue", TP_SCOPE_SIM);
+	const tp_setting *h = tp_setting_find("het_max_jobs", TP_SCOPE_SIM);
+	const tp_setting *p = tp_setting_find("policy", TP_SCOPE_SIM);
+	ck_assert(tp_setting_for_policy(w, "window-ff"));
+	ck_assert(!tp_setting_for_policy(w, "easy"));
+	ck_assert(!tp_setting_for_policy(w, "window"));
+	ck_assert(tp_setting_for_policy(r, "rb-har"));
+	ck_assert(!tp_setting_for_policy(r, "fcfs"));
+	ck_assert(tp_setting_for_policy(h, "pjs"));
+	ck_assert(tp_setting_for_policy(h, "olb"));
+	ck_assert(!tp_setting_for_policy(h, "min"));
+	ck_assert(!tp_setting_for_policy(h, "easy"));
+	ck_assert(tp_setting_for_policy(p, "easy"));
+}
+END_TEST
+
 START_TEST(table_defaults_and_scopes)
 {
 	tp_settings sim, live;
@@ -792,6 +827,7 @@ int main(void)
 	tcase_add_test(tc, table_defaults_and_scopes);
 	tcase_add_test(tc, set_and_show_each_type);
 	tcase_add_test(tc, check_values_set_in_code);
+	tcase_add_test(tc, policies_of_settings);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("sched");
 	tcase_add_test(tc, defaults_without_our_keys);

@@ -29,49 +29,51 @@ static const char *const *torus_methods(void)
 
 #define FIELD(f) offsetof(tp_settings, f), sizeof(((tp_settings *)0)->f)
 #define ALL_DRIVERS (TP_SCOPE_SIM | TP_SCOPE_SCHED)
+/* The policies that plan a whole heterogeneous machine (hetero/). */
+#define HET_POLICIES "olb min-min min-max sjs pjs"
 
 const tp_setting tp_settings_table[] = {
 	{ "policy", ALL_DRIVERS, TP_SET_CHOICE, 0, 0, tp_policy_names, "easy",
-	  NULL, "scheduling policy", FIELD(policy) },
+	  NULL, "scheduling policy", FIELD(policy), NULL },
 	{ "window", ALL_DRIVERS, TP_SET_INT, 1, 1000000, NULL, "1", NULL,
-	  "window-ff: jobs in the window (1 = FCFS)", FIELD(popts.window) },
+	  "window-ff: jobs in the window (1 = FCFS)", FIELD(popts.window), "window-ff" },
 	{ "window_rule", ALL_DRIVERS, TP_SET_CHOICE, 0, 0, window_rules,
 	  "queue", NULL,
 	  "window-ff: first W waiting jobs (queue) or arrival index below the oldest's + W (index, the Angara paper's)",
-	  FIELD(popts.window_rule) },
+	  FIELD(popts.window_rule), "window-ff" },
 	{ "njob", ALL_DRIVERS, TP_SET_INT, 1, 1000000, NULL, "4", NULL,
-	  "batch-njob: jobs per batch (the patent's Njob)", FIELD(popts.njob) },
+	  "batch-njob: jobs per batch (the patent's Njob)", FIELD(popts.njob), "batch-njob" },
 	{ "rbhar_max_ext", ALL_DRIVERS, TP_SET_INT, 0, 1000, NULL, "1", NULL,
-	  "rb-har: extensions per fill job", FIELD(popts.rbhar_max_ext) },
+	  "rb-har: extensions per fill job", FIELD(popts.rbhar_max_ext), "rb-har" },
 	{ "rbhar_max_time", ALL_DRIVERS, TP_SET_INT, 0, 1e15, NULL, "0", NULL,
 	  "rb-har: cap on one extension, s (0 = none)",
-	  FIELD(popts.rbhar_max_time) },
+	  FIELD(popts.rbhar_max_time), "rb-har" },
 	{ "rbhar_factor", ALL_DRIVERS, TP_SET_REAL, 1, 1e6, NULL, "2", NULL,
 	  "rb-har: corrected estimate of a requeued fill job = factor x time run",
-	  FIELD(popts.rbhar_factor) },
+	  FIELD(popts.rbhar_factor), "rb-har" },
 	{ "rbhar_requeue", ALL_DRIVERS, TP_SET_BOOL, 0, 0, NULL, "yes", "no",
 	  "rb-har: requeue a fill job still running after its extensions, with a corrected estimate (else it is killed)",
-	  FIELD(popts.rbhar_requeue) },
+	  FIELD(popts.rbhar_requeue), "rb-har" },
 	{ "period", TP_SCOPE_SCHED, TP_SET_INT, 1, 3600, NULL, "1", NULL,
-	  "seconds between scheduling cycles", FIELD(period) },
+	  "seconds between scheduling cycles", FIELD(period), NULL },
 	{ "stats_every", TP_SCOPE_SCHED, TP_SET_INT, 0, INT_MAX, NULL, "60",
 	  NULL, "cycles per statistics log line (0 = never)",
-	  FIELD(stats_every) },
+	  FIELD(stats_every), NULL },
 	{ "het_max_jobs", ALL_DRIVERS, TP_SET_INT, 0, 1000000, NULL, "0",
 	  "200",
 	  "heterogeneous policies: jobs planned per pass, the first in queue order (0 = all; SJS grows with the square of it, PJS faster)",
-	  FIELD(het_max_jobs) },
+	  FIELD(het_max_jobs), HET_POLICIES },
 	{ "class_key", TP_SCOPE_SCHED, TP_SET_CHOICE, 0, 0, tp_class_key_names,
 	  "name", NULL,
 	  "heterogeneous policies: what names a job's class in the run-time database (job name, user, wckey or comment)",
-	  FIELD(class_key) },
+	  FIELD(class_key), HET_POLICIES },
 	{ "conf", TP_SCOPE_TORUS, TP_SET_TEXT, 0, 0, NULL, "", NULL,
 	  "torus.conf to read (relative: from slurm.conf's directory; default torus.conf beside slurm.conf)",
-	  FIELD(torus_conf) },
+	  FIELD(torus_conf), NULL },
 	{ "method", TP_SCOPE_TORUS, TP_SET_CHOICE, 0, 0, torus_methods, "",
 	  NULL, "torus allocator method, overriding torus.conf's Method=",
-	  FIELD(torus_method) },
-	{ NULL, 0, 0, 0, 0, NULL, NULL, NULL, NULL, 0, 0 },
+	  FIELD(torus_method), NULL },
+	{ NULL, 0, 0, 0, 0, NULL, NULL, NULL, NULL, 0, 0, NULL },
 };
 
 static void *field(const tp_setting *e, tp_settings *s)
@@ -233,6 +235,21 @@ const tp_setting *tp_setting_find(const char *name, unsigned scope)
 		if ((e->scope & scope) && !strcasecmp(e->name, name))
 			return e;
 	return NULL;
+}
+
+bool tp_setting_for_policy(const tp_setting *e, const char *policy)
+{
+	size_t n = strlen(policy);
+	if (!e->policies)
+		return true;
+	for (const char *p = e->policies; *p;) {
+		size_t len = strcspn(p, " ");
+		if (len == n && !strncasecmp(p, policy, n))
+			return true;
+		p += len;
+		p += *p == ' ';
+	}
+	return false;
 }
 
 const char *tp_setting_prefix(unsigned scope)

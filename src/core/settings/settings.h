@@ -69,6 +69,8 @@ typedef struct tp_setting {
 	const char *def_live;   /* default under slurmctld, if different */
 	const char *help;       /* one line for --help and the man pages */
 	size_t offset, size;    /* the field in tp_settings */
+	const char *policies;   /* the policies that read it, space-separated
+				 * ("rb-har"); NULL: not a policy option */
 } tp_setting;
 
 /* The table, terminated by an entry with name NULL. */
@@ -89,6 +91,10 @@ int tp_setting_set(const tp_setting *e, tp_settings *s, const char *text,
 /* The value as text ("easy", "4", "yes"). */
 void tp_setting_show(const tp_setting *e, const tp_settings *s, char *buf,
 		     size_t len);
+/* Whether `policy` reads setting e (true for an entry that is not a
+ * policy option): a front end warns about a setting given for a policy
+ * it has no effect on. */
+bool tp_setting_for_policy(const tp_setting *e, const char *policy);
 /* The prefix of a scope's SchedulerParameters keys ("topo_"), or NULL. */
 const char *tp_setting_prefix(unsigned scope);
 
