@@ -197,6 +197,48 @@ START_TEST(replay_honours_them)
 }
 END_TEST
 
+/* A request for a job the reader dropped (too big, no size) is counted
+ * by reason, the first one kept, and not an error; an id the trace never
+ * had still is. */
+START_TEST(requests_for_dropped_jobs)
+{
+	ck_assert_int_eq(tmpdir_make("check_jobreqs"), 0);
+	const char *p = tmpdir_write("r.conf",
+		"JobId=10 Exclude=n1\n"
+		"JobId=77 Exclude=n1\n"
+		"JobId=88 Exclude=n1\n"
+		"JobId=78 Exclude=n1\n");
+	tp_jobreqs q;
+	tp_error err = { "" };
+	ck_assert_msg(tp_jobreqs_read(&q, p, NN, index_of, NULL, &err) == 0,
+		      "%s", err.msg);
+	tp_workload w;
+	workload(&w);
+	ck_assert_int_eq(tp_workload_drop(&w, 77, TP_DROP_TOO_BIG), 0);
+	ck_assert_int_eq(tp_workload_drop(&w, 78, TP_DROP_TOO_BIG), 0);
+	ck_assert_int_eq(tp_workload_drop(&w, 88, TP_DROP_SIZE), 0);
+	ck_assert_uint_eq(w.skipped.too_big, 2);
+	ck_assert_uint_eq(w.skipped.size, 1);
+	ck_assert_int_eq(tp_workload_dropped(&w, 88), TP_DROP_SIZE);
+	ck_assert_int_eq(tp_workload_dropped(&w, 10), -1);
+	ck_assert_msg(tp_jobreqs_apply(&q, &w, &err) == 0, "%s", err.msg);
+	ck_assert_ptr_nonnull(w.jobs[0].allowed);
+	ck_assert_uint_eq(q.unused.n[TP_DROP_TOO_BIG], 2);
+	ck_assert_int_eq(q.unused.first_id[TP_DROP_TOO_BIG], 77);
+	ck_assert_int_eq(q.unused.first_line[TP_DROP_TOO_BIG], 2);
+	ck_assert_uint_eq(q.unused.n[TP_DROP_SIZE], 1);
+	ck_assert_int_eq(q.unused.first_line[TP_DROP_SIZE], 3);
+	tp_jobreqs_fini(&q);
+	p = tmpdir_write("r2.conf", "JobId=99 Exclude=n1\n");
+	ck_assert_int_eq(tp_jobreqs_read(&q, p, NN, index_of, NULL, &err), 0);
+	ck_assert_int_eq(tp_jobreqs_apply(&q, &w, &err), -1);
+	ck_assert_ptr_nonnull(strstr(err.msg, "r2.conf:1: no job 99 in the workload"));
+	tp_workload_fini(&w);
+	tp_jobreqs_fini(&q);
+	tmpdir_remove();
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("jobreqs");
@@ -205,6 +247,7 @@ int main(void)
 	tcase_add_test(tc, errors_name_line_and_value);
 	tcase_add_test(tc, errors_against_the_trace);
 	tcase_add_test(tc, replay_honours_them);
+	tcase_add_test(tc, requests_for_dropped_jobs);
 	suite_add_tcase(s, tc);
 	return tp_check_run(s);
 }

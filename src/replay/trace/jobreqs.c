@@ -255,7 +255,21 @@ static int by_id(const void *a, const void *b)
 	return x->id < y->id ? -1 : x->id > y->id;
 }
 
-int tp_jobreqs_apply(const tp_jobreqs *q, tp_workload *w, tp_error *err)
+/* A request for a job the reader dropped: counted, not used. */
+static bool note_dropped(tp_jobreqs *q, const tp_jobreq *r,
+			 const tp_workload *w)
+{
+	int why = tp_workload_dropped(w, r->id);
+	if (why < 0)
+		return false;
+	if (!q->unused.n[why]++) {
+		q->unused.first_id[why] = r->id;
+		q->unused.first_line[why] = r->line;
+	}
+	return true;
+}
+
+int tp_jobreqs_apply(tp_jobreqs *q, tp_workload *w, tp_error *err)
 {
 	id_at *ix = malloc((w->njobs + 1) * sizeof(*ix));
 	if (!ix)
@@ -264,10 +278,13 @@ int tp_jobreqs_apply(const tp_jobreqs *q, tp_workload *w, tp_error *err)
 		ix[k] = (id_at){ w->jobs[k].id, k };
 	qsort(ix, w->njobs, sizeof(*ix), by_id);
 	int rc = 0;
+	memset(&q->unused, 0, sizeof(q->unused));
 	for (size_t i = 0; i < q->n && !rc; i++) {
 		const tp_jobreq *r = &q->r[i];
 		id_at key = { r->id, 0 };
 		const id_at *hit = bsearch(&key, ix, w->njobs, sizeof(*ix), by_id);
+		if (!hit && note_dropped(q, r, w))
+			continue;
 		if (!hit) {
 			rc = tp_errorf(err, "%s:%d: no job %" PRId64 " in the "
 				       "workload", q->path, r->line, r->id);

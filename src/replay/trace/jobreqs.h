@@ -45,10 +45,20 @@ typedef struct tp_jobreq {
 	bool has_allowed;      /* Nodes= or Exclude= given */
 } tp_jobreq;
 
+/* Requests for jobs the reader dropped (tp_workload.dropped), by
+ * reason: not used, and not an error (a file written for the whole trace
+ * stays valid on a smaller machine); the first of each for a warning. */
+typedef struct tp_jobreqs_unused {
+	size_t n[TP_DROP_N];
+	int64_t first_id[TP_DROP_N];
+	int first_line[TP_DROP_N];
+} tp_jobreqs_unused;
+
 typedef struct tp_jobreqs {
 	char *path;
 	tp_jobreq *r;
 	size_t n;
+	tp_jobreqs_unused unused; /* set by tp_jobreqs_apply */
 } tp_jobreqs;
 
 /* Node index by name (-1: unknown), for `ctx`. */
@@ -60,8 +70,9 @@ int tp_jobreqs_read(tp_jobreqs *q, const char *path, int nnodes,
 		    tp_node_index_fn index, const void *ctx, tp_error *err);
 
 /* Point the jobs of w at their requests (q must outlive w's use); every
- * request's job must be in w.  0, or -1 with err. */
-int tp_jobreqs_apply(const tp_jobreqs *q, tp_workload *w, tp_error *err);
+ * request's job must be in w or dropped by its reader (counted in
+ * q->unused).  0, or -1 with err. */
+int tp_jobreqs_apply(tp_jobreqs *q, tp_workload *w, tp_error *err);
 
 void tp_jobreqs_fini(tp_jobreqs *q);
 

@@ -606,7 +606,8 @@ static int fill(sacct_reader *r, tp_sacct *s, int nodes, double scale,
 	for (size_t i = 0; i < r->nrecs; i++) {
 		sacct_rec *x = &r->recs[i];
 		if (x->j.nodes > nodes) {
-			w->skipped.too_big++;
+			if (tp_workload_drop(w, x->j.id, TP_DROP_TOO_BIG))
+				return tp_errorf(err, "%s: out of memory", r->name);
 			continue;
 		}
 		tp_wjob j = x->j;

@@ -373,7 +373,8 @@ static int fill_workload(swf_reader *r, tp_workload *w, double scale,
 	for (size_t i = 0; i < r->nrecs; i++) {
 		const swf_rec *rec = &r->recs[i];
 		if (rec->procs <= 0) {
-			w->skipped.size++;
+			if (tp_workload_drop(w, rec->id, TP_DROP_SIZE))
+				return tp_errorf(err, "%s: out of memory", r->name);
 			continue;
 		}
 		int64_t nodes = rec->procs / w->ppn + (rec->procs % w->ppn != 0);
@@ -381,7 +382,8 @@ static int fill_workload(swf_reader *r, tp_workload *w, double scale,
 		if (nodes > w->largest)
 			w->largest = nodes > INT32_MAX ? INT32_MAX : (int32_t)nodes;
 		if (nodes > w->nodes) {
-			w->skipped.too_big++;
+			if (tp_workload_drop(w, rec->id, TP_DROP_TOO_BIG))
+				return tp_errorf(err, "%s: out of memory", r->name);
 			continue;
 		}
 		tp_wjob j = {

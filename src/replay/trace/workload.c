@@ -19,6 +19,32 @@ int tp_workload_add(tp_workload *w, const tp_wjob *j)
 	return 0;
 }
 
+int tp_workload_drop(tp_workload *w, int64_t id, tp_drop_reason why)
+{
+	if (why == TP_DROP_SIZE)
+		w->skipped.size++;
+	else
+		w->skipped.too_big++;
+	if (w->ndropped == w->dropcap) {
+		size_t cap = w->dropcap ? 2 * w->dropcap : 64;
+		tp_dropped *d = realloc(w->dropped, cap * sizeof(*d));
+		if (!d)
+			return -1;
+		w->dropped = d;
+		w->dropcap = cap;
+	}
+	w->dropped[w->ndropped++] = (tp_dropped){ id, why };
+	return 0;
+}
+
+int tp_workload_dropped(const tp_workload *w, int64_t id)
+{
+	for (size_t i = 0; i < w->ndropped; i++)
+		if (w->dropped[i].id == id)
+			return (int)w->dropped[i].why;
+	return -1;
+}
+
 static int is_sorted(const tp_workload *w)
 {
 	for (size_t i = 1; i < w->njobs; i++)
@@ -81,6 +107,7 @@ int tp_workload_slice(tp_workload *w, size_t first, size_t count)
 void tp_workload_fini(tp_workload *w)
 {
 	free(w->jobs);
+	free(w->dropped);
 	memset(w, 0, sizeof(*w));
 }
 

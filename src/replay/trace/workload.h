@@ -37,6 +37,19 @@ typedef struct tp_workload_skips {
 	size_t malformed; /* only with --lenient */
 } tp_workload_skips;
 
+/* A record the reader dropped, by reason: what a request naming the job
+ * (--job-requests) is told instead of "no such job". */
+typedef enum tp_drop_reason {
+	TP_DROP_SIZE,     /* no size */
+	TP_DROP_TOO_BIG,  /* more nodes than the machine */
+	TP_DROP_N
+} tp_drop_reason;
+
+typedef struct tp_dropped {
+	int64_t id;
+	tp_drop_reason why;
+} tp_dropped;
+
 typedef struct tp_workload {
 	tp_wjob *jobs;
 	size_t njobs, cap;
@@ -49,9 +62,16 @@ typedef struct tp_workload {
 			   * 0: unknown */
 	int32_t largest;  /* the most nodes a job read asks, dropped jobs
 			   * included (after any size scaling) */
+	tp_dropped *dropped; /* in file order */
+	size_t ndropped, dropcap;
 } tp_workload;
 
 int  tp_workload_add(tp_workload *w, const tp_wjob *j); /* -1 on ENOMEM */
+/* Count a dropped record (skipped.size or .too_big) and keep its id;
+ * -1 on ENOMEM. */
+int  tp_workload_drop(tp_workload *w, int64_t id, tp_drop_reason why);
+/* Why job `id` was dropped, or -1 if it was not. */
+int  tp_workload_dropped(const tp_workload *w, int64_t id);
 /* Stable sort by submit time (file order kept for ties). */
 void tp_workload_sort(tp_workload *w);
 /* Keep the jobs at positions [first, first + count) of the sorted trace
