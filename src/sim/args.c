@@ -1,6 +1,10 @@
 /* args.c - toposim's command line; see args.h and toposim(1). */
 #include "args.h"
 
+#ifndef PACKAGE_VERSION
+#error "PACKAGE_VERSION comes from configure (AC_INIT)"
+#endif
+
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,7 +25,7 @@ enum {
 	OPT_SLICE, OPT_EST_FIELD, OPT_WINDOWS, OPT_BASE_SHAPES,
 	OPT_MACHINE, OPT_HET_JOBS, OPT_TRUTH, OPT_EXPDB, OPT_ORACLE,
 	OPT_OUTSIDE_RULE, OPT_SCALE_SIZES, OPT_LOAD, OPT_SACCT, OPT_PARTITION, OPT_SLURM_CONF,
-	OPT_BATSIM_CSV, OPT_SWF_OUT, OPT_RUNTIME_MODEL,
+	OPT_BATSIM_CSV, OPT_SWF_OUT, OPT_RUNTIME_MODEL, OPT_VERSION,
 	OPT_SETTING = 1024, /* + index in tp_settings_table */
 };
 
@@ -55,6 +59,7 @@ static const struct option fixed_opts[] = {
 	{ "check", no_argument, NULL, OPT_CHECK },
 	{ "quiet", no_argument, NULL, OPT_QUIET },
 	{ "help", no_argument, NULL, OPT_HELP },
+	{ "version", no_argument, NULL, OPT_VERSION },
 	{ "machine", required_argument, NULL, OPT_MACHINE },
 	{ "het-jobs", required_argument, NULL, OPT_HET_JOBS },
 	{ "truth", required_argument, NULL, OPT_TRUTH },
@@ -67,6 +72,9 @@ static const struct option fixed_opts[] = {
 
 /* Setting names as flags: "rbhar_max_ext" -> "rbhar-max-ext". */
 static char flag_names[MAX_SETTINGS][32];
+/* The settings given on the command line (by index in the table), for
+ * the warning about one the policy does not read. */
+static bool setting_given[MAX_SETTINGS];
 
 static void flag_name(const char *name, char *out, size_t len)
 {
@@ -92,6 +100,25 @@ static void build_opts(struct option *opts)
 	opts[n] = (struct option){ NULL, 0, NULL, 0 };
 }
 
+/* One setting: its values when they are names, and its default; the
+ * policy has none here (toposim needs it given). */
+static void usage_setting(FILE *fp, const tp_setting *e)
+{
+	char f[32];
+	bool policy = !strcmp(e->name, "policy");
+	flag_name(e->name, f, sizeof(f));
+	fprintf(fp, "  --%-15s %s", f, e->help);
+	if (e->type == TP_SET_CHOICE) {
+		const char *sep = ": ";
+		for (const char *const *n = e->choices(); *n; n++, sep = ", ")
+			fprintf(fp, "%s%s", sep, *n);
+	}
+	if (policy)
+		fputs(" (required)\n", fp);
+	else
+		fprintf(fp, " (default %s)\n", e->def);
+}
+
 static void usage(FILE *fp)
 {
 	fprintf(fp, "usage: toposim {--workload FILE | --sacct FILE} --policy NAME [settings]\n"
@@ -102,21 +129,15 @@ static void usage(FILE *fp)
 		"               [--estimate-field N] [--job-requests FILE] [--lenient] [--estimate-error SPEC] [--seed S] [--check] [--quiet]\n"
 		"               [--runtime-model none|spread[:SHARE]]\n"
 		"               [--plot PREFIX] [--batsim-csv OUT] [--swf-out OUT] --jobs-csv OUT --summary-json OUT\n"
-		"               (OUT may be - or /dev/null)\n"
+		"               (OUT may be - or /dev/null; each output its own file)\n"
 		"       toposim --machine FILE --het-jobs FILE --truth FILE [--expdb FILE | --oracle]\n"
 		"               --policy olb|min-min|min-max|sjs|pjs [--jobs-csv OUT] [--summary-json OUT] [--batsim-csv OUT] [--quiet]\n"
+		"       toposim --help | --version\n"
 		"settings:\n");
-	for (const tp_setting *e = tp_settings_table; e->name; e++) {
-		char f[32];
-		if (!(e->scope & TP_SCOPE_SIM))
-			continue;
-		flag_name(e->name, f, sizeof(f));
-		fprintf(fp, "  --%-15s %s (default %s)\n", f, e->help, e->def);
-	}
-	fprintf(fp, "policies:");
-	for (const char *const *n = tp_policy_names(); *n; n++)
-		fprintf(fp, " %s", *n);
-	fprintf(fp, "\nallocators:");
+	for (const tp_setting *e = tp_settings_table; e->name; e++)
+		if (e->scope & TP_SCOPE_SIM)
+			usage_setting(fp, e);
+	fprintf(fp, "allocators:");
 	for (const char *const *n = tp_alloc_names(); *n; n++)
 		fprintf(fp, " %s", *n);
 	fprintf(fp, "\nsee toposim(1)\n");
@@ -222,6 +243,7 @@ static void set_setting(sim_config *c, size_t i, const char *arg)
 	}
 	if (!strcmp(e->name, "policy"))
 		c->policy_given = true;
+	setting_given[i] = true;
 }
 
 static void parse_one(sim_config *c, int o, const char *arg)
@@ -257,6 +279,7 @@ static void parse_one(sim_config *c, int o, const char *arg)
 	case OPT_CHECK: c->check = true; break;
 	case OPT_QUIET: c->quiet = true; break;
 	case OPT_HELP: usage(stdout); exit(0);
+	case OPT_VERSION: printf("toposim (%s) %s\n", PACKAGE_NAME, PACKAGE_VERSION); exit(0);
 	case OPT_MACHINE: c->machine = arg; break;
 	case OPT_HET_JOBS: c->het_jobs = arg; break;
 	case OPT_TRUTH: c->truth = arg; break;
@@ -398,6 +421,19 @@ static void check_required(sim_config *c)
 	}
 }
 
+/* A setting given for a policy that does not read it (--window with
+ * easy): the run goes on, but the user learns the option did nothing.
+ * Which policy reads which setting is the settings table's. */
+static void warn_unread_settings(const sim_config *c)
+{
+	for (size_t i = 0; tp_settings_table[i].name && i < MAX_SETTINGS; i++) {
+		const tp_setting *e = &tp_settings_table[i];
+		if (setting_given[i] && !tp_setting_for_policy(e, c->set.policy))
+			fprintf(stderr, "toposim: warning: --%s has no effect with --policy %s (it is read by %s)\n",
+				flag_names[i], c->set.policy, e->policies);
+	}
+}
+
 void sim_parse_args(sim_config *c, int argc, char **argv)
 {
 	struct option opts[NFIXED + MAX_SETTINGS + 1];
@@ -415,6 +451,7 @@ void sim_parse_args(sim_config *c, int argc, char **argv)
 		exit(2);
 	}
 	check_required(c);
+	warn_unread_settings(c);
 }
 
 size_t sim_output_files(const sim_config *c, const char *out[])

@@ -12,12 +12,16 @@
 #ifndef TP_SIM_GANTT_H
 #define TP_SIM_GANTT_H
 
+#include <stdio.h>
+
 #include "engine/engine.h"
 
 #define SIM_GANTT_MAX_RECTS 20000
 
-/* Writes path; -1 with err on failure. */
-int sim_gantt_svg(const tp_sim_result *r, const char *path, const char *title,
-		  tp_error *err);
+/* Writes the chart to fp (opened by the caller, outfiles.h; path for
+ * messages); -1 with err when out of memory.  The caller's close reports
+ * a failed write. */
+int sim_gantt_svg(const tp_sim_result *r, FILE *fp, const char *path,
+		  const char *title, tp_error *err);
 
 #endif

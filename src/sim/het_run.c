@@ -11,35 +11,30 @@
 #include "hetsim/het_conf.h"
 #include "hetsim/het_sim.h"
 #include "batsim_csv.h"
+#include "outfiles.h"
 #include "output.h"
 
-static int write_out(const sim_config *c, const tp_het_conf *m,
-		     const tp_het_workload *w, const tp_het_sim_result *r,
-		     tp_error *err)
+static int write_out(const sim_config *c, sim_outfiles *o,
+		     const tp_het_conf *m, const tp_het_workload *w,
+		     const tp_het_sim_result *r, tp_error *err)
 {
 	FILE *fp;
-	if (c->jobs_csv) {
-		if (!(fp = sim_open_out(c->jobs_csv, err)))
-			return -1;
+	if ((fp = sim_outfile(o, SIM_OUT_JOBS_CSV))) {
 		tp_het_sim_write_csv(fp, m, w, r);
-		if (sim_close_out(fp, c->jobs_csv, err))
+		if (sim_outfile_close(o, SIM_OUT_JOBS_CSV, err))
 			return -1;
 	}
-	if (c->batsim_csv) {
-		if (!(fp = sim_open_out(c->batsim_csv, err)))
-			return -1;
+	if ((fp = sim_outfile(o, SIM_OUT_BATSIM_CSV))) {
 		int bad = sim_batsim_write_het(fp, m, w, r, sim_base_name(c->het_jobs));
-		if (sim_close_out(fp, c->batsim_csv, err))
+		if (sim_outfile_close(o, SIM_OUT_BATSIM_CSV, err))
 			return -1;
 		if (bad)
 			return tp_errorf(err, "%s: write failed (or out of memory)",
 					 c->batsim_csv);
 	}
-	if (c->summary_json) {
-		if (!(fp = sim_open_out(c->summary_json, err)))
-			return -1;
+	if ((fp = sim_outfile(o, SIM_OUT_SUMMARY_JSON))) {
 		tp_het_sim_write_json(fp, r, c->set.policy);
-		if (sim_close_out(fp, c->summary_json, err))
+		if (sim_outfile_close(o, SIM_OUT_SUMMARY_JSON, err))
 			return -1;
 	}
 	if (!c->quiet)
@@ -52,7 +47,7 @@ static int write_out(const sim_config *c, const tp_het_conf *m,
 	return 0;
 }
 
-int sim_het_run(const sim_config *c, tp_error *err)
+int sim_het_run(const sim_config *c, sim_outfiles *out, tp_error *err)
 {
 	tp_het_conf m;
 	tp_het_workload w = { 0 };
@@ -81,11 +76,13 @@ int sim_het_run(const sim_config *c, tp_error *err)
 			  c->truth);
 		goto conf;
 	}
+	if (sim_outfiles_open(out, err))
+		goto conf;
 	tp_het_sim_opts o = { .algo = (tp_het_algo)c->het_algo, .oracle = c->oracle,
 			      .max_jobs = c->set.het_max_jobs };
 	if (tp_het_sim_run(&m, &w, db, truth, &o, &r, err))
 		goto conf;
-	rc = write_out(c, &m, &w, &r, err);
+	rc = write_out(c, out, &m, &w, &r, err);
 	tp_het_sim_result_fini(&r);
 conf:
 	tp_het_workload_fini(&w);

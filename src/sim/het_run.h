@@ -4,8 +4,9 @@
 
 #include "args.h"
 #include "base/error.h"
+#include "outfiles.h"
 
-/* 0, or -1 with err. */
-int sim_het_run(const sim_config *c, tp_error *err);
+/* Writes the outputs opened in o.  0, or -1 with err. */
+int sim_het_run(const sim_config *c, sim_outfiles *o, tp_error *err);
 
 #endif

@@ -2,6 +2,7 @@
 #include "output.h"
 
 #include "base/hostlist.h"
+#include "machine/topo.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -81,13 +82,24 @@ static int put_names(FILE *fp, const char *list, sim_name_fn name,
 	return 0;
 }
 
+/* A fat tree's cost is a whole number of hops; a torus allocator's is
+ * the mean distance between the job's nodes, a fraction whose decimals
+ * tell two boxes apart. */
+sim_cost_column sim_cost_column_of(int topo_kind)
+{
+	if (topo_kind == TP_TOPO_TORUS)
+		return (sim_cost_column){ "mean_distance", 4 };
+	return (sim_cost_column){ "hop_sum", 0 };
+}
+
 int sim_write_csv(FILE *fp, const tp_sim_result *r, sim_name_fn name,
-		  const void *arg, int window, tp_error *err)
+		  const void *arg, sim_cost_column cost, int window,
+		  tp_error *err)
 {
 	if (window <= 0)
 		fprintf(fp, "id,submit,start,end,nodes_req,nodes_alloc,estimate,runtime,"
-			"status,extensions,nodelist,attempt,fill,hop_sum%s%s\n",
-			r->dilated ? ",spread,dilated_run" : "",
+			"status,extensions,nodelist,attempt,fill,%s%s%s\n",
+			cost.name, r->dilated ? ",spread,dilated_run" : "",
 			window < 0 ? "" : ",window");
 	for (size_t i = 0; i < r->nrec; i++) {
 		const tp_record *x = &r->rec[i];
@@ -103,7 +115,7 @@ int sim_write_csv(FILE *fp, const tp_sim_result *r, sim_name_fn name,
 			fputs(x->nodelist, fp);
 		fprintf(fp, "\",%d,%d,", x->attempt, x->fill);
 		if (x->cost >= 0)
-			fprintf(fp, "%.0f", x->cost);
+			fprintf(fp, "%.*f", cost.decimals, x->cost);
 		if (r->dilated)
 			fprintf(fp, ",%.4f,%" PRId64, x->spread, x->run);
 		if (window >= 0)
@@ -115,19 +127,33 @@ int sim_write_csv(FILE *fp, const tp_sim_result *r, sim_name_fn name,
 
 static void put_metrics(FILE *fp, const tp_summary *s);
 
-/* A name as a JSON string (partition names are plain, but need not be). */
+/* A name as a JSON string: paths and partition names may hold any byte
+ * but NUL; one with a quote, a backslash or a control character must
+ * still give valid JSON. */
 static void put_string(FILE *fp, const char *v)
 {
 	fputc('"', fp);
 	for (const unsigned char *p = (const unsigned char *)v; *p; p++) {
 		if (*p == '"' || *p == '\\')
 			fprintf(fp, "\\%c", *p);
-		else if (*p < 0x20)
+		else if (*p < 0x20 || *p == 0x7f)
 			fprintf(fp, "\\u%04x", *p);
 		else
 			fputc(*p, fp);
 	}
 	fputc('"', fp);
+}
+
+/* The names every summary begins with. */
+static void put_heading(FILE *fp, const sim_run_info *in)
+{
+	fputs("  \"workload\": ", fp);
+	put_string(fp, in->workload);
+	fputs(",\n  \"policy\": ", fp);
+	put_string(fp, in->policy);
+	fputs(",\n  \"alloc\": ", fp);
+	put_string(fp, in->alloc);
+	fputs(",\n", fp);
 }
 
 /* --sacct: the records SWF's skip counts do not cover, the jobs that ran
@@ -167,8 +193,7 @@ void sim_write_json(FILE *fp, const tp_summary *s, const sim_run_info *in)
 {
 	const tp_workload_skips *k = &in->w->skipped;
 	fprintf(fp, "{\n");
-	fprintf(fp, "  \"workload\": \"%s\",\n  \"policy\": \"%s\",\n"
-		"  \"alloc\": \"%s\",\n", in->workload, in->policy, in->alloc);
+	put_heading(fp, in);
 	fprintf(fp, "  \"window\": %d,\n  \"njob\": %d,\n", in->window, in->njob);
 	fprintf(fp, "  \"nodes\": %d,\n  \"jobs\": %zu,\n  \"runs\": %zu,\n",
 		s->nodes, s->jobs, s->runs);
@@ -229,10 +254,10 @@ void sim_write_windows_json(FILE *fp, const sim_run_info *in,
 			    const tp_summary *mean)
 {
 	const tp_workload_skips *sk = &in->w->skipped;
-	fprintf(fp, "{\n  \"workload\": \"%s\",\n  \"policy\": \"%s\",\n"
-		"  \"alloc\": \"%s\",\n  \"nodes\": %d,\n  \"window_jobs\": %zu,\n"
-		"  \"windows\": [\n", in->workload, in->policy, in->alloc,
-		in->w->nodes, len);
+	fputs("{\n", fp);
+	put_heading(fp, in);
+	fprintf(fp, "  \"nodes\": %d,\n  \"window_jobs\": %zu,\n"
+		"  \"windows\": [\n", in->w->nodes, len);
 	for (size_t i = 0; i < k; i++) {
 		fprintf(fp, "    {\"first\": %zu, ", starts[i]);
 		put_metrics(fp, &s[i]);

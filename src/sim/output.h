@@ -18,10 +18,21 @@ int sim_close_out(FILE *fp, const char *path, tp_error *err);
  * expression ("n[1-4,9]"); NULL for the indices as they are ("0-3,8"). */
 typedef const char *(*sim_name_fn)(const void *arg, int i);
 
+/* The last column: the allocator's cost of a placement, named for what
+ * it is, with the decimals it has. */
+typedef struct sim_cost_column {
+	const char *name;   /* "hop_sum" (fat tree), "mean_distance" (torus) */
+	int decimals;
+} sim_cost_column;
+
+/* The cost column of a machine kind (machine/topo.h's tp_topo_kind). */
+sim_cost_column sim_cost_column_of(int topo_kind);
+
 /* window: -1 for a whole run; with --windows 0, 1, ... in a last column
  * (the header with window 0).  -1 with err set when out of memory. */
 int sim_write_csv(FILE *fp, const tp_sim_result *r, sim_name_fn name,
-		  const void *arg, int window, tp_error *err);
+		  const void *arg, sim_cost_column cost, int window,
+		  tp_error *err);
 
 typedef struct sim_run_info {
 	const char *workload, *policy, *alloc;

@@ -11,18 +11,13 @@
 #define WAIT_BINS 24 /* powers of two of seconds: [0,1), [1,2), [2,4), ... */
 
 /* Busy node-seconds per bucket, from each run's [start, end) overlap. */
-static int write_util(const tp_sim_result *r, const char *path, tp_error *err)
+static int write_util(const tp_sim_result *r, FILE *fp, tp_error *err)
 {
 	int64_t t0 = r->first_submit, span = r->last_end - t0;
 	double width = span > 0 ? (double)span / UTIL_BUCKETS : 1.0;
 	double *busy = calloc(UTIL_BUCKETS, sizeof(*busy));
-	FILE *fp = fopen(path, "w");
-	if (!busy || !fp) {
-		free(busy);
-		if (fp)
-			fclose(fp);
-		return tp_errorf(err, "%s: cannot write: %s", path, strerror(errno));
-	}
+	if (!busy)
+		return tp_errorf(err, "--plot: out of memory");
 	for (size_t i = 0; i < r->nrec; i++) {
 		const tp_record *x = &r->rec[i];
 		double a = (double)(x->start - t0), z = (double)(x->end - t0);
@@ -42,10 +37,10 @@ static int write_util(const tp_sim_result *r, const char *path, tp_error *err)
 		fprintf(fp, "%.4f %.5f\n", (b + 0.5) * width / 86400.0,
 			busy[b] / (width * r->nodes));
 	free(busy);
-	return fclose(fp) ? tp_errorf(err, "%s: write failed", path) : 0;
+	return 0;
 }
 
-static int write_wait(const tp_sim_result *r, const char *path, tp_error *err)
+static void write_wait(const tp_sim_result *r, FILE *fp)
 {
 	size_t bins[WAIT_BINS] = { 0 };
 	for (size_t i = 0; i < r->nrec; i++) {
@@ -57,23 +52,14 @@ static int write_wait(const tp_sim_result *r, const char *path, tp_error *err)
 		}
 		bins[b]++;
 	}
-	FILE *fp = fopen(path, "w");
-	if (!fp)
-		return tp_errorf(err, "%s: cannot write: %s", path, strerror(errno));
 	fprintf(fp, "# wait_lower_bound_s fraction_of_runs\n");
 	for (int b = 0; b < WAIT_BINS; b++)
 		fprintf(fp, "%" PRId64 " %.6f\n", b ? (int64_t)1 << (b - 1) : 0,
 			r->nrec ? (double)bins[b] / (double)r->nrec : 0.0);
-	return fclose(fp) ? tp_errorf(err, "%s: write failed", path) : 0;
 }
 
-static int write_script(const char *prefix, const char *title, tp_error *err)
+static void write_script(FILE *fp, const char *prefix, const char *title)
 {
-	char path[4096];
-	snprintf(path, sizeof(path), "%s.gp", prefix);
-	FILE *fp = fopen(path, "w");
-	if (!fp)
-		return tp_errorf(err, "%s: cannot write: %s", path, strerror(errno));
 	fprintf(fp,
 		"set terminal pngcairo size 900,450 noenhanced\n"
 		"set output '%1$s-util.png'\nset title '%2$s: utilisation'\n"
@@ -84,17 +70,20 @@ static int write_script(const char *prefix, const char *title, tp_error *err)
 		"set logscale x 2\nset format x '%%.0f'\nset yrange [0:*]\nset style fill solid 0.5\n"
 		"plot '%1$s-wait.dat' using ($1>0?$1:0.5):2 with boxes title 'jobs'\n",
 		prefix, title);
-	return fclose(fp) ? tp_errorf(err, "%s: write failed", path) : 0;
 }
 
-int sim_plot(const tp_sim_result *r, const char *prefix, const char *title,
-	     tp_error *err)
+int sim_plot(const tp_sim_result *r, sim_outfiles *o, const char *prefix,
+	     const char *title, tp_error *err)
 {
-	char util[4096], wait[4096], cmd[8300];
-	snprintf(util, sizeof(util), "%s-util.dat", prefix);
-	snprintf(wait, sizeof(wait), "%s-wait.dat", prefix);
-	if (write_util(r, util, err) || write_wait(r, wait, err) ||
-	    write_script(prefix, title, err))
+	char cmd[8300];
+	if (write_util(r, sim_outfile(o, SIM_OUT_PLOT_UTIL), err))
+		return -1;
+	write_wait(r, sim_outfile(o, SIM_OUT_PLOT_WAIT));
+	write_script(sim_outfile(o, SIM_OUT_PLOT_SCRIPT), prefix, title);
+	/* Complete on disk before gnuplot reads them. */
+	if (sim_outfile_close(o, SIM_OUT_PLOT_UTIL, err) ||
+	    sim_outfile_close(o, SIM_OUT_PLOT_WAIT, err) ||
+	    sim_outfile_close(o, SIM_OUT_PLOT_SCRIPT, err))
 		return -1;
 	snprintf(cmd, sizeof(cmd), "gnuplot '%s.gp'", prefix);
 	if (system(cmd) != 0)

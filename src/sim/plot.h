@@ -4,10 +4,12 @@
 #define TP_SIM_PLOT_H
 
 #include "engine/engine.h"
+#include "outfiles.h"
 
-/* Writes PREFIX-util.dat, PREFIX-wait.dat, PREFIX.gp and runs gnuplot to
- * make PREFIX-util.png and PREFIX-wait.png.  -1 with err on failure. */
-int sim_plot(const tp_sim_result *r, const char *prefix, const char *title,
-	     tp_error *err);
+/* Writes PREFIX-util.dat, PREFIX-wait.dat, PREFIX.gp (opened in o) and
+ * runs gnuplot to make PREFIX-util.png and PREFIX-wait.png.  -1 with err
+ * on failure. */
+int sim_plot(const tp_sim_result *r, sim_outfiles *o, const char *prefix,
+	     const char *title, tp_error *err);
 
 #endif

@@ -23,6 +23,7 @@
 #include "actual.h"
 #include "batsim_csv.h"
 #include "gantt.h"
+#include "outfiles.h"
 #include "swf_out.h"
 #include "output.h"
 #include "partition.h"
@@ -101,27 +102,24 @@ static void put_actual(const tp_summary *sim, const sim_run_info *in)
 }
 
 /* --batsim-csv and --swf-out: the schedule in the field's formats. */
-static int write_field_formats(const sim_config *c, const tp_sim_result *r,
+static int write_field_formats(const sim_config *c, sim_outfiles *o,
+			       const tp_sim_result *r,
 			       const sim_run_info *info, tp_error *err)
 {
 	FILE *fp;
-	if (c->batsim_csv) {
-		if (!(fp = sim_open_out(c->batsim_csv, err)))
-			return -1;
+	if ((fp = sim_outfile(o, SIM_OUT_BATSIM_CSV))) {
 		int bad = sim_batsim_write_runs(fp, r, sim_base_name(c->workload));
-		if (sim_close_out(fp, c->batsim_csv, err))
+		if (sim_outfile_close(o, SIM_OUT_BATSIM_CSV, err))
 			return -1;
 		if (bad)
 			return tp_errorf(err, "%s: write failed (or out of memory)",
 					 c->batsim_csv);
 	}
-	if (c->swf_out) {
+	if ((fp = sim_outfile(o, SIM_OUT_SWF_OUT))) {
 		sim_swf_info si = { c->workload, info->policy, info->alloc,
 				    r->nodes, info->w->ppn };
-		if (!(fp = sim_open_out(c->swf_out, err)))
-			return -1;
 		int bad = sim_write_swf(fp, r, &si);
-		if (sim_close_out(fp, c->swf_out, err))
+		if (sim_outfile_close(o, SIM_OUT_SWF_OUT, err))
 			return -1;
 		if (bad)
 			return tp_errorf(err, "%s: write failed (or out of memory)",
@@ -131,35 +129,37 @@ static int write_field_formats(const sim_config *c, const tp_sim_result *r,
 }
 
 /* --plot: the Gantt chart (SVG), then gnuplot's charts. */
-static int write_plots(const sim_config *c, const tp_sim_result *r,
-		       const char *title, tp_error *err)
+static int write_plots(const sim_config *c, sim_outfiles *o,
+		       const tp_sim_result *r, const char *title,
+		       tp_error *err)
 {
-	char path[4096];
-	snprintf(path, sizeof(path), "%s-gantt.svg", c->plot);
-	if (sim_gantt_svg(r, path, title, err))
+	if (sim_gantt_svg(r, sim_outfile(o, SIM_OUT_PLOT_GANTT),
+			  sim_outfile_path(o, SIM_OUT_PLOT_GANTT), title, err) ||
+	    sim_outfile_close(o, SIM_OUT_PLOT_GANTT, err))
 		return -1;
-	return sim_plot(r, c->plot, title, err);
+	return sim_plot(r, o, c->plot, title, err);
 }
 
-static int write_outputs(const sim_config *c, const tp_sim_result *r,
-			 const sim_run_info *info, const tp_topo *topo,
-			 tp_error *err)
+/* The jobs CSV of one replay (window -1) or of window i. */
+static int write_csv(FILE *fp, const tp_sim_result *r, const tp_topo *topo,
+		     int window, tp_error *err)
+{
+	return sim_write_csv(fp, r, topo->kind != TP_TOPO_FLAT ? node_name : NULL,
+			     topo, sim_cost_column_of(topo->kind), window, err);
+}
+
+static int write_outputs(const sim_config *c, sim_outfiles *o,
+			 const tp_sim_result *r, const sim_run_info *info,
+			 const tp_topo *topo, tp_error *err)
 {
 	tp_summary s;
 	tp_summarize(r, &s);
-	FILE *fp = sim_open_out(c->jobs_csv, err);
-	if (!fp)
+	if (write_csv(sim_outfile(o, SIM_OUT_JOBS_CSV), r, topo, -1, err) ||
+	    sim_outfile_close(o, SIM_OUT_JOBS_CSV, err))
 		return -1;
-	tp_error later;
-	int rc = sim_write_csv(fp, r, topo->kind != TP_TOPO_FLAT ? node_name : NULL,
-			       topo, -1, err);
-	if (sim_close_out(fp, c->jobs_csv, rc ? &later : err) || rc)
-		return -1;
-	if (!(fp = sim_open_out(c->summary_json, err)))
-		return -1;
-	sim_write_json(fp, &s, info);
-	if (sim_close_out(fp, c->summary_json, err) ||
-	    write_field_formats(c, r, info, err))
+	sim_write_json(sim_outfile(o, SIM_OUT_SUMMARY_JSON), &s, info);
+	if (sim_outfile_close(o, SIM_OUT_SUMMARY_JSON, err) ||
+	    write_field_formats(c, o, r, info, err))
 		return -1;
 	if (!c->quiet) {
 		fprintf(stderr, "toposim: %s/%s: %zu jobs on %d nodes, utilisation %.4f, "
@@ -171,7 +171,7 @@ static int write_outputs(const sim_config *c, const tp_sim_result *r,
 			put_actual(&s, info);
 	}
 	if (c->plot)
-		return write_plots(c, r, info->policy, err);
+		return write_plots(c, o, r, info->policy, err);
 	return 0;
 }
 
@@ -338,15 +338,61 @@ static int node_index(const void *topo, const char *name)
 	return tp_topo_node_index(topo, name);
 }
 
-/* --job-requests: read them and point the trace's jobs at them. */
+/* Requests for jobs the trace reader dropped: not used, one warning per
+ * reason, so that a request silently doing nothing cannot pass for one
+ * applied. */
+static void warn_unused_reqs(const tp_jobreqs *q, const tp_workload *w)
+{
+	static const char *const why[TP_DROP_N] = {
+		[TP_DROP_SIZE] = "without a size",
+		[TP_DROP_TOO_BIG] = "as larger than the machine",
+	};
+	const tp_jobreqs_unused *u = &q->unused;
+	for (int i = 0; i < TP_DROP_N; i++)
+		if (u->n[i])
+			fprintf(stderr, "toposim: warning: %s: %zu request(s) for jobs skipped %s (%d nodes) not used (first: job %" PRId64 ", line %d)\n",
+				q->path, u->n[i], why[i], w->nodes, u->first_id[i],
+				u->first_line[i]);
+}
+
+/* --job-requests: read them and point the trace's jobs at them (the
+ * whole trace's, before --jobs takes its slice: a request for a job
+ * outside the slice is simply not replayed). */
 static int load_job_reqs(const sim_config *c, const tp_topo *topo,
 			 tp_workload *w, tp_jobreqs *q, tp_error *err)
 {
 	if (!c->job_reqs)
 		return 0;
-	if (tp_jobreqs_read(q, c->job_reqs, topo->nnodes, node_index, topo, err))
+	if (tp_jobreqs_read(q, c->job_reqs, topo->nnodes, node_index, topo, err) ||
+	    tp_jobreqs_apply(q, w, err))
 		return -1;
-	return tp_jobreqs_apply(q, w, err);
+	warn_unused_reqs(q, w);
+	return 0;
+}
+
+/* Whether fattree.conf left the fattree allocator's options as they are
+ * by default (then another allocator ignores nothing the file said). */
+static bool fattree_opts_default(const tp_fattree *t)
+{
+	tp_fattree_opts d;
+	tp_fattree_opts_default(&d);
+	return t->opts.msu_size == d.msu_size &&
+	       t->opts.busy_fallback == d.busy_fallback &&
+	       t->opts.prefer_full == d.prefer_full;
+}
+
+/* Machine options the chosen allocator does not read: one warning each,
+ * the run goes on (as for a policy setting the policy does not read). */
+static void warn_unread_machine(const sim_config *c, const tp_topo *topo)
+{
+	const char *a = topo->alloc_name;
+	if (c->base_shapes >= 0 && strcmp(a, "torus-base"))
+		fprintf(stderr, "toposim: warning: --base-shapes has no effect with allocator %s (it is read by torus-base)\n",
+			a);
+	if (c->fattree_conf && topo->tree && strcmp(a, "fattree") &&
+	    !fattree_opts_default(topo->tree))
+		fprintf(stderr, "toposim: warning: --fattree-conf %s: its MsuSize=, BusyFallback= and PreferFull= have no effect with allocator %s (they are read by fattree)\n",
+			c->fattree_conf, a);
 }
 
 /* A trace with no requested time at all replays with exact estimates,
@@ -448,6 +494,9 @@ static int load(const sim_config *c, tp_topo *topo, sim_input *in,
 	warn_size(c, w);
 	if (c->esterr)
 		tp_esterr_apply(&est, c->seed, w);
+	/* A topology is loaded already: --job-requests needs one. */
+	if (load_job_reqs(c, topo, w, reqs, err))
+		return -1;
 	if (slice(c, in, err)) /* after the errors: a job keeps its estimate */
 		return -1;
 	if (!topo->alloc) {
@@ -458,9 +507,8 @@ static int load(const sim_config *c, tp_topo *topo, sim_input *in,
 	}
 	put_machine(c, topo);
 	warn_fabrics(topo);
-	if (load_actual(c, topo, in, err))
-		return -1;
-	return load_job_reqs(c, topo, w, reqs, err);
+	warn_unread_machine(c, topo);
+	return load_actual(c, topo, in, err);
 }
 
 /* One replay of w with a fresh policy (*p, for its statistics). */
@@ -506,8 +554,8 @@ static sim_run_info run_info(const sim_config *c, const tp_topo *topo,
 			       .wall_seconds = seconds };
 }
 
-static int run_one(const sim_config *c, const sim_input *in,
-		   const tp_topo *topo, tp_error *err)
+static int run_one(const sim_config *c, sim_outfiles *o,
+		   const sim_input *in, const tp_topo *topo, tp_error *err)
 {
 	tp_sim_result r = { 0 };
 	tp_policy *p = NULL;
@@ -524,7 +572,7 @@ static int run_one(const sim_config *c, const sim_input *in,
 			info.partition = c->partition;
 			info.partition_nodes = (int)in->part.n;
 		}
-		rc = write_outputs(c, &r, &info, topo, err);
+		rc = write_outputs(c, o, &r, &info, topo, err);
 	}
 	tp_sim_result_fini(&r);
 	tp_policy_destroy(p);
@@ -552,8 +600,7 @@ static int run_window(const sim_config *c, const sim_windows *win,
 	double secs;
 	int rc = replay(c, &w, topo, &p, &r, &secs, err);
 	if (!rc)
-		rc = sim_write_csv(csv, &r, topo->kind != TP_TOPO_FLAT ? node_name : NULL,
-				   topo, (int)i, err);
+		rc = write_csv(csv, &r, topo, (int)i, err);
 	if (!rc) {
 		tp_summarize(&r, s);
 		char what[80];
@@ -567,67 +614,64 @@ static int run_window(const sim_config *c, const sim_windows *win,
 }
 
 /* Every window in turn, the rows of all in one CSV. */
-static int replay_windows(const sim_config *c, const sim_windows *win,
-			  const tp_workload *w, const tp_topo *topo,
-			  tp_summary *s, tp_error *err)
+static int replay_windows(const sim_config *c, sim_outfiles *o,
+			  const sim_windows *win, const tp_workload *w,
+			  const tp_topo *topo, tp_summary *s, tp_error *err)
 {
-	FILE *csv = sim_open_out(c->jobs_csv, err);
-	if (!csv)
-		return -1;
+	FILE *csv = sim_outfile(o, SIM_OUT_JOBS_CSV);
 	int rc = 0;
 	for (size_t i = 0; i < win->k && !rc; i++)
 		rc = run_window(c, win, w, topo, i, csv, &s[i], err);
-	tp_error later;
-	if (sim_close_out(csv, c->jobs_csv, rc ? &later : err))
-		rc = -1;
+	if (!rc)
+		rc = sim_outfile_close(o, SIM_OUT_JOBS_CSV, err);
 	return rc;
 }
 
-static int write_windows_json(const sim_config *c, const sim_windows *win,
-			      const tp_workload *w, const tp_topo *topo,
-			      const tp_summary *s, tp_error *err)
+static int write_windows_json(const sim_config *c, sim_outfiles *o,
+			      const sim_windows *win, const tp_workload *w,
+			      const tp_topo *topo, const tp_summary *s,
+			      tp_error *err)
 {
 	tp_summary mean;
 	sim_summary_mean(s, win->k, &mean);
 	put_window(c, "mean of the windows", &mean);
-	FILE *fp = sim_open_out(c->summary_json, err);
-	if (!fp)
-		return -1;
 	sim_run_info info = { .workload = c->workload, .policy = c->set.policy,
 			      .alloc = topo->alloc_name, .w = w };
-	sim_write_windows_json(fp, &info, win->starts, win->len, s, win->k,
-			       &mean);
-	return sim_close_out(fp, c->summary_json, err);
+	sim_write_windows_json(sim_outfile(o, SIM_OUT_SUMMARY_JSON), &info,
+			       win->starts, win->len, s, win->k, &mean);
+	return sim_outfile_close(o, SIM_OUT_SUMMARY_JSON, err);
 }
 
 /* --windows: the starts drawn (or checked) for this trace, each window
  * replayed alone, each one's metrics and their mean. */
-static int run_windows(const sim_config *c, const tp_workload *w,
-		       const tp_topo *topo, tp_error *err)
+static int run_windows(const sim_config *c, sim_outfiles *o,
+		       const tp_workload *w, const tp_topo *topo, tp_error *err)
 {
 	sim_windows win = c->windows; /* drawn starts are this run's */
 	if (sim_windows_resolve(&win, w->njobs, err))
 		return -1;
 	tp_summary *s = calloc(win.k, sizeof(*s));
-	int rc = s ? replay_windows(c, &win, w, topo, s, err)
+	int rc = s ? replay_windows(c, o, &win, w, topo, s, err)
 		   : tp_errorf(err, "--windows: out of memory");
 	if (!rc)
-		rc = write_windows_json(c, &win, w, topo, s, err);
+		rc = write_windows_json(c, o, &win, w, topo, s, err);
 	free(s);
 	if (win.drawn)
 		free(win.starts);
 	return rc;
 }
 
-static int run(const sim_config *c, tp_error *err)
+static int run(const sim_config *c, sim_outfiles *o, tp_error *err)
 {
 	tp_topo topo = { 0 };
 	sim_input in = { .w = &in.swf };
 	tp_jobreqs reqs = { 0 };
 	int rc = load(c, &topo, &in, &reqs, err);
+	if (!rc) /* not before: a bad input leaves earlier outputs alone */
+		rc = sim_outfiles_open(o, err);
 	if (!rc)
-		rc = c->windows.k ? run_windows(c, in.w, &topo, err)
-				  : run_one(c, &in, &topo, err);
+		rc = c->windows.k ? run_windows(c, o, in.w, &topo, err)
+				  : run_one(c, o, &in, &topo, err);
 	tp_workload_fini(&in.swf);
 	tp_sacct_fini(&in.sacct);
 	tp_hostlist_fini(&in.part);
@@ -641,8 +685,18 @@ int main(int argc, char **argv)
 {
 	sim_config c;
 	tp_error err = { "" };
+	sim_outfiles out;
 	sim_parse_args(&c, argc, argv);
-	int rc = c.machine ? sim_het_run(&c, &err) : run(&c, &err);
+	/* Two outputs in one file fail at once; the files are opened once
+	 * the input is read (run, sim_het_run), before the replay. */
+	int rc = sim_outfiles_init(&out, &c, &err);
+	if (!rc)
+		rc = c.machine ? sim_het_run(&c, &out, &err) : run(&c, &out, &err);
+	if (!rc && sim_outfiles_close(&out, &err))
+		rc = -1;
+	if (rc)
+		sim_outfiles_discard(&out);
+	sim_outfiles_fini(&out);
 	if (rc)
 		fprintf(stderr, "toposim: %s\n", err.msg);
 	sim_windows_fini(&c.windows);
