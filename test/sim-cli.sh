@@ -416,12 +416,17 @@ if [ "$out" = "id,hop_sum 3,0 1,3 2,0" ]; then ok; else bad "fat-tree cost colum
 # ---- --job-requests for a job not replayed: said so, not "no job" -------
 cp "$tmp/t.swf" "$tmp/big.swf"
 echo "4 3 -1 3 9 -1 -1 9 3 -1 1 -1 -1 -1 -1 -1 -1 -1" >> "$tmp/big.swf"
-printf 'JobId=3 Exclude=n4\nJobId=4 Exclude=n1\n' > "$tmp/big.req"
+echo "5 3 -1 0 1 -1 -1 1 3 -1 1 -1 -1 -1 -1 -1 -1 -1" >> "$tmp/big.swf"
+printf 'JobId=3 Exclude=n4\nJobId=4 Exclude=n1\nJobId=5 Exclude=n1\n' > "$tmp/big.req"
 err=$("$toposim" --workload "$tmp/big.swf" --policy easy --topology "$tmp/etc/topology.conf" \
 	--job-requests "$tmp/big.req" --quiet --jobs-csv "$tmp/big.csv" --summary-json /dev/null 2>&1)
 case $err in
-*"warning: $tmp/big.req: 1 request(s) for jobs skipped as larger than the machine (4 nodes) not used (first: job 4, line 2)"*) ok ;;
+*"warning: $tmp/big.req: 1 request(s) for jobs skipped as larger than the machine's 4 nodes not used (first: job 4, line 2)"*) ok ;;
 *) bad "request for a too-big job: $err" ;;
+esac
+case $err in
+*"warning: $tmp/big.req: 1 request(s) for jobs skipped with a run time <= 0 not used (first: job 5, line 3)"*) ok ;;
+*) bad "request for a job without a run time: $err" ;;
 esac
 # Job 3 ran on n4 at once without its request; with it, it waits for job 1.
 if grep -q '^3,2,10,' "$tmp/big.csv" && ! grep -q '^3,.*"n4"' "$tmp/big.csv"; then ok; else

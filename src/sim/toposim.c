@@ -343,15 +343,19 @@ static int node_index(const void *topo, const char *name)
  * applied. */
 static void warn_unused_reqs(const tp_jobreqs *q, const tp_workload *w)
 {
-	static const char *const why[TP_DROP_N] = {
+	char big[64];
+	snprintf(big, sizeof(big), "as larger than the machine's %d nodes",
+		 w->nodes);
+	const char *const why[TP_DROP_N] = {
+		[TP_DROP_RUNTIME] = "with a run time <= 0",
 		[TP_DROP_SIZE] = "without a size",
-		[TP_DROP_TOO_BIG] = "as larger than the machine",
+		[TP_DROP_TOO_BIG] = big,
 	};
 	const tp_jobreqs_unused *u = &q->unused;
 	for (int i = 0; i < TP_DROP_N; i++)
 		if (u->n[i])
-			fprintf(stderr, "toposim: warning: %s: %zu request(s) for jobs skipped %s (%d nodes) not used (first: job %" PRId64 ", line %d)\n",
-				q->path, u->n[i], why[i], w->nodes, u->first_id[i],
+			fprintf(stderr, "toposim: warning: %s: %zu request(s) for jobs skipped %s not used (first: job %" PRId64 ", line %d)\n",
+				q->path, u->n[i], why[i], u->first_id[i],
 				u->first_line[i]);
 }
 

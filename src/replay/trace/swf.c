@@ -31,6 +31,7 @@ static const char *const field_name[SWF_FIELDS + 1] = {
 typedef struct swf_rec {
 	int64_t id, submit, runtime, estimate, procs;
 	bool estimate_missing; /* no requested time: estimate = run time */
+	bool no_runtime;       /* run time <= 0: dropped, its id kept */
 } swf_rec;
 
 typedef struct swf_reader {
@@ -290,8 +291,8 @@ static int parse_job(swf_reader *r, const char *p, bool lenient, tp_error *err)
 		return 0;
 	}
 	if (f[F_RUNTIME] <= 0) {
-		r->skipped.runtime++;
-		return 0;
+		swf_rec rec = { .id = f[F_ID], .no_runtime = true };
+		return add_rec(r, &rec, err);
 	}
 	int64_t req = f[r->est_field];
 	swf_rec rec = {
@@ -372,6 +373,11 @@ static int fill_workload(swf_reader *r, tp_workload *w, double scale,
 	w->trace_nodes = trace > INT32_MAX ? 0 : (int)trace;
 	for (size_t i = 0; i < r->nrecs; i++) {
 		const swf_rec *rec = &r->recs[i];
+		if (rec->no_runtime) {
+			if (tp_workload_drop(w, rec->id, TP_DROP_RUNTIME))
+				return tp_errorf(err, "%s: out of memory", r->name);
+			continue;
+		}
 		if (rec->procs <= 0) {
 			if (tp_workload_drop(w, rec->id, TP_DROP_SIZE))
 				return tp_errorf(err, "%s: out of memory", r->name);

@@ -21,7 +21,9 @@ int tp_workload_add(tp_workload *w, const tp_wjob *j)
 
 int tp_workload_drop(tp_workload *w, int64_t id, tp_drop_reason why)
 {
-	if (why == TP_DROP_SIZE)
+	if (why == TP_DROP_RUNTIME)
+		w->skipped.runtime++;
+	else if (why == TP_DROP_SIZE)
 		w->skipped.size++;
 	else
 		w->skipped.too_big++;

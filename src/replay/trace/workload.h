@@ -40,6 +40,7 @@ typedef struct tp_workload_skips {
 /* A record the reader dropped, by reason: what a request naming the job
  * (--job-requests) is told instead of "no such job". */
 typedef enum tp_drop_reason {
+	TP_DROP_RUNTIME,  /* run time <= 0 */
 	TP_DROP_SIZE,     /* no size */
 	TP_DROP_TOO_BIG,  /* more nodes than the machine */
 	TP_DROP_N
@@ -67,7 +68,8 @@ typedef struct tp_workload {
 } tp_workload;
 
 int  tp_workload_add(tp_workload *w, const tp_wjob *j); /* -1 on ENOMEM */
-/* Count a dropped record (skipped.size or .too_big) and keep its id;
+/* Count a dropped record (skipped.runtime, .size or .too_big) and keep
+ * its id;
  * -1 on ENOMEM. */
 int  tp_workload_drop(tp_workload *w, int64_t id, tp_drop_reason why);
 /* Why job `id` was dropped, or -1 if it was not. */
