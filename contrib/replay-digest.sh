@@ -11,6 +11,9 @@ b=$(cd "$1" && pwd)
 out=${2:-$(mktemp -d)}
 mkdir -p "$out"
 data=${TP_SHARED_DATA:-$(cd "$(dirname "$0")/.." && pwd)/../shared/data}
+# The summaries name the trace by its path: resolved, so that two
+# checkouts side by side (worktrees) hash the same files the same.
+data=$(cd "$data" && pwd -P)
 sim=$b/src/sim/toposim
 tool() { for d in src/tools contrib/fattree contrib/workload; do
 	[ -x "$b/$d/$1" ] && { echo "$b/$d/$1"; return; }; done; echo "no $1 in $b" >&2; exit 1; }
