@@ -285,7 +285,7 @@ if [ ! -e "$tmp/pre.csv" ]; then ok; else bad "unwritable --summary-json: the CS
 err=$("$toposim" --workload "$tmp/t.swf" --policy easy --jobs-csv "$tmp/pre.csv" \
 	--summary-json "$tmp/pre.json" --plot "$tmp/no/p" 2>&1 >/dev/null)
 case $err in
-*"--plot: $tmp/no/p-util.dat: cannot write"*) ok ;;
+*"--plot: $tmp/no/p-gantt.svg: cannot write"*) ok ;;
 *) bad "unwritable --plot: $err" ;;
 esac
 if [ ! -e "$tmp/pre.csv" ] && [ ! -e "$tmp/pre.json" ]; then ok; else bad "unwritable --plot: outputs left"; fi
@@ -300,7 +300,7 @@ ln -s "$tmp/t.swf" "$tmp/link-to-trace"
 : > "$tmp/exists.csv"
 ln -s "$tmp/exists.csv" "$tmp/exists-link"
 expect_fail "--summary-json: '-' is the file --jobs-csv already writes ('-')" \
-	--workload "$tmp/t.swf" --policy easy --jobs-csv - --summary-json /dev/null
+	--workload "$tmp/t.swf" --policy easy --jobs-csv - --summary-json -
 expect_fail "--summary-json: '$tmp/etc/../same.out' is the file --jobs-csv already writes ('$tmp/same.out')" \
 	--workload "$tmp/t.swf" --policy easy --jobs-csv "$tmp/same.out" --summary-json "$tmp/etc/../same.out"
 expect_fail "--summary-json: '$tmp/exists-link' is the file --jobs-csv already writes" \
@@ -308,7 +308,17 @@ expect_fail "--summary-json: '$tmp/exists-link' is the file --jobs-csv already w
 expect_fail "--plot: '$tmp/q-util.dat' is the file --jobs-csv already writes" \
 	--workload "$tmp/t.swf" --policy easy --jobs-csv "$tmp/q-util.dat" --summary-json /dev/null --plot "$tmp/q"
 expect_fail "--summary-json: '-' is the file --jobs-csv already writes" --machine /nonexistent \
-	--het-jobs /nonexistent --truth /nonexistent --policy olb --jobs-csv - --summary-json /dev/null
+	--het-jobs /nonexistent --truth /nonexistent --policy olb --jobs-csv - --summary-json -
+# The outputs in the field's formats and the Gantt chart are in the table too.
+expect_fail "--swf-out: '$tmp/same.out' is the file --batsim-csv already writes" \
+	--workload "$tmp/t.swf" --policy easy --jobs-csv /dev/null --summary-json /dev/null \
+	--batsim-csv "$tmp/same.out" --swf-out "$tmp/same.out"
+expect_fail "--plot: '$tmp/g-gantt.svg' is the file --swf-out already writes" \
+	--workload "$tmp/t.swf" --policy easy --jobs-csv /dev/null --summary-json /dev/null \
+	--swf-out "$tmp/g-gantt.svg" --plot "$tmp/g"
+expect_fail "--batsim-csv: $tmp/no/b.csv: cannot write" --workload "$tmp/t.swf" --policy easy \
+	--jobs-csv "$tmp/pre.csv" --summary-json /dev/null --batsim-csv "$tmp/no/b.csv"
+if [ ! -e "$tmp/pre.csv" ]; then ok; else bad "unwritable --batsim-csv: the CSV was written"; fi
 if [ ! -e "$tmp/same.out" ]; then ok; else bad "a refused output was created"; fi
 if "$toposim" --workload "$tmp/t.swf" --policy easy --quiet --jobs-csv /dev/null \
 	--summary-json /dev/null; then ok; else bad "/dev/null for two outputs refused"; fi
