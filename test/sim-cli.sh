@@ -422,6 +422,14 @@ if [ "$out" = "id,mean_distance 3,0.0000 1,1.3333 2,1.0000" ]; then ok; else bad
 out=$("$toposim" --workload "$tmp/t.swf" --policy easy --topology "$tmp/etc/topology.conf" --quiet \
 	--jobs-csv - --summary-json /dev/null | cut -d, -f1,14 | paste -sd' ')
 if [ "$out" = "id,hop_sum 3,0 1,3 2,0" ]; then ok; else bad "fat-tree cost column: '$out'"; fi
+# The Batsim CSV's metadata names the cost the same way.
+"$toposim" --workload "$tmp/t.swf" --policy easy --torus "$tmp/etc/torus4.conf" --quiet \
+	--jobs-csv /dev/null --summary-json /dev/null --batsim-csv "$tmp/tb.csv"
+"$toposim" --workload "$tmp/t.swf" --policy easy --topology "$tmp/etc/topology.conf" --quiet \
+	--jobs-csv /dev/null --summary-json /dev/null --batsim-csv "$tmp/fb.csv"
+if grep -q '^1,.*;mean_distance=1.3333' "$tmp/tb.csv" && grep -q '^1,.*;hop_sum=3' "$tmp/fb.csv" &&
+	! grep -q 'hop_sum' "$tmp/tb.csv"; then ok; else
+	bad "Batsim metadata cost: $(cat "$tmp/tb.csv" "$tmp/fb.csv")"; fi
 
 # ---- --job-requests for a job not replayed: said so, not "no job" -------
 cp "$tmp/t.swf" "$tmp/big.swf"

@@ -105,7 +105,7 @@ static const char *interval_set(const char *list, char *buf, size_t len,
 }
 
 int sim_batsim_write_runs(FILE *fp, const tp_sim_result *r,
-			  const char *workload_name)
+			  const char *workload_name, sim_cost_column cost)
 {
 	sim_batsim_header(fp);
 	for (size_t i = 0; i < r->nrec; i++) {
@@ -118,8 +118,8 @@ int sim_batsim_write_runs(FILE *fp, const tp_sim_result *r,
 		int m = snprintf(meta, sizeof(meta), "attempt=%d;fill=%d;extensions=%d",
 				 x->attempt, x->fill, x->extensions);
 		if (x->cost >= 0)
-			snprintf(meta + m, sizeof(meta) - (size_t)m, ";hop_sum=%.0f",
-				 x->cost);
+			snprintf(meta + m, sizeof(meta) - (size_t)m, ";%s=%.*f",
+				 cost.name, cost.decimals, x->cost);
 		batsim_row b = { .workload = workload_name, .profile = "delay",
 				 .id = x->id, .attempt = x->attempt,
 				 .submit = (double)x->submit,

@@ -25,15 +25,17 @@
 #include "engine/engine.h"
 #include "hetsim/het_conf.h"
 #include "hetsim/het_sim.h"
+#include "output.h"
 
 /* The header line. */
 void sim_batsim_header(FILE *fp);
 
 /* One line per record of r (a resubmitted job's later attempts are
- * ID#1, ID#2, ...); workload_name: the trace's file name.  -1 on a
- * write error. */
+ * ID#1, ID#2, ...); workload_name: the trace's file name; cost: the
+ * allocator cost's name and decimals in the metadata, as in the jobs
+ * CSV.  -1 on a write error. */
 int sim_batsim_write_runs(FILE *fp, const tp_sim_result *r,
-			  const char *workload_name);
+			  const char *workload_name, sim_cost_column cost);
 
 /* One line per job of the heterogeneous run that ran (the others are in
  * the summary's never_ran); profile: the job class.  -1 on a write

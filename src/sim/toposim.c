@@ -103,12 +103,13 @@ static void put_actual(const tp_summary *sim, const sim_run_info *in)
 
 /* --batsim-csv and --swf-out: the schedule in the field's formats. */
 static int write_field_formats(const sim_config *c, sim_outfiles *o,
-			       const tp_sim_result *r,
-			       const sim_run_info *info, tp_error *err)
+			       const tp_sim_result *r, const sim_run_info *info,
+			       const tp_topo *topo, tp_error *err)
 {
 	FILE *fp;
 	if ((fp = sim_outfile(o, SIM_OUT_BATSIM_CSV))) {
-		int bad = sim_batsim_write_runs(fp, r, sim_base_name(c->workload));
+		int bad = sim_batsim_write_runs(fp, r, sim_base_name(c->workload),
+						sim_cost_column_of(topo->kind));
 		if (sim_outfile_close(o, SIM_OUT_BATSIM_CSV, err))
 			return -1;
 		if (bad)
@@ -159,7 +160,7 @@ static int write_outputs(const sim_config *c, sim_outfiles *o,
 		return -1;
 	sim_write_json(sim_outfile(o, SIM_OUT_SUMMARY_JSON), &s, info);
 	if (sim_outfile_close(o, SIM_OUT_SUMMARY_JSON, err) ||
-	    write_field_formats(c, o, r, info, err))
+	    write_field_formats(c, o, r, info, topo, err))
 		return -1;
 	if (!c->quiet) {
 		fprintf(stderr, "toposim: %s/%s: %zu jobs on %d nodes, utilisation %.4f, "
