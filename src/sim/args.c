@@ -453,14 +453,3 @@ void sim_parse_args(sim_config *c, int argc, char **argv)
 	check_required(c);
 	warn_unread_settings(c);
 }
-
-size_t sim_output_files(const sim_config *c, const char *out[])
-{
-	const char *all[SIM_MAX_OUTPUTS] = { c->jobs_csv, c->summary_json,
-					     c->batsim_csv, c->swf_out };
-	size_t n = 0;
-	for (size_t i = 0; i < SIM_MAX_OUTPUTS; i++)
-		if (all[i])
-			out[n++] = all[i];
-	return n;
-}

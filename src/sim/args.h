@@ -50,11 +50,4 @@ typedef struct sim_config {
 /* Parse argv into *c; exits with a message on bad usage (status 2). */
 void sim_parse_args(sim_config *c, int argc, char **argv);
 
-/* The files given as OUT options (--jobs-csv, --summary-json,
- * --batsim-csv, --swf-out), in that order, into out[] (room for
- * SIM_MAX_OUTPUTS); returns how many.  --plot's PREFIX names several
- * files and is not among them. */
-#define SIM_MAX_OUTPUTS 4
-size_t sim_output_files(const sim_config *c, const char *out[]);
-
 #endif
