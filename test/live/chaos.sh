@@ -97,14 +97,9 @@ submit_chunk() { # FIRST LAST
 # anchor VAR PARTITION NODES K: a job that runs until release K; its id
 # into VAR and into the acknowledged list.
 anchor() {
-	local out
-	out=$(sx sbatch --parsable -p "$2" -N "$3" -t 10 -J "anchor$4" -o /dev/null \
-		--wrap "until [ -e '$LIVE_DIR/out/release$4' ]; do sleep 0.5; done" 2>&1) ||
-		bail_out "sbatch of an anchor job: $out"
-	printf -v "$1" '%s' "${out%%;*}"
-	echo "${out%%;*}" >>"$IDS"
+	held "$1" "anchor$4" --tag "$4" -p "$2" -N "$3"
+	echo "${!1}" >>"$IDS"
 }
-release() { touch "$LIVE_DIR/out/release$1"; }
 
 # A job of the rb scenario: ack'd id into VAR.
 rb_job() { # VAR NODES SECONDS LIMIT_MIN LABEL

@@ -29,7 +29,6 @@ live_needs ftconf topology_fattree
 # cluster directory, which every job sees at the same path): they outlive
 # the state save, the crash and the restart however slow the machine is,
 # and then complete with exit 0.
-release() { touch "$LIVE_DIR/out/release"; }
 
 conf=$(mktemp -d "${TMPDIR:-/tmp}/t-cons-tres.XXXXXX")
 "$FTCONF" generate --levels 2 --width 4 -o "$conf/topology.conf" || bail_out "ftconf generate failed"
@@ -57,14 +56,9 @@ job_record() {
 # wait until it runs, its id into VAR (no subshell: bail_out must end the
 # test).
 one() {
-	local var=$1 name=$2 out
-	shift 2
-	out=$(sx sbatch --parsable -t 10 -J "$name" -o "$LIVE_DIR/out/%j.out" "$@" \
-		--wrap "until [ -e '$LIVE_DIR/out/release' ]; do sleep 0.5; done" 2>&1) ||
-		bail_out "sbatch $*: $out"
-	out=${out%%;*}
-	wait_job_state "$out" RUNNING 30 || bail_out "job $out ($name: $*) did not start"
-	printf -v "$var" '%s' "$out"
+	held "$@"
+	local id=${!1}
+	wait_job_state "$id" RUNNING 30 || bail_out "job $id ($2: ${*:3}) did not start"
 }
 # sequence: the jobs, one at a time; sets whole gres range s1 s2 s3.
 # shellcheck disable=SC2154 # s1 is set by one

@@ -26,34 +26,11 @@ printf '%s\n' 'SwitchName=a1 Nodes=n[1-4]' 'SwitchName=a2 Nodes=n[5-8]' \
 	'SwitchName=b1 Nodes=n[9-12]' 'SwitchName=b2 Nodes=n[13-16]' \
 	'SwitchName=A Switches=a[1-2]' 'SwitchName=B Switches=b[1-2]' >"$work/topology.conf"
 
-release() { touch "$LIVE_DIR/out/release"; }
-# held VAR NAME SBATCH_ARG...: a job that runs until release(); its id
-# into VAR (no subshell: bail_out must end the test).
-held() {
-	local var=$1 name=$2 out
-	shift 2
-	out=$(sx sbatch --parsable -t 10 -J "$name" -o "$LIVE_DIR/out/%j.out" "$@" \
-		--wrap "until [ -e '$LIVE_DIR/out/release' ]; do sleep 0.5; done" 2>&1) ||
-		bail_out "sbatch $*: $out"
-	printf -v "$var" '%s' "${out%%;*}"
-}
 # island ID: "A" or "B" when every node of the job is in that island,
 # else the list of islands seen ("A B").
 island() {
 	job_nodes "$1" | sed 's/^n//' | awk '{ print ($1 <= 8) ? "A" : "B" }' |
 		sort -u | paste -sd' '
-}
-# wait_tried ID: the scheduler has looked at the pending job (a reason
-# other than None); 0 then, 1 after 30 s.
-wait_tried() {
-	local end=$(($(date +%s) + 30)) r
-	while [ "$(date +%s)" -lt "$end" ]; do
-		r=$(job_field "$1" Reason)
-		[ -n "$r" ] && [ "$r" != None ] && return 0
-		sleep 0.5
-	done
-	diag "job $1: no reason after 30 s"
-	return 1
 }
 
 # jobs_case LABEL: the three cases on the running cluster; CASE gets
@@ -75,7 +52,7 @@ jobs_case() {
 		"$label: two 6-node jobs side by side, one in each island"
 	release
 	wait_jobs_final 60 "$x" "$y" || fail "$label: the held jobs ended"
-	rm -f "$LIVE_DIR/out/release"
+	unrelease
 	wait_nodes_idle "n[1-16]" 60 || fail "$label: the cluster idle again"
 
 	if out=$(sx sbatch --parsable -N 12 -t 1 -J twelve -o "$LIVE_DIR/out/%j.out" \

@@ -291,6 +291,46 @@ wait_state_saved() {
 	diag "no write of $f after the last job event ($last) within ${LIVE_STATE_SAVE_WAIT:-120} s"
 }
 
+# ------------------------------------------------------------- held jobs
+# Jobs that run until the test releases them (a file in the cluster
+# directory, which every job sees at the same path): they outlive a state
+# save, a crash and a restart however slow the machine is, and then
+# complete with exit 0.
+
+# release [TAG]: the jobs held until TAG (default: none given) end.
+release() { touch "$LIVE_DIR/out/release${1:-}"; }
+# unrelease [TAG]: jobs held until TAG submitted from now on wait again.
+unrelease() { rm -f "$LIVE_DIR/out/release${1:-}"; }
+
+# held VAR NAME SBATCH_ARG...: sbatch a job that runs until release (with
+# --tag T as the first SBATCH_ARG: until release T); its id into VAR (no
+# subshell: bail_out must end the test).
+held() {
+	local var=$1 name=$2 tag="" out
+	shift 2
+	if [ "${1:-}" = --tag ]; then
+		tag=$2
+		shift 2
+	fi
+	out=$(sx sbatch --parsable -t 10 -J "$name" -o "$LIVE_DIR/out/%j.out" "$@" \
+		--wrap "until [ -e '$LIVE_DIR/out/release$tag' ]; do sleep 0.5; done" 2>&1) ||
+		bail_out "sbatch $*: $out"
+	printf -v "$var" '%s' "${out%%;*}"
+}
+
+# wait_tried ID: the scheduler has looked at the pending job (a reason
+# other than None); 0 then, 1 after 30 s.
+wait_tried() {
+	local end=$(($(date +%s) + 30)) r
+	while [ "$(date +%s)" -lt "$end" ]; do
+		r=$(job_field "$1" Reason)
+		[ -n "$r" ] && [ "$r" != None ] && return 0
+		sleep 0.5
+	done
+	diag "job $1: no reason after 30 s"
+	return 1
+}
+
 # ------------------------------------------------------------------- jobs
 
 # submit NODES SECONDS [LIMIT_MIN] [NAME] [SBATCH_ARG...]: sbatch a

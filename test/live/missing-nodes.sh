@@ -30,29 +30,6 @@ printf 'SwitchName=s0 Nodes=n[1-4]\nSwitchName=s1 Nodes=n[5-8]\nSwitchName=s2 No
 	'SwitchName=s3 Nodes=n[13-16]' 'SwitchName=top Switches=s[0-3]' >"$work/topology.conf"
 printf 'Dimensions=4x4\nNodes=n[1-16]\n' >"$work/torus.conf"
 
-# held VAR NAME SBATCH_ARG...: a job that runs until release(); its id
-# into VAR (no subshell: bail_out must end the test).
-release() { touch "$LIVE_DIR/out/release"; }
-held() {
-	local var=$1 name=$2 out
-	shift 2
-	out=$(sx sbatch --parsable -t 10 -J "$name" -o "$LIVE_DIR/out/%j.out" "$@" \
-		--wrap "until [ -e '$LIVE_DIR/out/release' ]; do sleep 0.5; done" 2>&1) ||
-		bail_out "sbatch $*: $out"
-	printf -v "$var" '%s' "${out%%;*}"
-}
-# wait_tried ID: the scheduler has looked at the pending job (a reason
-# other than None); 0 then, 1 after 30 s.
-wait_tried() {
-	local end=$(($(date +%s) + 30)) r
-	while [ "$(date +%s)" -lt "$end" ]; do
-		r=$(job_field "$1" Reason)
-		[ -n "$r" ] && [ "$r" != None ] && return 0
-		sleep 0.5
-	done
-	diag "job $1: no reason after 30 s"
-	return 1
-}
 leaf_of() { echo $(((${1#n} - 1) / 4)); }
 
 # ---- fat tree: n17 outside it
@@ -108,7 +85,7 @@ outside_case() {
 	if expand_hostlist "$(job_nodelist "$multi")" | grep -qx n17; then
 		fail "$label: the 2-node job ran on n17"
 	fi
-	rm -f "$LIVE_DIR/out/release"
+	unrelease
 	CASE="$before single-after=$(job_nodelist "$single")"
 }
 
