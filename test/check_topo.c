@@ -896,6 +896,73 @@ START_TEST(test_fragmentation)
 }
 END_TEST
 
+/* ---- the largest free unit (toposim --frag-csv) ------------------------- */
+
+static int largest_without(const tp_topo *t, const int *busy, int nbusy)
+{
+	tp_nodeset free;
+	tp_nodeset_init(&free, t->nnodes);
+	set_nodes(&free, busy, nbusy);
+	int n = tp_topo_largest_free(t, &free);
+	tp_nodeset_fini(&free);
+	return n;
+}
+
+START_TEST(test_largest_free)
+{
+	tp_error err = { { 0 } };
+	/* fat tree of 4 leaves of 4: a whole subtree, else one leaf's free
+	 * nodes */
+	tp_topo ft = { .kind = TP_TOPO_FATTREE };
+	ft.tree = tp_fattree_generate(2, 4, &err);
+	ck_assert_msg(ft.tree, "%s", err.msg);
+	ft.nnodes = ft.ninside = 16;
+	ck_assert_int_eq(largest_without(&ft, NULL, 0), 16);
+	ck_assert_int_eq(largest_without(&ft, (int[]){ 0 }, 1), 4);
+	ck_assert_int_eq(largest_without(&ft, (int[]){ 0, 4, 8, 12 }, 4), 3);
+	ck_assert_int_eq(largest_without(&ft, (int[]){ 0, 1, 2, 4, 5, 8, 12 }, 7),
+			 3);
+	int all[16];
+	for (int i = 0; i < 16; i++)
+		all[i] = i;
+	ck_assert_int_eq(largest_without(&ft, all, 16), 0);
+	tp_fattree_free(ft.tree);
+	/* three levels: one busy node leaves three whole subtrees of 16 */
+	ft.tree = tp_fattree_generate(3, 4, &err);
+	ck_assert_msg(ft.tree, "%s", err.msg);
+	ft.nnodes = ft.ninside = 64;
+	ck_assert_int_eq(largest_without(&ft, NULL, 0), 64);
+	ck_assert_int_eq(largest_without(&ft, (int[]){ 0 }, 1), 16);
+	ck_assert_int_eq(largest_without(&ft, (int[]){ 0, 16, 32, 48 }, 4), 4);
+	tp_fattree_free(ft.tree);
+
+	/* torus 4x4: the largest free box */
+	ck_assert_int_eq(tmpdir_make("check_topo"), 0);
+	char p[PATH_MAX];
+	snprintf(p, sizeof(p), "%s",
+		 tmpdir_write("t44.conf", "Dimensions=4x4 Nodes=a[1-16]\n"));
+	tp_topo_spec s;
+	tp_topo t;
+	tp_topo_spec_init(&s, TP_TOPO_TORUS);
+	s.conf = p;
+	s.confdir = tmpdir;
+	ck_assert_msg(tp_topo_load(&t, &s, &err) == 0, "%s", err.msg);
+	ck_assert_int_eq(largest_without(&t, NULL, 0), 16);
+	ck_assert_int_eq(largest_without(&t, (int[]){ 0 }, 1), 12);
+	ck_assert_int_eq(largest_without(&t, (int[]){ 0, 1, 4, 5 }, 4), 8);
+	ck_assert_int_eq(largest_without(&t, all, 16), 0);
+	tp_topo_fini(&t);
+	tmpdir_remove();
+
+	/* flat: the free nodes */
+	tp_topo_spec_init(&s, TP_TOPO_FLAT);
+	s.nnodes = 8;
+	ck_assert_msg(tp_topo_load(&t, &s, &err) == 0, "%s", err.msg);
+	ck_assert_int_eq(largest_without(&t, (int[]){ 2, 7 }, 2), 6);
+	tp_topo_fini(&t);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("topo");
@@ -923,6 +990,7 @@ int main(void)
 	suite_add_tcase(s, tc);
 	tc = tcase_create("fragmentation");
 	tcase_add_test(tc, test_fragmentation);
+	tcase_add_test(tc, test_largest_free);
 	suite_add_tcase(s, tc);
 	return tp_check_run(s);
 }

@@ -25,7 +25,7 @@ enum {
 	OPT_SLICE, OPT_EST_FIELD, OPT_WINDOWS, OPT_BASE_SHAPES,
 	OPT_MACHINE, OPT_HET_JOBS, OPT_TRUTH, OPT_EXPDB, OPT_ORACLE,
 	OPT_OUTSIDE_RULE, OPT_SCALE_SIZES, OPT_LOAD, OPT_SACCT, OPT_PARTITION, OPT_SLURM_CONF,
-	OPT_BATSIM_CSV, OPT_SWF_OUT, OPT_RUNTIME_MODEL, OPT_VERSION,
+	OPT_BATSIM_CSV, OPT_SWF_OUT, OPT_RUNTIME_MODEL, OPT_VERSION, OPT_FRAG_CSV,
 	OPT_SETTING = 1024, /* + index in tp_settings_table */
 };
 
@@ -53,6 +53,7 @@ static const struct option fixed_opts[] = {
 	{ "seed", required_argument, NULL, OPT_SEED },
 	{ "jobs-csv", required_argument, NULL, OPT_JOBS_CSV },
 	{ "summary-json", required_argument, NULL, OPT_SUMMARY },
+	{ "frag-csv", required_argument, NULL, OPT_FRAG_CSV },
 	{ "plot", required_argument, NULL, OPT_PLOT },
 	{ "batsim-csv", required_argument, NULL, OPT_BATSIM_CSV },
 	{ "swf-out", required_argument, NULL, OPT_SWF_OUT },
@@ -128,7 +129,8 @@ static void usage(FILE *fp)
 		"               [--jobs FIRST:COUNT | --windows K:LEN:SEED | --windows LEN@I1,I2,...]\n"
 		"               [--estimate-field N] [--job-requests FILE] [--lenient] [--estimate-error SPEC] [--seed S] [--check] [--quiet]\n"
 		"               [--runtime-model none|spread[:SHARE]]\n"
-		"               [--plot PREFIX] [--batsim-csv OUT] [--swf-out OUT] --jobs-csv OUT --summary-json OUT\n"
+		"               [--plot PREFIX] [--batsim-csv OUT] [--swf-out OUT] [--frag-csv OUT]\n"
+		"               --jobs-csv OUT --summary-json OUT\n"
 		"               (OUT may be - or /dev/null; each output its own file)\n"
 		"       toposim --machine FILE --het-jobs FILE --truth FILE [--expdb FILE | --oracle]\n"
 		"               --policy olb|min-min|min-max|sjs|pjs [--jobs-csv OUT] [--summary-json OUT] [--batsim-csv OUT] [--quiet]\n"
@@ -273,6 +275,7 @@ static void parse_one(sim_config *c, int o, const char *arg)
 	case OPT_SEED: c->seed = (uint64_t)int_arg("seed", arg, 0, INT64_MAX); break;
 	case OPT_JOBS_CSV: c->jobs_csv = arg; break;
 	case OPT_SUMMARY: c->summary_json = arg; break;
+	case OPT_FRAG_CSV: c->frag_csv = arg; break;
 	case OPT_PLOT: c->plot = arg; break;
 	case OPT_BATSIM_CSV: c->batsim_csv = arg; break;
 	case OPT_SWF_OUT: c->swf_out = arg; break;
@@ -364,6 +367,8 @@ static void check_sacct(sim_config *c)
 static void check_required(sim_config *c)
 {
 	c->het_algo = c->policy_given ? policy_het_algo(c) : -1;
+	if (c->frag_csv && (c->machine || c->windows.k))
+		usage_error("--frag-csv follows one replay of one cluster: not with --machine or --windows");
 	if (c->machine) {
 		check_het(c);
 		return;

@@ -20,6 +20,7 @@ typedef struct sim_config {
 	const char *batsim_csv; /* --batsim-csv: the jobs in Batsim's schema */
 	const char *swf_out;    /* --swf-out: the schedule as an SWF trace */
 	const char *job_reqs;   /* --job-requests (io/jobreqs.h) */
+	const char *frag_csv;   /* --frag-csv: the fragmentation series (frag.h) */
 	const char *sacct;      /* --sacct: the workload is sacct -P output */
 	const char *partition;  /* --partition: its jobs; its nodes with
 				 * --slurm-conf */

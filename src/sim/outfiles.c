@@ -27,6 +27,7 @@ static const out_kind kinds[SIM_OUT_N] = {
 	[SIM_OUT_SUMMARY_JSON] = { "--summary-json", CFG(summary_json), NULL, false },
 	[SIM_OUT_BATSIM_CSV] = { "--batsim-csv", CFG(batsim_csv), NULL, false },
 	[SIM_OUT_SWF_OUT] = { "--swf-out", CFG(swf_out), NULL, false },
+	[SIM_OUT_FRAG_CSV] = { "--frag-csv", CFG(frag_csv), NULL, false },
 	[SIM_OUT_PLOT_GANTT] = { "--plot", CFG(plot), "-gantt.svg", false },
 	[SIM_OUT_PLOT_UTIL] = { "--plot", CFG(plot), "-util.dat", false },
 	[SIM_OUT_PLOT_WAIT] = { "--plot", CFG(plot), "-wait.dat", false },

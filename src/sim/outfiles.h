@@ -21,6 +21,7 @@ typedef enum sim_out_id {
 	SIM_OUT_SUMMARY_JSON,   /* --summary-json */
 	SIM_OUT_BATSIM_CSV,     /* --batsim-csv */
 	SIM_OUT_SWF_OUT,        /* --swf-out */
+	SIM_OUT_FRAG_CSV,       /* --frag-csv */
 	SIM_OUT_PLOT_GANTT,     /* --plot PREFIX: PREFIX-gantt.svg */
 	SIM_OUT_PLOT_UTIL,      /* PREFIX-util.dat */
 	SIM_OUT_PLOT_WAIT,      /* PREFIX-wait.dat */

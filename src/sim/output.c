@@ -232,6 +232,8 @@ void sim_write_json(FILE *fp, const tp_summary *s, const sim_run_info *in)
 		k->too_big, k->malformed);
 	if (in->sacct)
 		put_sacct(fp, in);
+	if (in->dist)
+		sim_write_dist_json(fp, in->dist);
 	fprintf(fp, "  \"wall_seconds\": %.3f\n}\n", in->wall_seconds);
 }
 

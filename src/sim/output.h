@@ -6,6 +6,7 @@
 
 #include "engine/engine.h"
 #include "engine/metrics.h"
+#include "engine/metrics_dist.h"
 #include "trace/sacct.h"
 #include "trace/workload.h"
 
@@ -51,9 +52,13 @@ typedef struct sim_run_info {
 	const char *partition;      /* --partition, or NULL */
 	int partition_nodes;        /* its nodes with --slurm-conf, else 0 */
 	double comm_share;          /* --runtime-model spread's share */
+	const tp_dist *dist;        /* percentiles and size classes, or NULL */
 } sim_run_info;
 
 void sim_write_json(FILE *fp, const tp_summary *s, const sim_run_info *info);
+/* The distributions as summary members, each line ending in a comma
+ * (output_dist.c). */
+void sim_write_dist_json(FILE *fp, const tp_dist *d);
 /* --windows: each window's first job, metrics, and their mean. */
 void sim_write_windows_json(FILE *fp, const sim_run_info *info,
 			    const size_t *starts, size_t len,

@@ -15,6 +15,7 @@
 #include "settings/settings.h"
 #include "engine/engine.h"
 #include "engine/metrics.h"
+#include "engine/metrics_dist.h"
 #include "het_run.h"
 #include "trace/esterr.h"
 #include "trace/jobreqs.h"
@@ -30,6 +31,7 @@
 #include "restrict.h"
 #include "plot.h"
 #include "progress.h"
+#include "frag.h"
 #include "machine/topo.h"
 #include "outside_names.h"
 #include "windows.h"
@@ -154,7 +156,13 @@ static int write_outputs(const sim_config *c, sim_outfiles *o,
 			 const tp_topo *topo, tp_error *err)
 {
 	tp_summary s;
+	tp_dist dist;
 	tp_summarize(r, &s);
+	if (tp_summarize_dist(r, &dist))
+		return tp_errorf(err, "out of memory summarising the schedule");
+	sim_run_info with = *info;
+	with.dist = &dist;
+	info = &with;
 	if (write_csv(sim_outfile(o, SIM_OUT_JOBS_CSV), r, topo, -1, err) ||
 	    sim_outfile_close(o, SIM_OUT_JOBS_CSV, err))
 		return -1;
@@ -164,9 +172,11 @@ static int write_outputs(const sim_config *c, sim_outfiles *o,
 		return -1;
 	if (!c->quiet) {
 		fprintf(stderr, "toposim: %s/%s: %zu jobs on %d nodes, utilisation %.4f, "
-			"mean wait %.0f s, mean bounded slowdown %.2f, %.2f s",
+			"mean wait %.0f s (median %.0f, p95 %.0f, p99 %.0f), "
+			"mean bounded slowdown %.2f, %.2f s",
 			info->policy, info->alloc, s.jobs, s.nodes, s.utilisation,
-			s.mean_wait, s.mean_bsld, info->wall_seconds);
+			s.mean_wait, dist.all.wait.median, dist.all.wait.p95,
+			dist.all.wait.p99, s.mean_bsld, info->wall_seconds);
 		put_skips(&info->w->skipped);
 		if (info->actual)
 			put_actual(&s, info);
@@ -516,23 +526,32 @@ static int load(const sim_config *c, tp_topo *topo, sim_input *in,
 	return load_actual(c, topo, in, err);
 }
 
-/* One replay of w with a fresh policy (*p, for its statistics). */
+/* One replay of w with a fresh policy (*p, for its statistics); with
+ * frag, its series after every pass. */
 static int replay(const sim_config *c, const tp_workload *w,
 		  const tp_topo *topo, tp_policy **p, tp_sim_result *r,
-		  double *seconds, tp_error *err)
+		  double *seconds, sim_frag *frag, tp_error *err)
 {
 	if (!(*p = tp_policy_create(c->set.policy, &c->set.popts, err)))
 		return -1;
 	tp_engine_opts eo = { .check = c->check, .keep_nodelists = true };
+	sim_progress_state prog;
+	if (!c->quiet) {
+		if (sim_progress_init(&prog, c->set.policy,
+				      w->njobs ? w->jobs[0].submit : 0, err))
+			return -1;
+		eo.progress = sim_progress;
+		eo.progress_arg = &prog;
+	}
 	tp_rtmodel model;
 	if (c->runtime_model &&
 	    tp_rtmodel_init(&model, topo->tree, topo->torus, c->comm_share, err))
 		return -1;
 	if (c->runtime_model)
 		eo.runtime_model = &model;
-	if (!c->quiet && sim_progress_wanted()) {
-		eo.progress = sim_progress;
-		eo.progress_arg = (void *)c->set.policy;
+	if (frag) {
+		eo.after_pass = sim_frag_row;
+		eo.after_pass_arg = frag;
 	}
 	double t0 = now_seconds();
 	int rc = tp_simulate(w, *p, topo->alloc, &eo, r, err);
@@ -540,6 +559,21 @@ static int replay(const sim_config *c, const tp_workload *w,
 	if (c->runtime_model)
 		tp_rtmodel_fini(&model);
 	return rc;
+}
+
+/* The replay of a whole run, with --frag-csv's series when asked. */
+static int replay_one(const sim_config *c, sim_outfiles *o,
+		      const tp_workload *w, const tp_topo *topo,
+		      tp_policy **p, tp_sim_result *r, double *seconds,
+		      tp_error *err)
+{
+	FILE *fp = sim_outfile(o, SIM_OUT_FRAG_CSV);
+	if (!fp)
+		return replay(c, w, topo, p, r, seconds, NULL, err);
+	sim_frag frag;
+	sim_frag_start(&frag, fp, sim_outfile_path(o, SIM_OUT_FRAG_CSV), topo);
+	int rc = replay(c, w, topo, p, r, seconds, &frag, err);
+	return rc ? rc : sim_outfile_close(o, SIM_OUT_FRAG_CSV, err);
 }
 
 static sim_run_info run_info(const sim_config *c, const tp_topo *topo,
@@ -566,7 +600,7 @@ static int run_one(const sim_config *c, sim_outfiles *o,
 	tp_policy *p = NULL;
 	double secs;
 	const tp_workload *w = in->w;
-	int rc = replay(c, w, topo, &p, &r, &secs, err);
+	int rc = replay_one(c, o, w, topo, &p, &r, &secs, err);
 	if (!rc) {
 		sim_run_info info = run_info(c, topo, w, p, r.rejected, secs);
 		if (c->sacct) {
@@ -603,7 +637,7 @@ static int run_window(const sim_config *c, const sim_windows *win,
 	tp_sim_result r = { 0 };
 	tp_policy *p = NULL;
 	double secs;
-	int rc = replay(c, &w, topo, &p, &r, &secs, err);
+	int rc = replay(c, &w, topo, &p, &r, &secs, NULL, err);
 	if (!rc)
 		rc = write_csv(csv, &r, topo, (int)i, err);
 	if (!rc) {

@@ -148,6 +148,18 @@ int tp_topo_outside_line(const tp_topo *t, char *buf, size_t len);
  *   flat     busy nodes (any free nodes will do).
  */
 uint64_t tp_topo_fragmentation(const tp_topo *t, const tp_nodeset *free);
+/*
+ * The largest free unit of the machine with free nodes `free`: what one
+ * job could get in one piece now, as the allocators see the machine.
+ * Read-only, for reports (toposim --frag-csv); changes no decision.
+ *   fattree  tp_fattree_largest_free: one leaf switch's free nodes, or a
+ *            completely free subtree;
+ *   torus    the volume of the largest free box (tp_torus_erode_largest);
+ *   flat     the free nodes.
+ * Nodes outside the topology (tp_topo_add_outside) belong to no unit.
+ * -1 on ENOMEM.
+ */
+int tp_topo_largest_free(const tp_topo *t, const tp_nodeset *free);
 
 /* "fattree", "torus" or "flat". */
 const char *tp_topo_kind_name(tp_topo_kind k);

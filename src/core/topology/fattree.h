@@ -210,6 +210,11 @@ int tp_fattree_msu_hops(const tp_fattree *t, int m1, int m2);
 long long tp_fattree_hop_sum(const tp_fattree *t, const tp_nodeset *nodes);
 /* Free nodes of MSU m in `free` (popcount over its range). */
 int tp_fattree_msu_free(const tp_fattree *t, const tp_nodeset *free, int m);
+/* The most free nodes a job can get in one piece (fattree_largest.c): the
+ * free nodes of one leaf switch, or all the nodes of a subtree whose every
+ * node is free, whichever is larger; 0 when nothing is free.  Read-only,
+ * for reports (toposim --frag-csv).  -1 on ENOMEM. */
+int tp_fattree_largest_free(const tp_fattree *t, const tp_nodeset *free);
 
 /* Bits set in x (model/bitops.h: no libgcc call without a popcount
  * instruction). */

@@ -459,7 +459,7 @@ static int stuck(engine *e)
 
 static int engine_loop(engine *e)
 {
-	size_t step = e->njobs / 100 + 1, shown = 0;
+	size_t step = e->njobs / 1000 + 1, shown = 0;
 	for (;;) {
 		int64_t t = next_time(e);
 		if (t == INT64_MAX)
@@ -468,9 +468,13 @@ static int engine_loop(engine *e)
 		e->out->events++;
 		if (process_ends(e) || process_arrivals(e) || process_pass(e))
 			return -1;
+		if (e->opts->after_pass &&
+		    e->opts->after_pass(e->opts->after_pass_arg, &e->c, e->err))
+			return -1;
 		if (e->opts->progress && e->finished >= shown + step) {
 			shown = e->finished;
-			e->opts->progress(e->opts->progress_arg, shown, e->njobs);
+			e->opts->progress(e->opts->progress_arg, shown, e->njobs,
+					  t);
 		}
 	}
 }
@@ -489,7 +493,8 @@ int tp_simulate(const tp_workload *w, tp_policy *p, tp_alloc *a,
 	if (!rc)
 		rc = engine_loop(&e);
 	if (!rc && e.opts->progress)
-		e.opts->progress(e.opts->progress_arg, e.njobs, e.njobs);
+		e.opts->progress(e.opts->progress_arg, e.njobs, e.njobs,
+				 e.c.now);
 	engine_fini(&e);
 	return rc;
 }

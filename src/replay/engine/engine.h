@@ -52,9 +52,17 @@ typedef struct tp_engine_opts {
 	bool keep_nodelists; /* fill tp_record.nodelist */
 	/* Placement-dependent run times (rtmodel.h); NULL: the trace's. */
 	tp_rtmodel *runtime_model;
-	/* Progress callback, called every ~1% of jobs; may be NULL. */
-	void (*progress)(void *arg, size_t done, size_t total);
+	/* Progress callback, called every ~0.1% of jobs with the simulated
+	 * time (it may throttle by wall clock); may be NULL. */
+	void (*progress)(void *arg, size_t done, size_t total, int64_t now);
 	void *progress_arg;
+	/* Called after every scheduling pass, its starts carried out, with
+	 * the cluster as the pass left it (the queue holds the jobs it could
+	 * not start, highest priority first); may be NULL.  An observer: it
+	 * must not change the cluster.  0, or -1 with err set to stop the
+	 * replay. */
+	int (*after_pass)(void *arg, const tp_cluster *c, tp_error *err);
+	void *after_pass_arg;
 } tp_engine_opts;
 
 typedef struct tp_sim_result {

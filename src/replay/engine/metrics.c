@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-static double bounded_slowdown(const tp_record *x)
+double tp_bounded_slowdown(const tp_record *x)
 {
 	double run = (double)(x->end - x->start);
 	double wait = (double)(x->start - x->submit);
@@ -59,7 +59,7 @@ void tp_summarize(const tp_sim_result *r, tp_summary *s)
 		busy += (double)x->nodes_alloc * (double)run;
 		useful += (double)x->nodes_req * (double)run;
 		wait += (double)(x->start - x->submit);
-		bsld += bounded_slowdown(x);
+		bsld += tp_bounded_slowdown(x);
 		rr += (double)(x->end - x->submit) / (double)(run > 1 ? run : 1);
 		woe += (double)(x->start - x->submit) / (double)x->estimate;
 		s->jobs += x->attempt == 1;

@@ -57,5 +57,7 @@ typedef struct tp_summary {
 } tp_summary;
 
 void tp_summarize(const tp_sim_result *r, tp_summary *s);
+/* One run's bounded slowdown (the definition above). */
+double tp_bounded_slowdown(const tp_record *x);
 
 #endif
