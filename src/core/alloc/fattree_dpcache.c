@@ -19,7 +19,7 @@ static void state_fini(ft_dpstate *s, int nswitch)
 	free(s->cho);
 	free(s->room);
 	free(s->snap);
-	free(s->dirty);
+	free(s->dpos);
 	free(s->xcap);
 	free(s->first);
 	free(s->mg_n);
@@ -36,13 +36,13 @@ static int state_init(ft_dpstate *s, int nswitch)
 	s->cho = calloc(n, sizeof(*s->cho));
 	s->room = calloc(n, sizeof(*s->room));
 	s->snap = calloc(n, sizeof(*s->snap));
-	s->dirty = calloc(n, 1);
+	s->dpos = calloc(n, sizeof(int));
 	s->xcap = calloc(n, sizeof(int));
 	s->first = calloc(n, sizeof(int));
 	s->mg_n = calloc(n, sizeof(int));
 	s->mg = calloc(n, sizeof(*s->mg));
 	s->tab = calloc(n, sizeof(*s->tab));
-	if (!s->val || !s->cho || !s->room || !s->snap || !s->dirty ||
+	if (!s->val || !s->cho || !s->room || !s->snap || !s->dpos ||
 	    !s->xcap || !s->first || !s->mg_n || !s->mg || !s->tab) {
 		state_fini(s, nswitch);
 		return -1;
@@ -57,6 +57,7 @@ void ft_dpcache_fini(ft_dpcache *d)
 	for (int i = 0; i < FT_DP_STATES; i++)
 		state_fini(&d->st[i], d->t->nswitch);
 	free(d->mg_lo);
+	free(d->cidx);
 	memset(d, 0, sizeof(*d));
 }
 
@@ -65,7 +66,8 @@ int ft_dpcache_init(ft_dpcache *d, const tp_fattree *t)
 	memset(d, 0, sizeof(*d));
 	d->t = t;
 	d->mg_lo = malloc((size_t)t->nswitch * sizeof(int));
-	int rc = d->mg_lo ? 0 : -1;
+	d->cidx = calloc((size_t)t->nswitch, sizeof(int));
+	int rc = d->mg_lo && d->cidx ? 0 : -1;
 	for (int i = 0; i < FT_DP_STATES && !rc; i++)
 		rc = state_init(&d->st[i], t->nswitch);
 	if (rc) {
@@ -92,6 +94,8 @@ int ft_dpcache_init(ft_dpcache *d, const tp_fattree *t)
 	for (int v = 0; v < t->nswitch; v++) {
 		d->mg_lo[v] = lo;
 		lo += t->sw[v].nchild > 0 ? t->sw[v].nchild - 1 : 0;
+		for (int i = 0; i < t->sw[v].nchild; i++)
+			d->cidx[t->sw[v].child[i]] = i;
 	}
 	return 0;
 }
@@ -117,7 +121,7 @@ static ft_dpstate *take_state(ft_dpcache *d, const ft_dpkey *key)
 		s->kv = key->kv;
 		s->K = key->K;
 		s->prefer = key->prefer;
-		memset(s->dirty, 1, (size_t)d->t->nswitch);
+		memset(s->dpos, 0, (size_t)d->t->nswitch * sizeof(int));
 	}
 	s->used = ++d->clock;
 	return s;
@@ -155,15 +159,24 @@ static ft_dpkey key_for(const ft_dpcache *d, int k, int64_t K, int prefer)
  * tables were built.  Without short units a leaf's completely free units
  * are its full ones (leaf_free == leaf_full), which is all a table reads
  * of the free set; which units they are is read when picking. */
-static void mark_changed(const tp_fattree *t, ft_dpstate *s, const ft_counts *c)
+static void mark_changed(const ft_dpcache *d, ft_dpstate *s, const ft_counts *c)
 {
+	const tp_fattree *t = d->t;
 	for (int l = 0; l < t->nleaf; l++) {
 		int v = t->leaves[l];
 		if (s->valid && s->snap[v] == c->leaf_full[v])
 			continue;
 		s->snap[v] = c->leaf_full[v];
-		for (int u = v; u >= 0 && !(s->dirty[u] && u != v); u = t->sw[u].parent)
-			s->dirty[u] = 1;
+		s->dpos[v] = 0;
+		/* up to the first switch already marked: those above it
+		 * were marked through the same child */
+		for (int u = v, p = t->sw[v].parent; p >= 0; u = p, p = t->sw[p].parent) {
+			int was = s->dpos[p];
+			if (was < 0 || d->cidx[u] < was)
+				s->dpos[p] = d->cidx[u];
+			if (was >= 0)
+				break;
+		}
 	}
 }
 
@@ -200,13 +213,16 @@ static int build_leaf(ft_dpstate *s, const tp_fattree *t, const ft_counts *c,
 }
 
 /* The same merges, in the same order and with the same caps, as a fresh
- * build (alloc_fattree.c: plan_plain, run_dp). */
+ * build (alloc_fattree.c: plan_plain, run_dp).  The merges of children
+ * before the first changed one are kept when they are the same merges:
+ * the table so far is then the same. */
 static int build_inner(ft_dpcache *d, ft_dpstate *s, const ft_counts *c, int v)
 {
 	const tp_fattree_switch *sw = &d->t->sw[v];
 	ft_dpmerge *mg = s->mg + d->mg_lo[v];
 	size_t total = 0;
-	int accF = 0, n = 0, first = -1;
+	int accF = 0, n = 0, first = -1, had = s->mg_n[v], keep = 0;
+	bool same = s->first[v] >= 0 && s->dpos[v] > 0;
 	for (int i = 0; i < sw->nchild; i++) {
 		int ch = sw->child[i];
 		if (!c->sub[ch])
@@ -214,19 +230,24 @@ static int build_inner(ft_dpcache *d, ft_dpstate *s, const ft_counts *c, int v)
 		accF = ft_mini(s->cap, accF + ft_mini(s->cap, c->sub[ch]));
 		if (first < 0) {
 			first = ch;
+			same = same && ch == s->first[v] && i < s->dpos[v];
 			continue;
 		}
-		mg[n++] = (ft_dpmerge){ .child = ch, .x = accF, .off = total };
+		ft_dpmerge m = { .child = ch, .x = accF, .off = total };
+		same = same && n < had && i < s->dpos[v] && mg[n].child == ch &&
+		       mg[n].x == accF;
+		keep += same;
+		mg[n++] = m;
 		total += (size_t)accF + 1;
 	}
 	s->first[v] = first;
 	s->mg_n[v] = n;
 	if (reserve(s, v, total))
 		return -1;
-	const int64_t *A = s->tab[first];
-	int xa = s->xcap[first];
+	const int64_t *A = keep ? s->val[v] + mg[keep - 1].off : s->tab[first];
+	int xa = keep ? mg[keep - 1].x : s->xcap[first];
 	int64_t w = -2 * (int64_t)sw->depth * s->K;
-	for (int i = 0; i < n; i++) {
+	for (int i = keep; i < n; i++) {
 		int ch = mg[i].child;
 		int64_t *R = s->val[v] + mg[i].off;
 		ft_merge_plain(A, xa, s->tab[ch], s->xcap[ch], R,
@@ -234,6 +255,7 @@ static int build_inner(ft_dpcache *d, ft_dpstate *s, const ft_counts *c, int v)
 		A = R;
 		xa = mg[i].x;
 	}
+	d->merges_kept += (uint64_t)keep;
 	s->tab[v] = A;
 	return 0;
 }
@@ -244,6 +266,7 @@ static int build_switch(ft_dpcache *d, ft_dpstate *s, const ft_counts *c, int v)
 	if (!c->sub[v]) {
 		s->tab[v] = NULL;
 		s->mg_n[v] = 0;
+		s->first[v] = -1;
 		return 0;
 	}
 	if (d->t->sw[v].nchild == 0)
@@ -257,10 +280,10 @@ ft_dpstate *ft_dpcache_build(ft_dpcache *d, const ft_counts *c, int k,
 	const tp_fattree *t = d->t;
 	ft_dpkey key = key_for(d, k, K, prefer);
 	ft_dpstate *s = take_state(d, &key);
-	mark_changed(t, s, c);
+	mark_changed(d, s, c);
 	for (int i = 0; i < t->nswitch; i++) {
 		int v = t->postorder[i];
-		if (!s->dirty[v]) {
+		if (s->dpos[v] < 0) {
 			d->reused++;
 			continue;
 		}
@@ -268,7 +291,7 @@ ft_dpstate *ft_dpcache_build(ft_dpcache *d, const ft_counts *c, int k,
 			s->valid = false;
 			return NULL;
 		}
-		s->dirty[v] = 0;
+		s->dpos[v] = -1;
 		d->built++;
 	}
 	s->valid = true;

@@ -47,7 +47,9 @@ typedef struct ft_dpstate {
 	int64_t K;
 	uint64_t used;   /* for replacement */
 	int *snap;       /* [nswitch] leaf_full of each leaf when built */
-	uint8_t *dirty;  /* [nswitch] */
+	/* [nswitch] -1: tables up to date; else the position of the first
+	 * child whose subtree changed (0 for everything) */
+	int *dpos;
 	int *xcap, *first, *mg_n;   /* [nswitch] */
 	ft_dpmerge *mg;  /* [nswitch]: switch v's merges at mg_lo[v] */
 	const int64_t **tab;        /* [nswitch] final table, or NULL */
@@ -59,11 +61,13 @@ typedef struct ft_dpstate {
 typedef struct ft_dpcache {
 	const tp_fattree *t;
 	int *mg_lo;      /* [nswitch] first merge slot of each switch */
+	int *cidx;       /* [nswitch] position among its parent's children */
 	bool uniform;    /* every leaf with units at one depth */
 	int max_leaf_msus, max_depth;
 	uint64_t clock;
 	ft_dpstate st[FT_DP_STATES];
 	uint64_t built, reused;   /* switches rebuilt / kept (tests) */
+	uint64_t merges_kept;     /* merges of rebuilt switches kept */
 } ft_dpcache;
 
 /* -1 on ENOMEM (d is then finalised). */
