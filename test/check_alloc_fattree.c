@@ -684,6 +684,13 @@ START_TEST(test_carried_matches_uncarried)
 					     iter, step, n);
 			if (rn(&r, 3) == 0)
 				churn_step(&r, t, free, &out);
+			/* rules changed between questions (both read them
+			 * at every question): nothing answered under the
+			 * old ones may be reused */
+			if (rn(&r, 40) == 0)
+				t->opts.busy_fallback = !t->opts.busy_fallback;
+			if (rn(&r, 40) == 0)
+				t->opts.prefer_full = !t->opts.prefer_full;
 		}
 		uint64_t built, reused;
 		tp_fattree_alloc_stats(a, &built, &reused);

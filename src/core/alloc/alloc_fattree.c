@@ -32,8 +32,14 @@
  *
  * The answer depends on the free set alone.  Its counts per MSU, leaf and
  * subtree are carried from call to call and updated where the free set
- * changed (fattree_counts.h); they and the scratch buffers make one
- * allocator instance non-reentrant.
+ * changed (fattree_counts.h); so are whole answers on the last few free
+ * sets (memo_answers.h: a backfill pass asks about many jobs of a few
+ * sizes on the same sets) and, on trees without short units, the DP
+ * tables per switch, rebuilt only above leaves whose free units changed
+ * (fattree_dpcache.h).  All of it is checked against the free set of
+ * each call, never trusted: the same answers as building afresh
+ * (tp_fattree_alloc_carry() turns it off for the tests).  This state and
+ * the scratch buffers make one allocator instance non-reentrant.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -67,6 +73,7 @@ typedef struct ft_alloc {
 	/* DP tables carried between questions (no short units only) */
 	ft_dpcache dp;
 	bool carry;       /* use answers and dp (tests turn it off) */
+	tp_fattree_opts seen_opts; /* the rules `answers` were given under */
 	/* DP over switches */
 	int *live;        /* [nswitch] switches with free units, pre-order */
 	int nlive;
@@ -612,6 +619,13 @@ static int fattree_place(tp_alloc *a, const tp_nodeset *free,
 		return -1;
 	if (!st->carry)
 		return place_fresh(st, free, nodes, out);
+	if (st->t->opts.busy_fallback != st->seen_opts.busy_fallback ||
+	    st->t->opts.prefer_full != st->seen_opts.prefer_full) {
+		/* answered under other rules: forget (the DP keys on them) */
+		tp_memo_answers_fini(&st->answers);
+		tp_memo_answers_init(&st->answers, st->t->nnodes);
+		st->seen_opts = st->t->opts;
+	}
 	tp_alloc_req key = { .nodes = nodes };
 	int rc = tp_memo_answers_get(&st->answers, free, &key, out);
 	if (rc != 1)
@@ -685,6 +699,7 @@ static ft_alloc *state_new(const tp_fattree *t)
 	st->t = t;
 	st->nunit = t->nunit;
 	st->carry = true;
+	st->seen_opts = t->opts;
 	tp_memo_answers_init(&st->answers, t->nnodes);
 	for (int l = 0; l < t->nleaf; l++)
 		if (t->sw[t->leaves[l]].depth > st->max_depth)
