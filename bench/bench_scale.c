@@ -13,7 +13,9 @@
  * child process: its simulation CPU time, jobs/s and peak RSS are its
  * own.  The ratio is per job against the flat 128-node replay under the
  * same policy, measured in the same run.
- * Usage: bench_scale [JOBS] [TRACE]
+ * Usage: bench_scale [JOBS] [TRACE (empty: SDSC-SP2)] [ONLY]
+ * ONLY: run only the machines whose label contains it (the flat 128-node
+ * replay, the ratios' base, always runs).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -159,7 +161,7 @@ static int run_one(const tp_workload *src, size_t njobs, const machine *m,
 int main(int argc, char **argv)
 {
 	size_t njobs = argc > 1 ? (size_t)atol(argv[1]) : 2000;
-	const char *trace = argc > 2 ? argv[2]
+	const char *trace = argc > 2 && argv[2][0] ? argv[2]
 		: TP_DEFAULT_DATA_DIR "/traces/SDSC-SP2-1998-4.2-cln.swf.gz";
 	tp_error err = { "" };
 	tp_workload src = { 0 };
@@ -175,10 +177,13 @@ int main(int argc, char **argv)
 	printf("%-20s %6s %-11s %-13s %8s %10s %8s %9s\n", "machine", "nodes",
 	       "allocator", "policy", "sim_s", "jobs/s", "peak_MiB",
 	       "vs_128");
+	const char *only = argc > 3 ? argv[3] : NULL;
 	double base[NPOL] = { 0 };
 	int failed = 0;
 	for (size_t m = 0; m < NMACH; m++)
 		for (size_t p = 0; p < NPOL && (int)p < machines[m].npol; p++) {
+			if (m > 0 && only && !strstr(machines[m].label, only))
+				continue;
 			result r;
 			if (run_one(&src, njobs, &machines[m], policies[p], &r)) {
 				failed = 1;

@@ -3,6 +3,7 @@
 #include "check_util.h"
 #include "tmpdir_util.h"
 #include "alloc/alloc.h"
+#include "alloc/alloc_fattree.h"
 #include "topology/fattree.h"
 
 #include <dirent.h>
@@ -634,6 +635,79 @@ START_TEST(test_cache_matches_fresh)
 }
 END_TEST
 
+/* ---- state carried between questions == none carried ---- */
+
+/* A tree for the carried-state test: random (leaves at several depths,
+ * sometimes two fabrics, short units with some unit sizes) or generated
+ * (every leaf at one depth: the tables shared by every size). */
+static tp_fattree *carry_tree(rnd *r, int iter)
+{
+	static const int shapes[][2] = { { 4, 4 }, { 3, 5 }, { 2, 9 }, { 5, 3 },
+					  { 3, 6 } };
+	if (iter % 3)
+		return random_tree(r, 300);
+	const int *sh = shapes[rn(r, 5)];
+	return gen(sh[0], sh[1]);
+}
+
+/* One allocator carrying answers and DP tables, one building every answer
+ * afresh (the code path before anything was carried): on churns over a
+ * few free sets visited in turn (a backfill pass's current, projected and
+ * "without this candidate" sets), sizes drawn mostly from a few (a queue
+ * repeats them), every answer must be the same. */
+START_TEST(test_carried_matches_uncarried)
+{
+	rnd r = { 20261126u };
+	uint64_t reused_total = 0;
+	for (int iter = 0; iter < 240; iter++) {
+		tp_fattree *t = carry_tree(&r, iter);
+		set_opts(t, rn(&r, 4), rn(&r, 2), rn(&r, 4) != 0);
+		tp_alloc *a = make("fattree", t), *b = make("fattree", t);
+		tp_fattree_alloc_carry(b, false);
+		int sizes[4];
+		for (int i = 0; i < 4; i++)
+			sizes[i] = 1 + rn(&r, t->nnodes);
+		tp_nodeset pool[3], out, want;
+		for (int i = 0; i < 3; i++) {
+			tp_nodeset_init(&pool[i], t->nnodes);
+			random_state(&r, t, &pool[i]);
+		}
+		tp_nodeset_init(&out, t->nnodes);
+		tp_nodeset_init(&want, t->nnodes);
+		for (int step = 0; step < 150; step++) {
+			tp_nodeset *free = &pool[rn(&r, 3)];
+			int n = rn(&r, 3) ? sizes[rn(&r, 4)] : 1 + rn(&r, t->nnodes);
+			int rc = tp_alloc_place(a, free, n, &out);
+			QUIET_EQ(rc, tp_alloc_place(b, free, n, &want));
+			if (!tp_nodeset_equal(&out, &want))
+				ck_abort_msg("iter %d step %d: %d nodes placed differently",
+					     iter, step, n);
+			if (rn(&r, 3) == 0)
+				churn_step(&r, t, free, &out);
+			/* rules changed between questions (both read them
+			 * at every question): nothing answered under the
+			 * old ones may be reused */
+			if (rn(&r, 40) == 0)
+				t->opts.busy_fallback = !t->opts.busy_fallback;
+			if (rn(&r, 40) == 0)
+				t->opts.prefer_full = !t->opts.prefer_full;
+		}
+		uint64_t built, reused;
+		tp_fattree_alloc_stats(a, &built, &reused);
+		reused_total += reused;
+		for (int i = 0; i < 3; i++)
+			tp_nodeset_fini(&pool[i]);
+		tp_nodeset_fini(&out);
+		tp_nodeset_fini(&want);
+		tp_alloc_destroy(a);
+		tp_alloc_destroy(b);
+		tp_fattree_free(t);
+	}
+	/* the carried tables were in fact used, not rebuilt every time */
+	ck_assert_uint_gt(reused_total, 1000);
+}
+END_TEST
+
 /* ---- tree-greedy, worked by hand (Slurm 22.05 cons_tres rules) ---- */
 
 START_TEST(test_tree_greedy_hand)
@@ -688,6 +762,7 @@ int main(void)
 	tcase_add_test(tc, test_dp_matches_brute_force);
 	tcase_add_test(tc, test_invariants_large);
 	tcase_add_test(tc, test_cache_matches_fresh);
+	tcase_add_test(tc, test_carried_matches_uncarried);
 	tcase_add_test(tc, test_tree_greedy_hand);
 	suite_add_tcase(s, tc);
 	if (tmpdir_make("check_alloc_fattree")) {

@@ -32,8 +32,14 @@
  *
  * The answer depends on the free set alone.  Its counts per MSU, leaf and
  * subtree are carried from call to call and updated where the free set
- * changed (fattree_counts.h); they and the scratch buffers make one
- * allocator instance non-reentrant.
+ * changed (fattree_counts.h); so are whole answers on the last few free
+ * sets (memo_answers.h: a backfill pass asks about many jobs of a few
+ * sizes on the same sets) and, on trees without short units, the DP
+ * tables per switch, rebuilt only above leaves whose free units changed
+ * (fattree_dpcache.h).  All of it is checked against the free set of
+ * each call, never trusted: the same answers as building afresh
+ * (tp_fattree_alloc_carry() turns it off for the tests).  This state and
+ * the scratch buffers make one allocator instance non-reentrant.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -42,6 +48,10 @@
 
 #include "alloc/alloc_registry.h"
 #include "alloc/fattree_counts.h"
+#include "alloc/fattree_dpcache.h"
+#include "alloc/alloc_fattree.h"
+#include "alloc/fattree_merge.h"
+#include "alloc/memo_answers.h"
 #include "topology/fattree.h"
 
 #define INF INT64_MAX
@@ -57,6 +67,13 @@ typedef struct ft_alloc {
 	int nunit, max_depth;
 	bool has_short;   /* some leaf ends with a short unit */
 	ft_counts c;      /* free counts, carried between decisions */
+	/* whole answers on the last few free sets: a backfill pass asks
+	 * about many jobs of the same few sizes on the same sets */
+	tp_memo_answers answers;
+	/* DP tables carried between questions (no short units only) */
+	ft_dpcache dp;
+	bool carry;       /* use answers and dp (tests turn it off) */
+	tp_fattree_opts seen_opts; /* the rules `answers` were given under */
 	/* DP over switches */
 	int *live;        /* [nswitch] switches with free units, pre-order */
 	int nlive;
@@ -167,16 +184,6 @@ static int units_needed(const ft_alloc *st, int n, int u)
 }
 
 /* ---- several MSUs: the DP ---- */
-
-static long long pairs(long long x)
-{
-	return x * (x - 1) / 2;
-}
-
-static int mini(int a, int b)
-{
-	return a < b ? a : b;
-}
 
 static int ensure_cap(ft_alloc *st, size_t need)
 {
@@ -290,8 +297,8 @@ static size_t plan_tables(ft_alloc *st, const dp_job *j)
 			st->F[v] = (int)(accF < j->k ? accF : j->k);
 			st->S[v] = (int)accS;
 		}
-		st->xcap[v] = mini(j->k, st->F[v]);
-		st->dcap[v] = mini(j->slack, st->S[v]);
+		st->xcap[v] = ft_mini(j->k, st->F[v]);
+		st->dcap[v] = ft_mini(j->slack, st->S[v]);
 		if (!st->F[v])
 			continue;
 		if (s->nchild == 0) {
@@ -330,7 +337,7 @@ static size_t plan_plain(ft_alloc *st, const dp_job *j)
 	for (int i = 0; i < st->nlive; i++) {
 		int v = st->live[i];
 		const tp_fattree_switch *s = &t->sw[v];
-		st->F[v] = st->xcap[v] = mini(j->k, st->c.sub[v]);
+		st->F[v] = st->xcap[v] = ft_mini(j->k, st->c.sub[v]);
 		st->S[v] = st->dcap[v] = 0;
 		st->mg_lo[v] = nmg;
 		st->mg_n[v] = 0;
@@ -345,7 +352,7 @@ static size_t plan_plain(ft_alloc *st, const dp_job *j)
 			int ch = s->child[c];
 			if (!st->c.sub[ch])
 				continue;
-			accF = mini(j->k, accF + mini(j->k, st->c.sub[ch]));
+			accF = ft_mini(j->k, accF + ft_mini(j->k, st->c.sub[ch]));
 			if (st->first[v] < 0)
 				st->first[v] = ch;
 			else
@@ -369,36 +376,12 @@ static void fill_leaf(ft_alloc *st, int v, const dp_job *j)
 	for (int i = 0; i < (xc + 1) * (dc + 1); i++)
 		T[i] = INF;
 	for (int x = 0; x <= xc; x++) {
-		int64_t hop = (int64_t)x * (j->k - 1) * D - 2 * D * pairs(x);
-		int64_t val = hop * j->K + (j->prefer ? (int64_t)x * st->c.leaf_free[v] : 0);
+		int64_t val = ft_leaf_value(x, j->k, D, j->K, j->prefer,
+					    st->c.leaf_free[v]);
 		if (x <= full)
 			T[x * (dc + 1)] = val;
 		if (delta && x >= 1 && x - 1 <= full)
 			T[x * (dc + 1) + delta] = val;
-	}
-}
-
-/* merge() without short units anywhere below (no deficit dimension): the
- * common case, kept tight. */
-static void merge_plain(const int64_t *A, int xa, const int64_t *B, int xb,
-			int64_t *R, int32_t *C, int xr, int64_t w, bool one)
-{
-	for (int i = 0; i <= xr; i++)
-		R[i] = INF;
-	for (int i = 0; i <= xa; i++) {
-		int64_t a = A[i], wi = w * i;
-		if (a == INF)
-			continue;
-		int jmax = one && i ? 0 : mini(xb, xr - i);
-		for (int jx = 0; jx <= jmax; jx++) {
-			if (B[jx] == INF)
-				continue;
-			int64_t v = a + B[jx] + wi * jx;
-			if (v <= R[i + jx]) {
-				R[i + jx] = v;
-				C[i + jx] = jx;
-			}
-		}
 	}
 }
 
@@ -414,7 +397,7 @@ static void merge(ft_alloc *st, const int64_t *A, int xa, int da,
 	int32_t *C = st->cho + m->off;
 	int xr = m->x, dr = m->d;
 	if (!da && !db && !dr) {
-		merge_plain(A, xa, B, xb, R, C, xr, w, one);
+		ft_merge_plain(A, xa, B, xb, R, C, xr, w, one);
 		return;
 	}
 	for (int i = 0; i < (xr + 1) * (dr + 1); i++)
@@ -424,8 +407,8 @@ static void merge(ft_alloc *st, const int64_t *A, int xa, int da,
 			int64_t a = A[i * (da + 1) + di];
 			if (a == INF)
 				continue;
-			int jmax = one && i ? 0 : mini(xb, xr - i);
-			int dmax = mini(db, dr - di);
+			int jmax = one && i ? 0 : ft_mini(xb, xr - i);
+			int dmax = ft_mini(db, dr - di);
 			for (int jx = 0; jx <= jmax; jx++) {
 				int64_t cross = w * i * jx;
 				for (int dj = 0; dj <= dmax; dj++) {
@@ -539,6 +522,22 @@ static void emit_nodes(ft_alloc *st, int n, tp_nodeset *out)
 	}
 }
 
+/* place_multi() on the carried tables (fattree_dpcache.h): the same
+ * tables, merges and picks as plan_plain(), run_dp() and reconstruct(). */
+static int place_carried(ft_alloc *st, const dp_job *j, int n, tp_nodeset *out)
+{
+	int root = st->t->root;
+	if (st->c.sub[root] < j->k)
+		return -1;
+	ft_dpstate *s = ft_dpcache_build(&st->dp, &st->c, j->k, j->K, j->prefer);
+	if (!s || s->tab[root][j->k] == INF)
+		return -1;
+	st->npicked = ft_dpcache_pick(&st->dp, s, &st->c, j->k, st->stack,
+				      st->picked);
+	emit_nodes(st, n, out);
+	return 0;
+}
+
 static int place_multi(ft_alloc *st, int n, int k, tp_nodeset *out)
 {
 	const tp_fattree *t = st->t;
@@ -554,6 +553,8 @@ static int place_multi(ft_alloc *st, int n, int k, tp_nodeset *out)
 		else
 			j.prefer = 0;
 	}
+	if (st->carry && !st->has_short)
+		return place_carried(st, &j, n, out);
 	if (ensure_cap(st, st->has_short ? plan_tables(st, &j) : plan_plain(st, &j)))
 		return -1;
 	if (!st->c.sub[t->root] || st->xcap[t->root] < k)
@@ -587,14 +588,9 @@ static bool more_units(const ft_alloc *st, int k)
 
 /* ---- tp_alloc_ops ---- */
 
-static int fattree_place(tp_alloc *a, const tp_nodeset *free,
-		const tp_alloc_req *req, tp_nodeset *out)
+static int place_fresh(ft_alloc *st, const tp_nodeset *free, int nodes,
+		       tp_nodeset *out)
 {
-	int nodes = req->nodes;
-	ft_alloc *st = a->state;
-	tp_nodeset_zero(out);
-	if (nodes < 1 || tp_nodeset_count(free) < nodes)
-		return -1;
 	ft_counts_update(&st->c, free);
 	int u = (nodes + st->nunit - 1) / st->nunit;
 	if (u == 1 && !place_single(st, free, nodes, out))
@@ -609,6 +605,34 @@ static int fattree_place(tp_alloc *a, const tp_nodeset *free,
 		k++;
 	}
 	return 0;
+}
+
+/* The answer depends on the free set and the node count alone (the node
+ * cap is not ours: alloc.h), so it is kept under the count only. */
+static int fattree_place(tp_alloc *a, const tp_nodeset *free,
+		const tp_alloc_req *req, tp_nodeset *out)
+{
+	int nodes = req->nodes;
+	ft_alloc *st = a->state;
+	tp_nodeset_zero(out);
+	if (nodes < 1 || tp_nodeset_count(free) < nodes)
+		return -1;
+	if (!st->carry)
+		return place_fresh(st, free, nodes, out);
+	if (st->t->opts.busy_fallback != st->seen_opts.busy_fallback ||
+	    st->t->opts.prefer_full != st->seen_opts.prefer_full) {
+		/* answered under other rules: forget (the DP keys on them) */
+		tp_memo_answers_fini(&st->answers);
+		tp_memo_answers_init(&st->answers, st->t->nnodes);
+		st->seen_opts = st->t->opts;
+	}
+	tp_alloc_req key = { .nodes = nodes };
+	int rc = tp_memo_answers_get(&st->answers, free, &key, out);
+	if (rc != 1)
+		return rc;
+	rc = place_fresh(st, free, nodes, out);
+	tp_memo_answers_put(&st->answers, free, &key, rc, out);
+	return rc;
 }
 
 /* batch-Njob's Nnode: nodes in completely free MSUs (= Nunit x free MSUs
@@ -638,6 +662,8 @@ static void fattree_destroy(tp_alloc *a)
 	if (!st)
 		return;
 	ft_counts_fini(&st->c);
+	tp_memo_answers_fini(&st->answers);
+	ft_dpcache_fini(&st->dp);
 	free(st->live);
 	free(st->F);
 	free(st->S);
@@ -672,6 +698,9 @@ static ft_alloc *state_new(const tp_fattree *t)
 	size_t ns = (size_t)t->nswitch, nm = (size_t)(t->nmsu ? t->nmsu : 1);
 	st->t = t;
 	st->nunit = t->nunit;
+	st->carry = true;
+	st->seen_opts = t->opts;
+	tp_memo_answers_init(&st->answers, t->nnodes);
 	for (int l = 0; l < t->nleaf; l++)
 		if (t->sw[t->leaves[l]].depth > st->max_depth)
 			st->max_depth = t->sw[t->leaves[l]].depth;
@@ -689,7 +718,8 @@ static ft_alloc *state_new(const tp_fattree *t)
 	st->stack = malloc(3 * ns * sizeof(int));
 	if (!st->live || !st->picked || !st->F || !st->S || !st->xcap || !st->dcap ||
 	    !st->first || !st->mg_lo || !st->mg_n || !st->off || !st->mg ||
-	    !st->stack || ensure_cap(st, 4096) || ft_counts_init(&st->c, t)) {
+	    !st->stack || ensure_cap(st, 4096) || ft_counts_init(&st->c, t) ||
+	    ft_dpcache_init(&st->dp, t)) {
 		tp_alloc tmp = { .state = st };
 		fattree_destroy(&tmp);
 		return NULL;
@@ -734,3 +764,17 @@ const tp_alloc_entry tp_alloc_entry_fattree = {
 	.name = "fattree",
 	.create = fattree_create,
 };
+
+void tp_fattree_alloc_carry(tp_alloc *a, bool on)
+{
+	ft_alloc *st = a->state;
+	st->carry = on;
+}
+
+void tp_fattree_alloc_stats(const tp_alloc *a, uint64_t *built,
+			    uint64_t *reused)
+{
+	const ft_alloc *st = a->state;
+	*built = st->dp.built;
+	*reused = st->dp.reused;
+}

@@ -1,0 +1,62 @@
+/*
+ * fattree_merge.h - the "fattree" allocator's DP steps shared by its
+ * one-shot tables (alloc_fattree.c) and its carried ones
+ * (fattree_dpcache.c): a leaf's value of choosing x units, and the merge
+ * of two tables without short units.  Both users must compute the same
+ * numbers in the same order, ties included; hence one copy.
+ */
+#ifndef TP_FATTREE_MERGE_H
+#define TP_FATTREE_MERGE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define FT_INF INT64_MAX
+
+static inline int ft_mini(int a, int b)
+{
+	return a < b ? a : b;
+}
+
+/* A leaf at depth D choosing x of its free units for a job of k units:
+ * the per-unit depth term and its C(x,2) pairs whose lowest common switch
+ * is the leaf (doc/fattree-design.md; the +1 of every pair is the
+ * constant C(k,2), left out), weighted by K, plus the tie-break (the
+ * leaf's completely free units per chosen unit) when `prefer`. */
+static inline int64_t ft_leaf_value(int x, int k, int D, int64_t K,
+				    int prefer, int leaf_free)
+{
+	int64_t pairs = (int64_t)x * (x - 1) / 2;
+	int64_t hop = (int64_t)x * (k - 1) * D - 2 * D * pairs;
+	return hop * K + (prefer ? (int64_t)x * leaf_free : 0);
+}
+
+/* Table A (0..xa units) merged with a child's B (0..xb) into R and its
+ * choices C (0..xr); cross pairs cost w each.  `one` (a virtual root,
+ * whose children are fabrics with no link): units from the accumulated
+ * side or from the child, never both.  Among ties the later pair is
+ * kept, which has more units in earlier children. */
+static inline void ft_merge_plain(const int64_t *A, int xa, const int64_t *B,
+				  int xb, int64_t *R, int32_t *C, int xr,
+				  int64_t w, bool one)
+{
+	for (int i = 0; i <= xr; i++)
+		R[i] = FT_INF;
+	for (int i = 0; i <= xa; i++) {
+		int64_t a = A[i], wi = w * i;
+		if (a == FT_INF)
+			continue;
+		int jmax = one && i ? 0 : ft_mini(xb, xr - i);
+		for (int jx = 0; jx <= jmax; jx++) {
+			if (B[jx] == FT_INF)
+				continue;
+			int64_t v = a + B[jx] + wi * jx;
+			if (v <= R[i + jx]) {
+				R[i + jx] = v;
+				C[i + jx] = jx;
+			}
+		}
+	}
+}
+
+#endif
