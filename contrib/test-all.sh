@@ -272,7 +272,7 @@ for lane in "build/test 22.05 suite 305" "build/test-2411 24.11 suite 460" \
 	rm -f "$1"/check-live.[12].rc "$1/check-slurm-suite.rc"
 	live_lane "$1" "$2" 1/2 "$3" "$4"
 	pids="$pids $lane_pid"
-	live_lane "$1" "$2" 2/2
+	live_lane "$1" "$2" 2/2 "" "$4" # the same gate time: both shards split alike
 	pids="$pids $lane_pid"
 done
 for p in $pids; do wait "$p"; done
