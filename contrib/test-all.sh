@@ -240,6 +240,14 @@ live_verdict() {
 	fi
 }
 
+# shards_disjoint BUILDDIR: no live test ran in both shards (they split
+# alike only when given the same inputs).
+shards_disjoint() {
+	local twice
+	twice=$(cat "$1"/check-live.[12].out 2>/dev/null | sed -n 's/^== //p' | sort | uniq -d | paste -sd' ')
+	[ -z "$twice" ] || problem "$1: live tests run in both shards (the shards split differently): $twice"
+}
+
 # Slurm's own testsuite/python with and without our plugins, compared
 # test by test (make check-slurm-suite), each release's right after the
 # first shard of its live tests, in that lane.
@@ -280,6 +288,7 @@ sleep 1 # the last lines through tail
 for d in build/test build/test-2411 build/test-2605; do
 	live_verdict "$d" 1
 	live_verdict "$d" 2
+	shards_disjoint "$d"
 done
 
 step "Slurm's testsuite/python: stock vs our plugins (each ran in its release's first lane)"
