@@ -31,6 +31,18 @@
 
 /* Shapes of the largest volume kept for tp_torus_erode_largest_boxes. */
 #define KEEP_SHAPES 64
+/* Partial erosions kept for the free set: the shapes a decision tries
+ * share their first lengths (8x12x4x1x1 and 8x12x2x2x1), so E of a
+ * prefix of the lengths is looked up instead of redone. */
+#define PREFIX_SLOTS 64
+
+typedef struct prefix_slot {
+	uint32_t gen;     /* == the workspace's: valid for its free set */
+	int depth;        /* dimensions 0..depth eroded */
+	int len[TP_TORUS_MAX_DIMS];
+	bool empty;
+	uint64_t *set;    /* W words, allocated when first used */
+} prefix_slot;
 
 struct tp_torus_erode {
 	int n, N, W;
@@ -56,6 +68,8 @@ struct tp_torus_erode {
 	int largest_volume;
 	long largest_count;
 	int best_len[KEEP_SHAPES][TP_TORUS_MAX_DIMS];
+	uint32_t gen;     /* bumped when the free set changes */
+	prefix_slot prefix[PREFIX_SLOTS];
 };
 
 /* ---- masks of coordinates ----------------------------------------------- */
@@ -197,15 +211,74 @@ static int erode_dim(tp_torus_erode *e, uint64_t *a, int i, int len)
 	return 0;
 }
 
+static prefix_slot *prefix_slot_of(tp_torus_erode *e, const int *len,
+				   int depth)
+{
+	unsigned h = (unsigned)depth;
+	for (int i = 0; i <= depth; i++)
+		h = h * 31u + (unsigned)len[i];
+	return &e->prefix[h % PREFIX_SLOTS];
+}
+
+static bool prefix_is(const prefix_slot *p, const tp_torus_erode *e,
+		      const int *len, int depth)
+{
+	return p->gen == e->gen && p->depth == depth &&
+	       !memcmp(p->len, len, (size_t)(depth + 1) * sizeof(int));
+}
+
+/* Keep e->out as E of len's dimensions 0..depth (nothing on ENOMEM). */
+static void prefix_keep(tp_torus_erode *e, const int *len, int depth,
+			bool empty)
+{
+	prefix_slot *p = prefix_slot_of(e, len, depth);
+	if (!empty && !p->set && !(p->set = malloc((size_t)e->W * sizeof(uint64_t))))
+		return;
+	p->gen = e->gen;
+	p->depth = depth;
+	memcpy(p->len, len, (size_t)(depth + 1) * sizeof(int));
+	p->empty = empty;
+	if (!empty)
+		memcpy(p->set, e->out, (size_t)e->W * sizeof(uint64_t));
+}
+
+/* e->out = E of the longest kept prefix of len (or the free set): the
+ * first dimension still to erode, or -1 when that prefix has no corner. */
+static int prefix_start(tp_torus_erode *e, const int *len)
+{
+	size_t bytes = (size_t)e->W * sizeof(uint64_t);
+	for (int depth = e->n - 2; depth >= 0; depth--) {
+		const prefix_slot *p = prefix_slot_of(e, len, depth);
+		if (!prefix_is(p, e, len, depth))
+			continue;
+		if (p->empty)
+			return -1;
+		memcpy(e->out, p->set, bytes);
+		return depth + 1;
+	}
+	memcpy(e->out, e->free, bytes);
+	return 0;
+}
+
 const uint64_t *tp_torus_erode_corners(tp_torus_erode *e, const int *len)
 {
-	memcpy(e->out, e->free, (size_t)e->W * sizeof(uint64_t));
-	for (int i = 0; i < e->n; i++) {
+	for (int i = 0; i < e->n; i++)
 		if (len[i] < 1 || len[i] > e->dims[i])
 			return NULL;
+	int from = prefix_start(e, len);
+	if (from < 0) {
+		memset(e->out, 0, (size_t)e->W * sizeof(uint64_t));
+		return e->out;
+	}
+	for (int i = from; i < e->n; i++) {
 		if (erode_dim(e, e->out, i, len[i]))
 			return NULL;
-		if (set_empty(e->out, e->W))
+		bool empty = set_empty(e->out, e->W);
+		/* prefixes worth keeping: an erosion was done, and more
+		 * dimensions follow */
+		if (i < e->n - 1 && len[i] > 1)
+			prefix_keep(e, len, i, empty);
+		if (empty)
 			break;
 	}
 	return e->out;
@@ -459,6 +532,7 @@ tp_torus_erode *tp_torus_erode_new(const tp_torus *t, const tp_nodeset *free)
 	e->N = tp_torus_nnodes(t);
 	e->W = (e->N + 63) / 64;
 	e->levels = 1;
+	e->gen = 1;
 	for (int i = e->n - 1, s = 1; i >= 0; i--) {
 		e->dims[i] = tp_torus_dims(t)[i];
 		e->wrap[i] = tp_torus_wrap(t)[i];
@@ -496,10 +570,15 @@ tp_torus_erode *tp_torus_erode_new(const tp_torus *t, const tp_nodeset *free)
 void tp_torus_erode_reset(tp_torus_erode *e, const tp_nodeset *free)
 {
 	size_t bytes = (size_t)e->W * sizeof(uint64_t);
-	if (e->have_largest && !memcmp(e->free, free->w, bytes))
+	if (!memcmp(e->free, free->w, bytes))
 		return;
 	memcpy(e->free, free->w, bytes);
 	e->have_largest = false;
+	if (++e->gen == 0) { /* wrapped: forget every kept prefix once */
+		for (int k = 0; k < PREFIX_SLOTS; k++)
+			e->prefix[k].gen = 0;
+		e->gen = 1;
+	}
 }
 
 static void free_all(uint64_t **v, int n)
@@ -522,5 +601,7 @@ void tp_torus_erode_free(tp_torus_erode *e)
 	free(e->tmp);
 	free(e->cnt);
 	free(e->cnt_tmp);
+	for (int k = 0; k < PREFIX_SLOTS; k++)
+		free(e->prefix[k].set);
 	free(e);
 }
