@@ -181,10 +181,13 @@ static bool inside_dead(const dead_shapes *d, const int *len, int ndims)
  * BaseShapes=canonical that one need not be canonical.  When every
  * largest shape is dead nothing can be found: a size that fits nowhere -
  * the expensive answer, one count per shape - is refused after one count
- * per largest shape.  The search takes one step of this scan before each
- * of its own counts, so a size that fits soon (the usual case) is not
- * charged the whole scan, and one that fits nowhere at most twice it.
+ * per largest shape.  The search takes one step of this scan before
+ * every DEAD_EVERY of its own counts, so a size that fits soon (the usual
+ * case) pays a quarter more at most, and one that fits nowhere at most
+ * DEAD_EVERY + 1 times the scan.
  */
+#define DEAD_EVERY 4
+
 typedef struct dead_scan {
 	const tp_torus *t;
 	tp_torus_erode *er;
@@ -277,6 +280,7 @@ static int place_packed(const tp_torus *t, tp_torus_base_shapes reading,
 	tp_torus_erode_reset(er, avail);
 	int most = tp_torus_nnodes(t) < 2 * nodes ? tp_torus_nnodes(t) : 2 * nodes;
 	bool found = false, none = most <= nodes;
+	long counts = 0;
 	tp_box box;
 	dead_scan ds;
 	int n = tp_torus_ndims(t);
@@ -289,7 +293,7 @@ static int place_packed(const tp_torus *t, tp_torus_base_shapes reading,
 			if (inside_dead(&ds.d, sh[r].len, n) ||
 			    !may_hold(&ds, sh[r].len))
 				continue;
-			if (dead_scan_step(&ds))
+			if (counts++ % DEAD_EVERY == 0 && dead_scan_step(&ds))
 				none = true;
 			else if (!inside_dead(&ds.d, sh[r].len, n))
 				found = first_holding(t, er, sh[r].len, nodes,
