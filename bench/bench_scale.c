@@ -52,8 +52,7 @@ static const machine machines[] = {
 	{ "fat tree 4^6", "fattree", 4096, 2, 6, 4, 0, { 0 } },
 	{ "fat tree 16^4", "fattree", 65536, 2, 4, 16, 0, { 0 } },
 	{ "torus 8x8x8x8", "torus-base", 4096, 2, 0, 0, 4, { 8, 8, 8, 8 } },
-	/* fcfs only: EASY packs every shapeless size it tries (minutes) */
-	{ "torus 8x12x16x16x2", "torus-base", 49152, 1, 0, 0, 5, { 8, 12, 16, 16, 2 } },
+	{ "torus 8x12x16x16x2", "torus-base", 49152, 2, 0, 0, 5, { 8, 12, 16, 16, 2 } },
 };
 #define NMACH (sizeof(machines) / sizeof(*machines))
 
