@@ -56,6 +56,7 @@ struct tp_torus_erode {
 	uint64_t **pow;   /* E of lengths 1, 2, 4, ... along one dimension */
 	int npow;
 	uint64_t *out, *tmp;
+	uint64_t *shifted; /* and_shifted's shifted set */
 	uint64_t **stack; /* the walk over shapes: one set per depth */
 	int levels, depth;
 	/* the last tp_torus_erode_largest: the shapes of volume L* (if no
@@ -142,6 +143,43 @@ static inline uint64_t word_up(const uint64_t *a, int w, int m)
 	return hi << r | lo >> (64 - r);
 }
 
+/* g[w] = (a shifted down by m bits)[w] & keep[w], or with `up` the set
+ * shifted up by m bits, |= instead of = (keep: the mask or, with invert,
+ * its complement).  The words whose sources lie inside the set run
+ * without bound checks (loops the compiler vectorises); the few others
+ * take word_down/word_up. */
+static void shifted_masked(uint64_t *g, const uint64_t *a, int W, int m,
+			   const uint64_t *mask, bool invert, bool up)
+{
+	int q = m >> 6, r = m & 63;
+	uint64_t flip = invert ? ~(uint64_t)0 : 0;
+	/* down: word w reads a[w + q] and a[w + q + 1]; up: a[w - q] and
+	 * a[w - q - 1] */
+	int lo = up ? q + 1 : 0, hi = up ? W : W - q - 1;
+	if (lo > hi)
+		lo = hi = W;
+	for (int w = 0; w < lo; w++)
+		g[w] = up ? g[w] | (word_up(a, w, m) & (mask[w] ^ flip))
+			  : word_down(a, W, w, m) & (mask[w] ^ flip);
+	if (!up && !r)
+		for (int w = lo; w < hi; w++)
+			g[w] = a[w + q] & (mask[w] ^ flip);
+	else if (!up)
+		for (int w = lo; w < hi; w++)
+			g[w] = (a[w + q] >> r | a[w + q + 1] << (64 - r)) &
+			       (mask[w] ^ flip);
+	else if (!r)
+		for (int w = lo; w < hi; w++)
+			g[w] |= a[w - q] & (mask[w] ^ flip);
+	else
+		for (int w = lo; w < hi; w++)
+			g[w] |= (a[w - q] << r | a[w - q - 1] >> (64 - r)) &
+				(mask[w] ^ flip);
+	for (int w = hi; w < W; w++)
+		g[w] = up ? g[w] | (word_up(a, w, m) & (mask[w] ^ flip))
+			  : word_down(a, W, w, m) & (mask[w] ^ flip);
+}
+
 /* r = r & shift_i(a, k), 0 < k < d_i. */
 static int and_shifted(tp_torus_erode *e, uint64_t *r, const uint64_t *a,
 		       int i, int k)
@@ -150,12 +188,12 @@ static int and_shifted(tp_torus_erode *e, uint64_t *r, const uint64_t *a,
 	if (!hi)
 		return -1;
 	int s = e->stride[i], down = k * s, up = (e->dims[i] - k) * s;
-	for (int w = 0; w < e->W; w++) {
-		uint64_t g = word_down(a, e->W, w, down) & ~hi[w];
-		if (e->wrap[i])
-			g |= word_up(a, w, up) & hi[w];
-		r[w] &= g;
-	}
+	uint64_t *g = e->shifted;
+	shifted_masked(g, a, e->W, down, hi, true, false);
+	if (e->wrap[i])
+		shifted_masked(g, a, e->W, up, hi, false, true);
+	for (int w = 0; w < e->W; w++)
+		r[w] &= g[w];
 	return 0;
 }
 
@@ -552,8 +590,9 @@ tp_torus_erode *tp_torus_erode_new(const tp_torus *t, const tp_nodeset *free)
 	e->free = calloc(1, bytes);
 	e->out = malloc(bytes);
 	e->tmp = malloc(bytes);
+	e->shifted = malloc(bytes);
 	bool ok = e->hi && e->zero && e->pow && e->stack && e->free && e->out &&
-		  e->tmp;
+		  e->tmp && e->shifted;
 	for (int j = 0; ok && j < e->npow; j++)
 		ok = (e->pow[j] = malloc(bytes)) != NULL;
 	for (int d = 0; ok && d < e->levels; d++)
@@ -599,6 +638,7 @@ void tp_torus_erode_free(tp_torus_erode *e)
 	free(e->free);
 	free(e->out);
 	free(e->tmp);
+	free(e->shifted);
 	free(e->cnt);
 	free(e->cnt_tmp);
 	for (int k = 0; k < PREFIX_SLOTS; k++)
