@@ -35,6 +35,10 @@
  * share their first lengths (8x12x4x1x1 and 8x12x2x2x1), so E of a
  * prefix of the lengths is looked up instead of redone. */
 #define PREFIX_SLOTS 64
+/* Shapes kept as having no free box on the free set: every shape at least
+ * as long in each dimension has none either (its box at a corner holds
+ * theirs at that corner), so its corners are known to be none. */
+#define EMPTY_SHAPES 256
 
 typedef struct prefix_slot {
 	uint32_t gen;     /* == the workspace's: valid for its free set */
@@ -71,6 +75,8 @@ struct tp_torus_erode {
 	int best_len[KEEP_SHAPES][TP_TORUS_MAX_DIMS];
 	uint32_t gen;     /* bumped when the free set changes */
 	prefix_slot prefix[PREFIX_SLOTS];
+	int nempty;       /* shapes with no free box on the free set */
+	int empty[EMPTY_SHAPES][TP_TORUS_MAX_DIMS];
 };
 
 /* ---- masks of coordinates ----------------------------------------------- */
@@ -298,12 +304,36 @@ static int prefix_start(tp_torus_erode *e, const int *len)
 	return 0;
 }
 
+/* Is len at least as long as a shape known to have no free box? */
+static bool known_empty(const tp_torus_erode *e, const int *len)
+{
+	for (int k = 0; k < e->nempty; k++) {
+		int i = 0;
+		while (i < e->n && len[i] >= e->empty[k][i])
+			i++;
+		if (i == e->n)
+			return true;
+	}
+	return false;
+}
+
+/* The shape of len's dimensions 0..depth (length 1 beyond) has no free
+ * box: keep it, unless the list is full. */
+static void keep_empty(tp_torus_erode *e, const int *len, int depth)
+{
+	if (e->nempty == EMPTY_SHAPES)
+		return;
+	int *v = e->empty[e->nempty++];
+	for (int i = 0; i < e->n; i++)
+		v[i] = i <= depth ? len[i] : 1;
+}
+
 const uint64_t *tp_torus_erode_corners(tp_torus_erode *e, const int *len)
 {
 	for (int i = 0; i < e->n; i++)
 		if (len[i] < 1 || len[i] > e->dims[i])
 			return NULL;
-	int from = prefix_start(e, len);
+	int from = known_empty(e, len) ? -1 : prefix_start(e, len);
 	if (from < 0) {
 		memset(e->out, 0, (size_t)e->W * sizeof(uint64_t));
 		return e->out;
@@ -316,8 +346,10 @@ const uint64_t *tp_torus_erode_corners(tp_torus_erode *e, const int *len)
 		 * dimensions follow */
 		if (i < e->n - 1 && len[i] > 1)
 			prefix_keep(e, len, i, empty);
-		if (empty)
+		if (empty) {
+			keep_empty(e, len, i);
 			break;
+		}
 	}
 	return e->out;
 }
@@ -613,6 +645,7 @@ void tp_torus_erode_reset(tp_torus_erode *e, const tp_nodeset *free)
 		return;
 	memcpy(e->free, free->w, bytes);
 	e->have_largest = false;
+	e->nempty = 0;
 	if (++e->gen == 0) { /* wrapped: forget every kept prefix once */
 		for (int k = 0; k < PREFIX_SLOTS; k++)
 			e->prefix[k].gen = 0;
