@@ -374,8 +374,17 @@ double tp_torus_set_mean_distance(const tp_torus *t, const tp_nodeset *s)
 	long *hist = calloc((size_t)total, sizeof(*hist));
 	if (!hist)
 		return -1.0;
+	/* coordinates step like an odometer from one node to the next
+	 * (boxes are runs of consecutive indices); a gap recomputes them */
+	int prev = -2;
 	for (int v = tp_nodeset_next(s, 0); v >= 0; v = tp_nodeset_next(s, v + 1)) {
-		tp_torus_coord(t, v, c);
+		if (v == prev + 1) {
+			for (int i = n - 1; i >= 0 && ++c[i] == dims[i]; i--)
+				c[i] = 0;
+		} else {
+			tp_torus_coord(t, v, c);
+		}
+		prev = v;
 		for (int i = 0; i < n; i++)
 			hist[at[i] + c[i]]++;
 	}

@@ -98,10 +98,18 @@ tp_torus_proj *tp_torus_proj_new(const tp_torus *t, const tp_nodeset *free)
 		tp_torus_proj_free(p);
 		return NULL;
 	}
-	int c[TP_TORUS_MAX_DIMS];
+	int c[TP_TORUS_MAX_DIMS], n = tp_torus_ndims(t), prev = -2;
+	const int *dims = tp_torus_dims(t);
 	for (int x = tp_nodeset_next(free, 0); x >= 0;
 	     x = tp_nodeset_next(free, x + 1)) {
-		tp_torus_coord(t, x, c);
+		/* an odometer from one node to the next; a gap recomputes */
+		if (x == prev + 1) {
+			for (int i = n - 1; i >= 0 && ++c[i] == dims[i]; i--)
+				c[i] = 0;
+		} else {
+			tp_torus_coord(t, x, c);
+		}
+		prev = x;
 		for (int k = 0; k < p->ngroups; k++) {
 			group *g = &p->g[k];
 			int cell = 0;
