@@ -13,10 +13,11 @@
  * child process: its simulation CPU time, jobs/s and peak RSS are its
  * own.  The ratio is per job against the flat 128-node replay under the
  * same policy, measured in the same run.
- * Usage: bench_scale [JOBS] [TRACE (empty: SDSC-SP2)] [ONLY]
- * ONLY: run only the machines whose label contains it (the flat 128-node
- * replay, the ratios' base, always runs).
+ * Usage: bench_scale [JOBS] [TRACE] [MACHINE] (an empty TRACE: the default)
+ * MACHINE runs only the machines whose label contains it (the flat
+ * 128-node baseline always runs: every ratio is against it).
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,7 @@
 #include "trace/swf.h"
 #include "topology/fattree.h"
 #include "topology/torus.h"
+#include "alloc/alloc_memo.h"
 
 #ifndef TP_DEFAULT_DATA_DIR
 #define TP_DEFAULT_DATA_DIR "../shared/data"
@@ -50,8 +52,7 @@ static const machine machines[] = {
 	{ "fat tree 4^6", "fattree", 4096, 2, 6, 4, 0, { 0 } },
 	{ "fat tree 16^4", "fattree", 65536, 2, 4, 16, 0, { 0 } },
 	{ "torus 8x8x8x8", "torus-base", 4096, 2, 0, 0, 4, { 8, 8, 8, 8 } },
-	/* fcfs only: EASY packs every shapeless size it tries (minutes) */
-	{ "torus 8x12x16x16x2", "torus-base", 49152, 1, 0, 0, 5, { 8, 12, 16, 16, 2 } },
+	{ "torus 8x12x16x16x2", "torus-base", 49152, 2, 0, 0, 5, { 8, 12, 16, 16, 2 } },
 };
 #define NMACH (sizeof(machines) / sizeof(*machines))
 
@@ -61,6 +62,8 @@ static const char *policies[] = { "fcfs", "easy", "conservative" };
 typedef struct result {
 	double sim_s;
 	size_t jobs;
+	uint64_t digest; /* of every job's start and nodes: equal digests
+			  * of two builds mean equal schedules */
 	long maxrss_kb;
 	int ok;
 } result;
@@ -87,6 +90,23 @@ static int scaled_stream(const tp_workload *src, size_t njobs, int scale,
 	return 0;
 }
 
+/* FNV-1a over each record's id, start and node list. */
+static uint64_t schedule_digest(const tp_sim_result *r)
+{
+	uint64_t h = 14695981039346656037ull;
+	for (size_t i = 0; i < r->nrec; i++) {
+		char line[64];
+		snprintf(line, sizeof(line), "%lld %lld ", (long long)r->rec[i].id,
+			 (long long)r->rec[i].start);
+		for (const char *c = line; *c; c++)
+			h = (h ^ (unsigned char)*c) * 1099511628211ull;
+		for (const char *c = r->rec[i].nodelist; c && *c; c++)
+			h = (h ^ (unsigned char)*c) * 1099511628211ull;
+		h = (h ^ '\n') * 1099511628211ull;
+	}
+	return h;
+}
+
 static int simulate(const machine *m, const char *policy,
 		    const tp_workload *w, result *res, tp_error *err)
 {
@@ -98,15 +118,21 @@ static int simulate(const machine *m, const char *policy,
 		return -1;
 	tp_alloc_cfg cfg = { .nnodes = m->nodes, .fattree = ft, .torus = tor };
 	tp_alloc *a = tp_alloc_create(m->alloc, &cfg, err);
+	/* as the simulator has it (machine/topo.c): a topology allocator
+	 * behind the failure memo */
+	if (a && !tp_alloc_is_flat(a) && !(a = tp_alloc_memo_wrap(a)))
+		tp_errorf(err, "out of memory");
 	tp_policy_opts o;
 	tp_policy_opts_default(&o);
 	tp_policy *p = a ? tp_policy_create(policy, &o, err) : NULL;
 	tp_sim_result r;
+	tp_engine_opts eo = { .keep_nodelists = true };
 	int rc = -1;
 	double t0 = cpu_now();
-	if (p && !tp_simulate(w, p, a, NULL, &r, err)) {
+	if (p && !tp_simulate(w, p, a, &eo, &r, err)) {
 		res->sim_s = cpu_now() - t0;
 		res->jobs = r.nrec;
+		res->digest = schedule_digest(&r);
 		tp_sim_result_fini(&r);
 		rc = 0;
 	}
@@ -163,6 +189,7 @@ int main(int argc, char **argv)
 	size_t njobs = argc > 1 ? (size_t)atol(argv[1]) : 2000;
 	const char *trace = argc > 2 && argv[2][0] ? argv[2]
 		: TP_DEFAULT_DATA_DIR "/traces/SDSC-SP2-1998-4.2-cln.swf.gz";
+	const char *only = argc > 3 ? argv[3] : NULL;
 	tp_error err = { "" };
 	tp_workload src = { 0 };
 	if (tp_swf_read(trace, NULL, &src, &err) || src.nodes != 128) {
@@ -172,18 +199,18 @@ int main(int argc, char **argv)
 	}
 	printf("bench_scale: the first %zu jobs of %s, sizes times nodes/128;\n"
 	       "simulation CPU time, peak RSS of the process; ratio per job\n"
-	       "against flat 128 nodes under the same policy, this run\n",
+	       "against flat 128 nodes under the same policy, this run;\n"
+	       "schedule: a digest of every job's start and nodes\n",
 	       njobs, trace);
-	printf("%-20s %6s %-11s %-13s %8s %10s %8s %9s\n", "machine", "nodes",
+	printf("%-20s %6s %-11s %-13s %8s %10s %8s %9s  %s\n", "machine", "nodes",
 	       "allocator", "policy", "sim_s", "jobs/s", "peak_MiB",
-	       "vs_128");
-	const char *only = argc > 3 ? argv[3] : NULL;
+	       "vs_128", "schedule");
 	double base[NPOL] = { 0 };
 	int failed = 0;
-	for (size_t m = 0; m < NMACH; m++)
+	for (size_t m = 0; m < NMACH; m++) {
+		if (m > 0 && only && !strstr(machines[m].label, only))
+			continue;
 		for (size_t p = 0; p < NPOL && (int)p < machines[m].npol; p++) {
-			if (m > 0 && only && !strstr(machines[m].label, only))
-				continue;
 			result r;
 			if (run_one(&src, njobs, &machines[m], policies[p], &r)) {
 				failed = 1;
@@ -192,14 +219,16 @@ int main(int argc, char **argv)
 			double per = r.sim_s / (double)r.jobs;
 			if (m == 0)
 				base[p] = per;
-			printf("%-20s %6d %-11s %-13s %8.3f %10.0f %8.1f %8.2fx\n",
+			printf("%-20s %6d %-11s %-13s %8.3f %10.0f %8.1f %8.2fx  %016llx\n",
 			       machines[m].label, machines[m].nodes,
 			       machines[m].alloc, policies[p], r.sim_s,
 			       r.jobs / (r.sim_s > 0 ? r.sim_s : 1e-9),
 			       r.maxrss_kb / 1024.0,
-			       base[p] > 0 ? per / base[p] : 0);
+			       base[p] > 0 ? per / base[p] : 0,
+			       (unsigned long long)r.digest);
 			fflush(stdout);
 		}
+	}
 	tp_workload_fini(&src);
 	return failed;
 }

@@ -514,6 +514,78 @@ START_TEST(test_memo_answers_same)
 }
 END_TEST
 
+/* A pass's stream of plain requests: the free set shrinks as jobs start
+ * (subsets of sets where sizes failed), grows when one ends, and now and
+ * then a projected superset is asked about, with sizes that have boxes
+ * and sizes packed without one (Shapeless=pack).  Every answer through
+ * the memo, placement and refusal, is the wrapped allocator's; failures
+ * on subsets are answered from memory. */
+START_TEST(test_memo_churn_same)
+{
+	machine m;
+	machine_init(&m, false);
+	static const char *names[] = { "torus-base", "torus-fs", "torus-mss",
+				       "torus-anchor", "fattree", "tree-slurm",
+				       "tree-greedy" };
+	for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++) {
+		tp_error err = { "" };
+		tp_alloc *bare = tp_alloc_create(names[k], &m.cfg, &err);
+		tp_alloc *memo = tp_alloc_memo_wrap(tp_alloc_create(names[k], &m.cfg, &err));
+		ck_assert_msg(bare && memo, "%s: %s", names[k], err.msg);
+		tp_rng r;
+		tp_rng_seed(&r, 2024 + k);
+		tp_nodeset free, proj, o1, o2, *ask;
+		tp_nodeset_init(&free, 64);
+		tp_nodeset_init(&proj, 64);
+		tp_nodeset_init(&o1, 64);
+		tp_nodeset_init(&o2, 64);
+		tp_nodeset_fill(&free);
+		int placed = 0, refused = 0;
+		for (int round = 0; round < 4000; round++) {
+			ask = &free;
+			if (tp_rng_below(&r, 5) == 0) {
+				/* a projection: the free set and some busy nodes */
+				tp_nodeset_copy(&proj, &free);
+				for (int v = 0; v < 64; v++)
+					if (tp_rng_below(&r, 3) == 0)
+						tp_nodeset_set(&proj, v);
+				ask = &proj;
+			} else if (tp_rng_below(&r, 8) == 0) {
+				/* a job ends: some nodes free again */
+				for (int v = 0; v < 64; v++)
+					if (tp_rng_below(&r, 6) == 0)
+						tp_nodeset_set(&free, v);
+			}
+			int n = 1 + (int)tp_rng_below(&r, 24);
+			tp_alloc_req req = { .nodes = n };
+			tp_nodeset_fill(&o2); /* a refusal must clear it */
+			int a = tp_alloc_place_req(bare, ask, &req, &o1);
+			int b = tp_alloc_place_req(memo, ask, &req, &o2);
+			ck_assert_msg(a == b, "%s round %d size %d: %d vs %d",
+				      names[k], round, n, a, b);
+			ck_assert(tp_nodeset_equal(&o1, &o2));
+			placed += !a;
+			refused += !!a;
+			/* a job starts: the free set shrinks */
+			if (!a && ask == &free && tp_rng_below(&r, 2))
+				tp_nodeset_andnot(&free, &o1);
+		}
+		uint64_t asked, answered;
+		tp_alloc_memo_stats(memo, &asked, &answered);
+		ck_assert_uint_gt(answered, 300);
+		ck_assert_int_gt(placed, 300);
+		ck_assert_int_gt(refused, 300);
+		tp_nodeset_fini(&free);
+		tp_nodeset_fini(&proj);
+		tp_nodeset_fini(&o1);
+		tp_nodeset_fini(&o2);
+		tp_alloc_destroy(bare);
+		tp_alloc_destroy(memo);
+	}
+	machine_fini(&m);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("alloc");
@@ -526,6 +598,7 @@ int main(void)
 	tcase_add_test(tc, test_max_groups);
 	tcase_add_test(tc, test_memo_same_answers);
 	tcase_add_test(tc, test_memo_answers_same);
+	tcase_add_test(tc, test_memo_churn_same);
 	suite_add_tcase(s, tc);
 	return tp_check_run(s);
 }

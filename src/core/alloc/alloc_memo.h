@@ -1,16 +1,21 @@
 /*
  * alloc_memo.h - remember which job sizes an allocator could not place on
- * the current free set.
+ * recent free sets, and its recent answers.
  *
  * Allocators are pure functions of (free set, size) (alloc.h), and a pass
  * asks again and again with the same free set: every waiting job that
  * does not fit is retried, and sizes repeat.  For topology allocators a
  * failed placement is the expensive case (every shape, every offset), so
  * answering repeats from memory saves most of a torus pass without
- * changing any decision.  Flat allocators decide failure by counting and
- * gain nothing.  Requests with a node cap of their own or for boxes only
- * (every question slurmctld asks) get their whole answers remembered
- * instead, on the last few free sets (memo_answers.h).
+ * changing any decision.  Failures are kept per size on the last few free
+ * sets (a pass alternates between the free set and projected ones), and
+ * for a monotone allocator (TP_ALLOC_MONOTONE) a failure on a set answers
+ * for every subset of it too: a backfill pass only takes nodes away from
+ * the free set, so what did not fit before the last start still does not.
+ * Placements, and the whole answers to requests with a node cap of their
+ * own or for boxes only (every question slurmctld asks), are kept on the
+ * last few free sets (memo_answers.h).  Flat allocators decide failure
+ * by counting and gain nothing.
  */
 #ifndef TP_ALLOC_MEMO_H
 #define TP_ALLOC_MEMO_H

@@ -41,15 +41,16 @@ static tp_torus_base_shapes method_reading(const tp_torus *t,
  * erosion workspace er (reset to avail here). */
 static int place_transit(const tp_torus *t, tp_torus_method method,
 			 const tp_nodeset *avail, int nodes, int ntransit,
-			 unsigned flags, tp_torus_erode *er, tp_box *box)
+			 unsigned flags, tp_torus_erode *er,
+			 tp_shapes_kept *kept, tp_box *box)
 {
 	const tp_torus_opts *o = tp_torus_options(t);
 	bool direct = flags & TP_TORUS_PLACE_DIRECT;
 	if (nodes < 1 || tp_nodeset_count(avail) < nodes)
 		return -1;
-	tp_torus_shape *sh;
-	int nsh = tp_torus_shapes_read(t, nodes, ntransit,
-				       method_reading(t, method), &sh);
+	const tp_torus_shape *sh;
+	int nsh = tp_shapes_kept_get(kept, nodes, ntransit,
+				     method_reading(t, method), &sh);
 	if (nsh <= 0)
 		return -1;
 	tp_torus_erode_reset(er, avail);
@@ -68,7 +69,6 @@ static int place_transit(const tp_torus *t, tp_torus_method method,
 		each(&c, sh, nsh, tp_torus_take_first);
 	if (mss)
 		tp_torus_mss_done(&c);
-	free(sh);
 	if (c.failed || !c.found)
 		return -1;
 	*box = c.box;
@@ -83,9 +83,12 @@ int tp_torus_place(const tp_torus *t, tp_torus_method method,
 	if ((unsigned)method > TP_TORUS_MSS)
 		return -1;
 	tp_torus_erode *er = tp_torus_erode_new(t, NULL);
-	int rc = er ? place_transit(t, method, avail, nodes,
-				   tp_torus_options(t)->ntransit, flags, er, box)
-		    : -1;
+	tp_shapes_kept *kept = tp_shapes_kept_new(t);
+	int rc = er && kept ? place_transit(t, method, avail, nodes,
+					    tp_torus_options(t)->ntransit,
+					    flags, er, kept, box)
+			    : -1;
+	tp_shapes_kept_free(kept);
 	tp_torus_erode_free(er);
 	return rc;
 }
@@ -96,6 +99,7 @@ typedef struct torus_alloc {
 	const tp_torus *t;
 	tp_torus_method method;
 	tp_torus_erode *er; /* kept across decisions: its masks are the torus's */
+	tp_shapes_kept *kept; /* the shapes of the sizes asked about */
 } torus_alloc;
 
 /* Does a shape have a placement with this low corner?  (A line needs room;
@@ -147,18 +151,6 @@ static int most_holding(const tp_torus *t, tp_torus_erode *er, const int *len)
 	return free ? best : -1;
 }
 
-/* No dimension of len (of `size` nodes) can grow without the size
- * passing `most`. */
-static bool maximal_shape(const tp_torus *t, const int *len, long size,
-			  int most)
-{
-	for (int i = 0; i < tp_torus_ndims(t); i++)
-		if (len[i] < tp_torus_dims(t)[i] &&
-		    size / len[i] * (len[i] + 1) <= most)
-			return false;
-	return true;
-}
-
 /* Shapes whose boxes hold fewer than `nodes` free nodes, for the search
  * of tp_torus_place_packed to skip with whatever they contain. */
 typedef struct dead_shapes {
@@ -180,52 +172,89 @@ static bool inside_dead(const dead_shapes *d, const int *len, int ndims)
 
 /*
  * The largest box shapes of sizes nodes+1..most (no dimension can grow
- * within that range) that hold no `nodes` free nodes anywhere: a box of
- * a shape lies in a box of any shape at least as long in every dimension
- * (at the same low corner, or offset 0 on a spanned ring, or moved back
- * from a line's end), so no shape inside a dead one holds them either.
- * Every shape, whatever the search's reading: each shape of the range
- * lies inside a largest one, but under BaseShapes=canonical that one
- * need not be canonical.  A size that fits nowhere - the expensive answer, one
- * count per shape - is then refused after one count per largest shape.
- * Returns 1 when every largest shape is dead (nothing can be found),
- * 0 otherwise, -1 on ENOMEM (then nothing is skipped).  Every node free
- * (the whole machine): none is, and the first box holds the job.
+ * within that range), tested one at a time for holding `nodes` free nodes
+ * anywhere: a box of a shape lies in a box of any shape at least as long
+ * in every dimension (at the same low corner, or offset 0 on a spanned
+ * ring, or moved back from a line's end), so no shape inside a dead one
+ * holds them either.  Every shape, whatever the search's reading: each
+ * shape of the range lies inside a largest one, but under
+ * BaseShapes=canonical that one need not be canonical.  When every
+ * largest shape is dead nothing can be found: a size that fits nowhere -
+ * the expensive answer, one count per shape - is refused after one count
+ * per largest shape.  The search takes one step of this scan before
+ * every DEAD_EVERY of its own counts, so a size that fits soon (the usual
+ * case) pays a quarter more at most, and one that fits nowhere at most
+ * DEAD_EVERY + 1 times the scan.
  */
-static int find_dead(const tp_torus *t, tp_torus_erode *er, bool all_free,
-		     int nodes, int most, dead_shapes *d)
+#define DEAD_EVERY 4
+
+typedef struct dead_scan {
+	const tp_torus *t;
+	tp_torus_erode *er;
+	tp_torus_proj *proj; /* bounds that spare most counts, or NULL */
+	int nodes;
+	const int (*big)[TP_TORUS_MAX_DIMS]; /* the largest shapes (kept's) */
+	int nbig, next, live;
+	dead_shapes d;
+} dead_scan;
+
+static void dead_scan_fini(dead_scan *s)
 {
-	tp_torus_shape *sh = NULL;
-	int n = tp_torus_ndims(t), live = 0;
-	d->n = 0;
-	d->len = NULL;
-	if (most <= nodes)
-		return 1;
-	if (all_free)
-		return 0;
-	int nsh = tp_torus_shapes(t, nodes + 1, most - nodes - 1, &sh);
-	if (nsh < 0 || (nsh && !(d->len = malloc((size_t)nsh * sizeof(*d->len))))) {
-		free(sh);
-		return -1;
+	free(s->d.len);
+	tp_torus_proj_free(s->proj);
+}
+
+/* Can a box of shape len hold `nodes` free nodes by the projections'
+ * bound?  (Without them: maybe.) */
+static bool may_hold(const dead_scan *s, const int *len)
+{
+	return !s->proj || tp_torus_proj_bound(s->proj, len, s->nodes) >= s->nodes;
+}
+
+/* The largest shapes of the range into s (none when every node is free:
+ * the first box then holds the job).  On ENOMEM s has none: nothing is
+ * skipped. */
+static void dead_scan_init(dead_scan *s, const tp_torus *t, tp_torus_erode *er,
+			   tp_shapes_kept *kept, const tp_nodeset *avail,
+			   bool all_free, int nodes, int most)
+{
+	memset(s, 0, sizeof(*s));
+	s->t = t;
+	s->er = er;
+	s->nodes = nodes;
+	if (all_free || most <= nodes)
+		return;
+	const int (*big)[TP_TORUS_MAX_DIMS];
+	int nbig = tp_shapes_kept_largest(kept, nodes, most, &big);
+	if (nbig <= 0)
+		return;
+	if (!(s->d.len = malloc((size_t)nbig * sizeof(*s->d.len))))
+		return;
+	s->proj = tp_torus_proj_new(t, avail);
+	s->big = big;
+	s->nbig = nbig;
+}
+
+/* Test the next largest shape: true when every largest shape has been
+ * tested and all are dead (nothing can be found).  On ENOMEM the scan
+ * stops with the dead shapes it has (it never answers true then). */
+static bool dead_scan_step(dead_scan *s)
+{
+	if (s->next == s->nbig)
+		return s->nbig && !s->live;
+	const int *len = s->big[s->next++];
+	int most_free = may_hold(s, len) ? most_holding(s->t, s->er, len) : 0;
+	if (most_free < 0) {
+		s->next = s->nbig;
+		s->live++;
+		return false;
 	}
-	for (int r = 0; r < nsh; r++) {
-		if (!maximal_shape(t, sh[r].len, sh[r].size, most))
-			continue;
-		int most_free = most_holding(t, er, sh[r].len);
-		if (most_free < 0) {
-			free(sh);
-			free(d->len);
-			d->len = NULL;
-			d->n = 0;
-			return -1;
-		}
-		if (most_free >= nodes)
-			live++;
-		else
-			memcpy(d->len[d->n++], sh[r].len, (size_t)n * sizeof(int));
-	}
-	free(sh);
-	return !live;
+	if (most_free >= s->nodes)
+		s->live++;
+	else
+		memcpy(s->d.len[s->d.n++], len,
+		       (size_t)tp_torus_ndims(s->t) * sizeof(int));
+	return s->next == s->nbig && !s->live;
 }
 
 /* Shapeless=pack: `nodes` has no box shape on this torus at all (3 on
@@ -239,39 +268,39 @@ static int find_dead(const tp_torus *t, tp_torus_erode *er, bool all_free,
  * waits for a box), no box qualifies, or Shapeless=refuse.  "A shape" is
  * one of the method's reading: under BaseShapes=canonical a size whose
  * boxes all lie against the listed order of the dimensions is packed. */
-int tp_torus_place_packed(const tp_torus *t, tp_torus_base_shapes reading,
-			  const tp_nodeset *avail, int nodes, tp_nodeset *out)
+static int place_packed(const tp_torus *t, tp_torus_base_shapes reading,
+			const tp_nodeset *avail, int nodes, tp_torus_erode *er,
+			tp_shapes_kept *kept, tp_nodeset *out)
 {
-	tp_torus_shape *sh = NULL;
-	int nsh;
 	tp_nodeset_zero(out);
 	if (tp_torus_options(t)->shapeless != TP_TORUS_SHAPELESS_PACK ||
 	    nodes < 1 || tp_nodeset_count(avail) < nodes ||
 	    tp_torus_size_has_box(t, reading, nodes))
 		return -1;
-	tp_torus_erode *er = tp_torus_erode_new(t, avail);
-	if (!er)
-		return -1;
+	tp_torus_erode_reset(er, avail);
 	int most = tp_torus_nnodes(t) < 2 * nodes ? tp_torus_nnodes(t) : 2 * nodes;
-	bool found = false;
+	bool found = false, none = most <= nodes;
+	long counts = 0;
 	tp_box box;
-	dead_shapes dead;
+	dead_scan ds;
 	int n = tp_torus_ndims(t);
 	bool all_free = tp_nodeset_count(avail) == tp_torus_nnodes(t);
-	if (find_dead(t, er, all_free, nodes, most, &dead) == 1) {
-		free(dead.len);
-		tp_torus_erode_free(er);
-		return -1;
+	dead_scan_init(&ds, t, er, kept, avail, all_free, nodes, most);
+	for (int m = nodes + 1; m <= most && !found && !none; m++) {
+		const tp_torus_shape *sh;
+		int nsh = tp_shapes_kept_get(kept, m, 0, reading, &sh);
+		for (int r = 0; r < nsh && !found && !none; r++) {
+			if (inside_dead(&ds.d, sh[r].len, n) ||
+			    !may_hold(&ds, sh[r].len))
+				continue;
+			if (counts++ % DEAD_EVERY == 0 && dead_scan_step(&ds))
+				none = true;
+			else if (!inside_dead(&ds.d, sh[r].len, n))
+				found = first_holding(t, er, sh[r].len, nodes,
+						      &box);
+		}
 	}
-	for (int m = nodes + 1; m <= most && !found; m++) {
-		nsh = tp_torus_shapes_read(t, m, 0, reading, &sh);
-		for (int r = 0; r < nsh && !found; r++)
-			found = !inside_dead(&dead, sh[r].len, n) &&
-				first_holding(t, er, sh[r].len, nodes, &box);
-		free(sh);
-	}
-	free(dead.len);
-	tp_torus_erode_free(er);
+	dead_scan_fini(&ds);
 	if (!found)
 		return -1;
 	tp_torus_box_nodes(t, &box, out);
@@ -282,6 +311,20 @@ int tp_torus_place_packed(const tp_torus *t, tp_torus_base_shapes reading,
 	while ((i = tp_nodeset_next(out, i + 1)) >= 0)
 		tp_nodeset_clear(out, i);
 	return 0;
+}
+
+int tp_torus_place_packed(const tp_torus *t, tp_torus_base_shapes reading,
+			  const tp_nodeset *avail, int nodes, tp_nodeset *out)
+{
+	tp_torus_erode *er = tp_torus_erode_new(t, NULL);
+	tp_shapes_kept *kept = tp_shapes_kept_new(t);
+	int rc = -1;
+	tp_nodeset_zero(out);
+	if (er && kept)
+		rc = place_packed(t, reading, avail, nodes, er, kept, out);
+	tp_shapes_kept_free(kept);
+	tp_torus_erode_free(er);
+	return rc;
 }
 
 static int torus_place(tp_alloc *a, const tp_nodeset *avail,
@@ -300,11 +343,12 @@ static int torus_place(tp_alloc *a, const tp_nodeset *avail,
 			ntransit = req->max_nodes - req->nodes;
 	}
 	if (place_transit(ta->t, ta->method, avail, req->nodes, ntransit, 0,
-			  ta->er, &box))
+			  ta->er, ta->kept, &box))
 		return req->boxes_only ? -1
-				       : tp_torus_place_packed(ta->t,
+				       : place_packed(ta->t,
 						method_reading(ta->t, ta->method),
-						avail, req->nodes, out);
+						avail, req->nodes, ta->er,
+						ta->kept, out);
 	tp_torus_box_nodes(ta->t, &box, out);
 	return 0;
 }
@@ -320,6 +364,7 @@ static void torus_destroy(tp_alloc *a)
 {
 	torus_alloc *ta = a->state;
 	tp_torus_erode_free(ta->er);
+	tp_shapes_kept_free(ta->kept);
 	free(ta);
 }
 
@@ -356,8 +401,10 @@ static tp_alloc *torus_create(const tp_alloc_cfg *cfg, tp_torus_method m,
 	}
 	torus_alloc *ta = malloc(sizeof(*ta));
 	tp_torus_erode *er = ta ? tp_torus_erode_new(cfg->torus, NULL) : NULL;
-	tp_alloc *a = er ? tp_alloc_new(&torus_ops[m], N, ta) : NULL;
+	tp_shapes_kept *kept = er ? tp_shapes_kept_new(cfg->torus) : NULL;
+	tp_alloc *a = kept ? tp_alloc_new(&torus_ops[m], N, ta) : NULL;
 	if (!a) {
+		tp_shapes_kept_free(kept);
 		tp_torus_erode_free(er);
 		free(ta);
 		tp_errorf(err, "allocator '%s': out of memory", name);
@@ -366,6 +413,7 @@ static tp_alloc *torus_create(const tp_alloc_cfg *cfg, tp_torus_method m,
 	ta->t = cfg->torus;
 	ta->method = m;
 	ta->er = er;
+	ta->kept = kept;
 	return a;
 }
 

@@ -62,4 +62,21 @@ void tp_torus_mss_scan(cand_ctx *c, const tp_torus_shape *sh, int nsh,
 		       cand_each_fn each);
 void tp_torus_mss_done(cand_ctx *c);
 
+/* The shapes of each size, kept for the allocator's life
+ * (torus_shapes_kept.c).  NULL on ENOMEM. */
+typedef struct tp_shapes_kept tp_shapes_kept;
+tp_shapes_kept *tp_shapes_kept_new(const tp_torus *t);
+void tp_shapes_kept_free(tp_shapes_kept *k);
+/* tp_torus_shapes_read(t, nodes, ntransit, reading), owned by k: valid
+ * until the next call with these nodes and reading.  -1 on ENOMEM. */
+int tp_shapes_kept_get(tp_shapes_kept *k, int nodes, int ntransit,
+		       tp_torus_base_shapes reading,
+		       const tp_torus_shape **out);
+/* The largest shapes (no dimension can grow within the range) among all
+ * shapes of sizes nodes+1..most, most <= 2 nodes as Shapeless=pack
+ * searches (the first `most` asked for a size is kept), owned by k.
+ * -1 on ENOMEM. */
+int tp_shapes_kept_largest(tp_shapes_kept *k, int nodes, int most,
+			   const int (**out)[TP_TORUS_MAX_DIMS]);
+
 #endif

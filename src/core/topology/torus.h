@@ -251,6 +251,18 @@ int tp_torus_erode_largest(tp_torus_erode *e, int *volume, long *count);
  * count, or -1 if there are more than max (or ENOMEM). */
 int tp_torus_erode_largest_boxes(tp_torus_erode *e, tp_box *boxes, int max);
 
+/* ---- bounds from projections (torus_proj.c) --------------------------- */
+
+/* The free set's projections on every pair of dimensions (a torus of one
+ * dimension has none: its bounds are unknown).  NULL on ENOMEM. */
+typedef struct tp_torus_proj tp_torus_proj;
+tp_torus_proj *tp_torus_proj_new(const tp_torus *t, const tp_nodeset *free);
+void tp_torus_proj_free(tp_torus_proj *p);
+/* At least the most free nodes of any box of shape len (lengths 1..d_i);
+ * it may stop as soon as the bound is below `below`.  INT_MAX when
+ * unknown (fewer than two dimensions). */
+int tp_torus_proj_bound(tp_torus_proj *p, const int *len, int below);
+
 /* ---- Find_MSS and phi (torus_mss.c) ---------------------------------- */
 
 /* Find_MSS (paper fig. 2): for each free node in index order that no

@@ -360,36 +360,52 @@ static int arc_start(const long *h, int d)
 
 double tp_torus_set_mean_distance(const tp_torus *t, const tp_nodeset *s)
 {
-	int n = tp_torus_ndims(t), c[TP_TORUS_MAX_DIMS];
+	int n = tp_torus_ndims(t), c[TP_TORUS_MAX_DIMS], at[TP_TORUS_MAX_DIMS];
 	const int *dims = tp_torus_dims(t);
 	long k = tp_nodeset_count(s);
 	if (k < 2)
 		return 0.0;
+	/* every dimension's histogram from one pass over the nodes */
+	int total = 0;
+	for (int i = 0; i < n; i++) {
+		at[i] = total;
+		total += dims[i];
+	}
+	long *hist = calloc((size_t)total, sizeof(*hist));
+	if (!hist)
+		return -1.0;
+	/* coordinates step like an odometer from one node to the next
+	 * (boxes are runs of consecutive indices); a gap recomputes them */
+	int prev = -2;
+	for (int v = tp_nodeset_next(s, 0); v >= 0; v = tp_nodeset_next(s, v + 1)) {
+		if (v == prev + 1) {
+			for (int i = n - 1; i >= 0 && ++c[i] == dims[i]; i--)
+				c[i] = 0;
+		} else {
+			tp_torus_coord(t, v, c);
+		}
+		prev = v;
+		for (int i = 0; i < n; i++)
+			hist[at[i] + c[i]]++;
+	}
 	double sum = 0;
 	for (int i = 0; i < n; i++) {
-		long *h = calloc((size_t)dims[i], sizeof(*h));
-		if (!h)
-			return -1.0;
-		for (int v = tp_nodeset_next(s, 0); v >= 0;
-		     v = tp_nodeset_next(s, v + 1)) {
-			tp_torus_coord(t, v, c);
-			h[c[i]]++;
-		}
+		long *h = hist + at[i];
+		long *r = NULL;
 		if (tp_torus_wrap(t)[i] && !ring_distance(t, i)) {
-			long *r = malloc((size_t)dims[i] * sizeof(*r));
-			if (!r) {
-				free(h);
+			if (!(r = malloc((size_t)dims[i] * sizeof(*r)))) {
+				free(hist);
 				return -1.0;
 			}
 			int start = arc_start(h, dims[i]);
 			for (int p = 0; p < dims[i]; p++)
 				r[p] = h[(start + p) % dims[i]];
-			free(h);
 			h = r;
 		}
 		sum += hist_pair_sum(h, dims[i], ring_distance(t, i));
-		free(h);
+		free(r);
 	}
+	free(hist);
 	return sum / ((double)k * (double)(k - 1));
 }
 

@@ -31,6 +31,22 @@
 
 /* Shapes of the largest volume kept for tp_torus_erode_largest_boxes. */
 #define KEEP_SHAPES 64
+/* Partial erosions kept for the free set: the shapes a decision tries
+ * share their first lengths (8x12x4x1x1 and 8x12x2x2x1), so E of a
+ * prefix of the lengths is looked up instead of redone. */
+#define PREFIX_SLOTS 64
+/* Shapes kept as having no free box on the free set: every shape at least
+ * as long in each dimension has none either (its box at a corner holds
+ * theirs at that corner), so its corners are known to be none. */
+#define EMPTY_SHAPES 256
+
+typedef struct prefix_slot {
+	uint32_t gen;     /* == the workspace's: valid for its free set */
+	int depth;        /* dimensions 0..depth eroded */
+	int len[TP_TORUS_MAX_DIMS];
+	bool empty;
+	uint64_t *set;    /* W words, allocated when first used */
+} prefix_slot;
 
 struct tp_torus_erode {
 	int n, N, W;
@@ -44,6 +60,7 @@ struct tp_torus_erode {
 	uint64_t **pow;   /* E of lengths 1, 2, 4, ... along one dimension */
 	int npow;
 	uint64_t *out, *tmp;
+	uint64_t *shifted; /* and_shifted's shifted set */
 	uint64_t **stack; /* the walk over shapes: one set per depth */
 	int levels, depth;
 	/* the last tp_torus_erode_largest: the shapes of volume L* (if no
@@ -56,6 +73,10 @@ struct tp_torus_erode {
 	int largest_volume;
 	long largest_count;
 	int best_len[KEEP_SHAPES][TP_TORUS_MAX_DIMS];
+	uint32_t gen;     /* bumped when the free set changes */
+	prefix_slot prefix[PREFIX_SLOTS];
+	int nempty;       /* shapes with no free box on the free set */
+	int empty[EMPTY_SHAPES][TP_TORUS_MAX_DIMS];
 };
 
 /* ---- masks of coordinates ----------------------------------------------- */
@@ -128,6 +149,43 @@ static inline uint64_t word_up(const uint64_t *a, int w, int m)
 	return hi << r | lo >> (64 - r);
 }
 
+/* g[w] = (a shifted down by m bits)[w] & keep[w], or with `up` the set
+ * shifted up by m bits, |= instead of = (keep: the mask or, with invert,
+ * its complement).  The words whose sources lie inside the set run
+ * without bound checks (loops the compiler vectorises); the few others
+ * take word_down/word_up. */
+static void shifted_masked(uint64_t *g, const uint64_t *a, int W, int m,
+			   const uint64_t *mask, bool invert, bool up)
+{
+	int q = m >> 6, r = m & 63;
+	uint64_t flip = invert ? ~(uint64_t)0 : 0;
+	/* down: word w reads a[w + q] and a[w + q + 1]; up: a[w - q] and
+	 * a[w - q - 1] */
+	int lo = up ? q + 1 : 0, hi = up ? W : W - q - 1;
+	if (lo > hi)
+		lo = hi = W;
+	for (int w = 0; w < lo; w++)
+		g[w] = up ? g[w] | (word_up(a, w, m) & (mask[w] ^ flip))
+			  : word_down(a, W, w, m) & (mask[w] ^ flip);
+	if (!up && !r)
+		for (int w = lo; w < hi; w++)
+			g[w] = a[w + q] & (mask[w] ^ flip);
+	else if (!up)
+		for (int w = lo; w < hi; w++)
+			g[w] = (a[w + q] >> r | a[w + q + 1] << (64 - r)) &
+			       (mask[w] ^ flip);
+	else if (!r)
+		for (int w = lo; w < hi; w++)
+			g[w] |= a[w - q] & (mask[w] ^ flip);
+	else
+		for (int w = lo; w < hi; w++)
+			g[w] |= (a[w - q] << r | a[w - q - 1] >> (64 - r)) &
+				(mask[w] ^ flip);
+	for (int w = hi; w < W; w++)
+		g[w] = up ? g[w] | (word_up(a, w, m) & (mask[w] ^ flip))
+			  : word_down(a, W, w, m) & (mask[w] ^ flip);
+}
+
 /* r = r & shift_i(a, k), 0 < k < d_i. */
 static int and_shifted(tp_torus_erode *e, uint64_t *r, const uint64_t *a,
 		       int i, int k)
@@ -136,12 +194,12 @@ static int and_shifted(tp_torus_erode *e, uint64_t *r, const uint64_t *a,
 	if (!hi)
 		return -1;
 	int s = e->stride[i], down = k * s, up = (e->dims[i] - k) * s;
-	for (int w = 0; w < e->W; w++) {
-		uint64_t g = word_down(a, e->W, w, down) & ~hi[w];
-		if (e->wrap[i])
-			g |= word_up(a, w, up) & hi[w];
-		r[w] &= g;
-	}
+	uint64_t *g = e->shifted;
+	shifted_masked(g, a, e->W, down, hi, true, false);
+	if (e->wrap[i])
+		shifted_masked(g, a, e->W, up, hi, false, true);
+	for (int w = 0; w < e->W; w++)
+		r[w] &= g[w];
 	return 0;
 }
 
@@ -197,16 +255,101 @@ static int erode_dim(tp_torus_erode *e, uint64_t *a, int i, int len)
 	return 0;
 }
 
+static prefix_slot *prefix_slot_of(tp_torus_erode *e, const int *len,
+				   int depth)
+{
+	unsigned h = (unsigned)depth;
+	for (int i = 0; i <= depth; i++)
+		h = h * 31u + (unsigned)len[i];
+	return &e->prefix[h % PREFIX_SLOTS];
+}
+
+static bool prefix_is(const prefix_slot *p, const tp_torus_erode *e,
+		      const int *len, int depth)
+{
+	return p->gen == e->gen && p->depth == depth &&
+	       !memcmp(p->len, len, (size_t)(depth + 1) * sizeof(int));
+}
+
+/* Keep e->out as E of len's dimensions 0..depth (nothing on ENOMEM). */
+static void prefix_keep(tp_torus_erode *e, const int *len, int depth,
+			bool empty)
+{
+	prefix_slot *p = prefix_slot_of(e, len, depth);
+	if (!empty && !p->set && !(p->set = malloc((size_t)e->W * sizeof(uint64_t))))
+		return;
+	p->gen = e->gen;
+	p->depth = depth;
+	memcpy(p->len, len, (size_t)(depth + 1) * sizeof(int));
+	p->empty = empty;
+	if (!empty)
+		memcpy(p->set, e->out, (size_t)e->W * sizeof(uint64_t));
+}
+
+/* e->out = E of the longest kept prefix of len (or the free set): the
+ * first dimension still to erode, or -1 when that prefix has no corner. */
+static int prefix_start(tp_torus_erode *e, const int *len)
+{
+	size_t bytes = (size_t)e->W * sizeof(uint64_t);
+	for (int depth = e->n - 2; depth >= 0; depth--) {
+		const prefix_slot *p = prefix_slot_of(e, len, depth);
+		if (!prefix_is(p, e, len, depth))
+			continue;
+		if (p->empty)
+			return -1;
+		memcpy(e->out, p->set, bytes);
+		return depth + 1;
+	}
+	memcpy(e->out, e->free, bytes);
+	return 0;
+}
+
+/* Is len at least as long as a shape known to have no free box? */
+static bool known_empty(const tp_torus_erode *e, const int *len)
+{
+	for (int k = 0; k < e->nempty; k++) {
+		int i = 0;
+		while (i < e->n && len[i] >= e->empty[k][i])
+			i++;
+		if (i == e->n)
+			return true;
+	}
+	return false;
+}
+
+/* The shape of len's dimensions 0..depth (length 1 beyond) has no free
+ * box: keep it, unless the list is full. */
+static void keep_empty(tp_torus_erode *e, const int *len, int depth)
+{
+	if (e->nempty == EMPTY_SHAPES)
+		return;
+	int *v = e->empty[e->nempty++];
+	for (int i = 0; i < e->n; i++)
+		v[i] = i <= depth ? len[i] : 1;
+}
+
 const uint64_t *tp_torus_erode_corners(tp_torus_erode *e, const int *len)
 {
-	memcpy(e->out, e->free, (size_t)e->W * sizeof(uint64_t));
-	for (int i = 0; i < e->n; i++) {
+	for (int i = 0; i < e->n; i++)
 		if (len[i] < 1 || len[i] > e->dims[i])
 			return NULL;
+	int from = known_empty(e, len) ? -1 : prefix_start(e, len);
+	if (from < 0) {
+		memset(e->out, 0, (size_t)e->W * sizeof(uint64_t));
+		return e->out;
+	}
+	for (int i = from; i < e->n; i++) {
 		if (erode_dim(e, e->out, i, len[i]))
 			return NULL;
-		if (set_empty(e->out, e->W))
+		bool empty = set_empty(e->out, e->W);
+		/* prefixes worth keeping: an erosion was done, and more
+		 * dimensions follow */
+		if (i < e->n - 1 && len[i] > 1)
+			prefix_keep(e, len, i, empty);
+		if (empty) {
+			keep_empty(e, len, i);
 			break;
+		}
 	}
 	return e->out;
 }
@@ -459,6 +602,7 @@ tp_torus_erode *tp_torus_erode_new(const tp_torus *t, const tp_nodeset *free)
 	e->N = tp_torus_nnodes(t);
 	e->W = (e->N + 63) / 64;
 	e->levels = 1;
+	e->gen = 1;
 	for (int i = e->n - 1, s = 1; i >= 0; i--) {
 		e->dims[i] = tp_torus_dims(t)[i];
 		e->wrap[i] = tp_torus_wrap(t)[i];
@@ -478,8 +622,9 @@ tp_torus_erode *tp_torus_erode_new(const tp_torus *t, const tp_nodeset *free)
 	e->free = calloc(1, bytes);
 	e->out = malloc(bytes);
 	e->tmp = malloc(bytes);
+	e->shifted = malloc(bytes);
 	bool ok = e->hi && e->zero && e->pow && e->stack && e->free && e->out &&
-		  e->tmp;
+		  e->tmp && e->shifted;
 	for (int j = 0; ok && j < e->npow; j++)
 		ok = (e->pow[j] = malloc(bytes)) != NULL;
 	for (int d = 0; ok && d < e->levels; d++)
@@ -496,10 +641,16 @@ tp_torus_erode *tp_torus_erode_new(const tp_torus *t, const tp_nodeset *free)
 void tp_torus_erode_reset(tp_torus_erode *e, const tp_nodeset *free)
 {
 	size_t bytes = (size_t)e->W * sizeof(uint64_t);
-	if (e->have_largest && !memcmp(e->free, free->w, bytes))
+	if (!memcmp(e->free, free->w, bytes))
 		return;
 	memcpy(e->free, free->w, bytes);
 	e->have_largest = false;
+	e->nempty = 0;
+	if (++e->gen == 0) { /* wrapped: forget every kept prefix once */
+		for (int k = 0; k < PREFIX_SLOTS; k++)
+			e->prefix[k].gen = 0;
+		e->gen = 1;
+	}
 }
 
 static void free_all(uint64_t **v, int n)
@@ -520,7 +671,10 @@ void tp_torus_erode_free(tp_torus_erode *e)
 	free(e->free);
 	free(e->out);
 	free(e->tmp);
+	free(e->shifted);
 	free(e->cnt);
 	free(e->cnt_tmp);
+	for (int k = 0; k < PREFIX_SLOTS; k++)
+		free(e->prefix[k].set);
 	free(e);
 }
