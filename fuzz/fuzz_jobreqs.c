@@ -21,7 +21,7 @@ static int index_of(const void *ctx, const char *name)
 	return *end || k < 1 || k > NN ? -1 : (int)k - 1;
 }
 
-static void apply(const tp_jobreqs *q)
+static void apply(tp_jobreqs *q)
 {
 	tp_workload w = { .nodes = NN, .ppn = 1 };
 	for (int k = 1; k <= 8; k++) {
