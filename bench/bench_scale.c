@@ -1,7 +1,8 @@
 /*
  * bench_scale - the simulator's cost by machine size, policy and
- * allocator: the README's scale table.  (The topology allocators run
- * fcfs and easy only: conservative plans every queued job on them.)
+ * allocator: the README's scale table, fcfs, easy and conservative on
+ * every machine (conservative plans every queued job: on the 65,536-node
+ * fat tree and the 5D torus it takes about a minute each).
  *
  * One job stream, the first JOBS jobs of SDSC-SP2 (128 nodes), is
  * replayed on every machine with each job's size multiplied by
@@ -40,7 +41,7 @@
 typedef struct machine {
 	const char *label, *alloc;
 	int nodes;
-	int npol;                  /* the first npol policies */
+	int npol;                  /* the first npol policies (all) */
 	int ft_levels, ft_width;   /* fat tree */
 	int ndims, dims[5];        /* torus */
 } machine;
@@ -49,10 +50,10 @@ static const machine machines[] = {
 	{ "flat", "first-free", 128, 3, 0, 0, 0, { 0 } },
 	{ "flat", "first-free", 4096, 3, 0, 0, 0, { 0 } },
 	{ "flat", "first-free", 49152, 3, 0, 0, 0, { 0 } },
-	{ "fat tree 4^6", "fattree", 4096, 2, 6, 4, 0, { 0 } },
-	{ "fat tree 16^4", "fattree", 65536, 2, 4, 16, 0, { 0 } },
-	{ "torus 8x8x8x8", "torus-base", 4096, 2, 0, 0, 4, { 8, 8, 8, 8 } },
-	{ "torus 8x12x16x16x2", "torus-base", 49152, 2, 0, 0, 5, { 8, 12, 16, 16, 2 } },
+	{ "fat tree 4^6", "fattree", 4096, 3, 6, 4, 0, { 0 } },
+	{ "fat tree 16^4", "fattree", 65536, 3, 4, 16, 0, { 0 } },
+	{ "torus 8x8x8x8", "torus-base", 4096, 3, 0, 0, 4, { 8, 8, 8, 8 } },
+	{ "torus 8x12x16x16x2", "torus-base", 49152, 3, 0, 0, 5, { 8, 12, 16, 16, 2 } },
 };
 #define NMACH (sizeof(machines) / sizeof(*machines))
 
