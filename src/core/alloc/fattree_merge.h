@@ -56,7 +56,8 @@ static inline void ft_merge_plain(const int64_t *A, int xa, const int64_t *B,
 {
 	for (int i = 0; i <= xr; i++)
 		R[i] = FT_INF;
-	if (!one && !ft_has_inf(B, xb)) {
+	/* rows of a few entries: the call costs more than the loop */
+	if (!one && xb >= 8 && !ft_has_inf(B, xb)) {
 		/* the same pairs in the same order, row by row */
 		for (int i = 0; i <= xa && i <= xr; i++)
 			if (A[i] != FT_INF)
