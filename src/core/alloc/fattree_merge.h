@@ -37,6 +37,12 @@ static inline int64_t ft_leaf_value(int x, int k, int D, int64_t K,
 void ft_merge_row(const int64_t *restrict B, int n, int64_t a, int64_t wi,
 		  int64_t *restrict R, int32_t *restrict C);
 
+/* Two rows (fattree_merge.c): those of a1 (n1 + 1 entries) and of a2
+ * one unit on (n2 + 1 entries, n2 = n1 or n1 - 1). */
+void ft_merge_row2(const int64_t *restrict B, int n1, int n2, int64_t a1,
+		   int64_t w1, int64_t a2, int64_t w2, int64_t *restrict R,
+		   int32_t *restrict C);
+
 static inline bool ft_has_inf(const int64_t *B, int n)
 {
 	for (int j = 0; j <= n; j++)
@@ -59,10 +65,20 @@ static inline void ft_merge_plain(const int64_t *A, int xa, const int64_t *B,
 	/* rows of a few entries: the call costs more than the loop */
 	if (!one && xb >= 8 && !ft_has_inf(B, xb)) {
 		/* the same pairs in the same order, row by row */
-		for (int i = 0; i <= xa && i <= xr; i++)
-			if (A[i] != FT_INF)
-				ft_merge_row(B, ft_mini(xb, xr - i), A[i], w * i,
-					     R + i, C + i);
+		int last = ft_mini(xa, xr);
+		for (int i = 0; i <= last; i++) {
+			if (A[i] == FT_INF)
+				continue;
+			int n1 = ft_mini(xb, xr - i);
+			if (i < last && A[i + 1] != FT_INF) {
+				ft_merge_row2(B, n1, ft_mini(xb, xr - i - 1), A[i],
+					      w * i, A[i + 1], w * (i + 1),
+					      R + i, C + i);
+				i++;
+				continue;
+			}
+			ft_merge_row(B, n1, A[i], w * i, R + i, C + i);
+		}
 		return;
 	}
 	for (int i = 0; i <= xa; i++) {
