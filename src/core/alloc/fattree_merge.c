@@ -8,8 +8,9 @@
  */
 #include "alloc/fattree_merge.h"
 
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && \
-	defined(__has_attribute)
+/* FT_NO_CLONES: one build for the compiler flags given (to test each) */
+#if !defined(FT_NO_CLONES) && defined(__GNUC__) && !defined(__clang__) && \
+	defined(__x86_64__) && defined(__has_attribute)
 #if __has_attribute(target_clones)
 /* -O2 vectorises only loops needing no epilogue; this one has one */
 #define FT_ROW_ATTR __attribute__((target_clones("avx512f", "avx2", "default"), \
