@@ -4,6 +4,7 @@
 #include "tmpdir_util.h"
 #include "alloc/alloc.h"
 #include "alloc/alloc_fattree.h"
+#include "alloc/fattree_merge.h"
 #include "topology/fattree.h"
 
 #include <dirent.h>
@@ -708,6 +709,66 @@ START_TEST(test_carried_matches_uncarried)
 }
 END_TEST
 
+
+/* The merge as first written, one pair at a time with branches: the
+ * reference for the vectorised rows (fattree_merge.c). */
+static void merge_reference(const int64_t *A, int xa, const int64_t *B,
+			    int xb, int64_t *R, int32_t *C, int xr, int64_t w,
+			    bool one)
+{
+	for (int i = 0; i <= xr; i++)
+		R[i] = FT_INF;
+	for (int i = 0; i <= xa; i++) {
+		int64_t a = A[i], wi = w * i;
+		if (a == FT_INF)
+			continue;
+		int jmax = one && i ? 0 : ft_mini(xb, xr - i);
+		for (int jx = 0; jx <= jmax; jx++) {
+			if (B[jx] == FT_INF)
+				continue;
+			int64_t v = a + B[jx] + wi * jx;
+			if (v <= R[i + jx]) {
+				R[i + jx] = v;
+				C[i + jx] = jx;
+			}
+		}
+	}
+}
+
+/* Every merge the allocator runs gives the reference's values and, ties
+ * included, its choices: tables of few distinct values (many ties),
+ * lengths around the vector widths, with and without FT_INF entries and
+ * capped results. */
+START_TEST(test_merge_matches_reference)
+{
+	rnd r = { 20261127u };
+	static int64_t A[80], B[80], R[160], Rr[160];
+	static int32_t C[160], Cr[160];
+	for (int iter = 0; iter < 20000; iter++) {
+		int xa = rn(&r, 70), xb = rn(&r, 70);
+		int xr = rn(&r, 4) ? xa + xb : rn(&r, xa + xb + 1);
+		int64_t w = -(int64_t)rn(&r, 4) * (1 + rn(&r, 3));
+		bool one = rn(&r, 8) == 0, inf = rn(&r, 4) == 0;
+		int spread = 1 + rn(&r, 3) * rn(&r, 50);
+		for (int i = 0; i <= xa; i++)
+			A[i] = inf && rn(&r, 5) == 0 ? FT_INF : rn(&r, spread) - w * i * i / 2;
+		for (int j = 0; j <= xb; j++)
+			B[j] = inf && rn(&r, 5) == 0 ? FT_INF : rn(&r, spread) - w * j * j / 2;
+		memset(C, 0, sizeof(C));
+		memset(Cr, 0, sizeof(Cr));
+		ft_merge_plain(A, xa, B, xb, R, C, xr, w, one);
+		merge_reference(A, xa, B, xb, Rr, Cr, xr, w, one);
+		for (int t = 0; t <= xr; t++) {
+			if (R[t] != Rr[t] || (Rr[t] != FT_INF && C[t] != Cr[t]))
+				ck_abort_msg("iter %d (xa %d xb %d xr %d w %lld): "
+					     "entry %d value %lld choice %d, want %lld %d",
+					     iter, xa, xb, xr, (long long)w, t,
+					     (long long)R[t], C[t], (long long)Rr[t], Cr[t]);
+		}
+	}
+}
+END_TEST
+
 /* ---- tree-greedy, worked by hand (Slurm 22.05 cons_tres rules) ---- */
 
 START_TEST(test_tree_greedy_hand)
@@ -763,6 +824,7 @@ int main(void)
 	tcase_add_test(tc, test_invariants_large);
 	tcase_add_test(tc, test_cache_matches_fresh);
 	tcase_add_test(tc, test_carried_matches_uncarried);
+	tcase_add_test(tc, test_merge_matches_reference);
 	tcase_add_test(tc, test_tree_greedy_hand);
 	suite_add_tcase(s, tc);
 	if (tmpdir_make("check_alloc_fattree")) {

@@ -31,6 +31,26 @@ static inline int64_t ft_leaf_value(int x, int k, int D, int64_t K,
 	return hop * K + (prefer ? (int64_t)x * leaf_free : 0);
 }
 
+/* R[jx] = min(R[jx], a + B[jx] + wi jx) for jx = 0..n, C[jx] = jx where
+ * the new value is kept (ties included); B has no FT_INF
+ * (fattree_merge.c). */
+void ft_merge_row(const int64_t *restrict B, int n, int64_t a, int64_t wi,
+		  int64_t *restrict R, int32_t *restrict C);
+
+/* Two rows (fattree_merge.c): those of a1 (n1 + 1 entries) and of a2
+ * one unit on (n2 + 1 entries, n2 = n1 or n1 - 1). */
+void ft_merge_row2(const int64_t *restrict B, int n1, int n2, int64_t a1,
+		   int64_t w1, int64_t a2, int64_t w2, int64_t *restrict R,
+		   int32_t *restrict C);
+
+static inline bool ft_has_inf(const int64_t *B, int n)
+{
+	for (int j = 0; j <= n; j++)
+		if (B[j] == FT_INF)
+			return true;
+	return false;
+}
+
 /* Table A (0..xa units) merged with a child's B (0..xb) into R and its
  * choices C (0..xr); cross pairs cost w each.  `one` (a virtual root,
  * whose children are fabrics with no link): units from the accumulated
@@ -42,6 +62,25 @@ static inline void ft_merge_plain(const int64_t *A, int xa, const int64_t *B,
 {
 	for (int i = 0; i <= xr; i++)
 		R[i] = FT_INF;
+	/* rows of a few entries: the call costs more than the loop */
+	if (!one && xb >= 8 && !ft_has_inf(B, xb)) {
+		/* the same pairs in the same order, row by row */
+		int last = ft_mini(xa, xr);
+		for (int i = 0; i <= last; i++) {
+			if (A[i] == FT_INF)
+				continue;
+			int n1 = ft_mini(xb, xr - i);
+			if (i < last && A[i + 1] != FT_INF) {
+				ft_merge_row2(B, n1, ft_mini(xb, xr - i - 1), A[i],
+					      w * i, A[i + 1], w * (i + 1),
+					      R + i, C + i);
+				i++;
+				continue;
+			}
+			ft_merge_row(B, n1, A[i], w * i, R + i, C + i);
+		}
+		return;
+	}
 	for (int i = 0; i <= xa; i++) {
 		int64_t a = A[i], wi = w * i;
 		if (a == FT_INF)
