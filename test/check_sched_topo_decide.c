@@ -252,6 +252,9 @@ START_TEST(rbhar_extends_rounded_once)
 	ck_assert_int_eq(v.c.run[ri].extensions, 1);
 	ck_assert_int_eq(st_fills_find(&f, 11)->extensions, 1);
 	ck_assert_int_eq(st_fills_find(&f, 11)->decided_end, 1000);
+	/* the end it granted, for a restart that loses it */
+	ck_assert_int_eq(st_fills_find(&f, 11)->granted_end, 1300);
+	ck_assert_int_eq(st_fill_lost_extension(st_fills_find(&f, 11), 1000), 300);
 	ck_assert_int_eq(p->stats.ext_granted, 1);
 
 	/* The next cycle's view (Slurm's end_time now 1300): not due. */
@@ -267,6 +270,7 @@ START_TEST(rbhar_extends_rounded_once)
 	ck_assert_int_eq(st_decide_limits(p, &v, &f, 1, 60, ST_ASK_FILL, record, &s), 1);
 	ck_assert_int_eq(s.d[0].answer.action, TP_LIMIT_KILL);
 	ck_assert(!s.d[0].answer.denied);
+	ck_assert_int_eq(st_fills_find(&f, 11)->granted_end, 0);
 	/* Asked once per limit: the cycle after does not ask again. */
 	ck_assert_int_eq(st_decide_limits(p, &v, &f, 1, 60, ST_ASK_FILL, record, &s), 0);
 	ck_assert_int_eq(p->stats.ext_denied, 0);
@@ -294,6 +298,7 @@ START_TEST(rbhar_denies_when_hole_is_wanted)
 	ck_assert_int_eq(s.d[0].answer.action, TP_LIMIT_KILL);
 	ck_assert(s.d[0].answer.denied);
 	ck_assert_int_eq(v.c.run[1].limit, 1000);
+	ck_assert_int_eq(st_fills_find(&f, 11)->granted_end, 0);
 	ck_assert_int_eq(p->stats.ext_denied, 1);
 	tp_policy_destroy(p);
 	st_fills_fini(&f);

@@ -110,6 +110,7 @@ START_TEST(save_and_load)
 	st_fill *e = st_fills_add(&f, 4000000000u, 17);
 	e->extensions = 1;
 	e->decided_end = 1700000000;
+	e->granted_end = 1700000120;
 	st_fills_add(&f, 3, 2);
 	ck_assert_int_eq(st_fills_save(&f, path, &err), 0);
 	ck_assert(!f.dirty);
@@ -117,6 +118,8 @@ START_TEST(save_and_load)
 	ck_assert_int_eq(g.jobs.n, 2);
 	ck_assert_int_eq(st_fills_find(&g, 4000000000u)->extensions, 1);
 	ck_assert_int_eq(st_fills_find(&g, 4000000000u)->decided_end, 1700000000);
+	ck_assert_int_eq(st_fills_find(&g, 4000000000u)->granted_end, 1700000120);
+	ck_assert_int_eq(st_fills_find(&g, 3)->granted_end, 0);
 	ck_assert_int_eq(st_fills_find(&g, 3)->fill_for, 2);
 	/* No leftover temporary file. */
 	char tmp[128];
@@ -131,7 +134,8 @@ START_TEST(save_and_load)
 }
 END_TEST
 
-#define HDR "# sched/topo fill jobs v1: job_id fill_for extensions decided_end\n"
+#define HDR "# sched/topo fill jobs v2: job_id fill_for extensions decided_end granted_end\n"
+#define HDR_V1 "# sched/topo fill jobs v1: job_id fill_for extensions decided_end\n"
 
 static void write_file(const char *path, const char *text, size_t len)
 {
@@ -151,8 +155,9 @@ static const struct ignored {
 	{ "", 0, ": empty file" },
 	{ "12 10 0 0\n", 0, ":1: not a sched/topo fill table" },
 	{ "# header\n12 10 0 0\n", 0, ":1: not a sched/topo fill table" },
-	{ "# sched/topo fill jobs v2: job_id fill_for extensions decided_end pinned\n12 10 0 0 1\n", 0,
+	{ "# sched/topo fill jobs v3: job_id fill_for extensions decided_end granted_end pinned\n12 10 0 0 0 1\n", 0,
 	  ":1: unsupported version" },
+	{ "# sched/topo fill jobs v2: job_id fill_for", 0, ":1: unsupported version or a cut-short header" },
 	{ "# sched/topo fill jobs v1: job_id fill_for", 0, ":1: unsupported version or a cut-short header" },
 	{ "\x7f" "ELF\x02\x01\x01\0\0\0\n", 10, ":1: not a sched/topo fill table" },
 	{ "# sched/topo fill jobs v1\0 garbage\n", 35, ":1: not a sched/topo fill table" },
@@ -186,14 +191,18 @@ static const struct partly {
 	const char *want;    /* after "PATH" */
 	size_t bad, kept;
 } partly[] = {
-	{ HDR "12 10 0 0\n13 ten 0 0\n14 10 1 0\n", ":3: not 'job_id fill_for extensions decided_end': '13 ten 0 0' (1 bad line skipped, 2 good kept)", 1, 2 },
-	{ HDR "12 10 -1 0\n", ":2: not 'job_id", 1, 0 },
-	{ HDR "12 10 0 0 extra\n", ":2: not 'job_id", 1, 0 },
-	{ HDR "0 10 0 0\n4294967296 1 0 0\n7 1 0 0\n", ":2: not 'job_id", 2, 1 },
+	{ HDR "12 10 0 0 0\n13 ten 0 0 0\n14 10 1 0 0\n", ":3: not 'job_id fill_for extensions decided_end granted_end': '13 ten 0 0 0' (1 bad line skipped, 2 good kept)", 1, 2 },
+	{ HDR "12 10 -1 0 0\n", ":2: not 'job_id", 1, 0 },
+	{ HDR "12 10 0 0 -5\n", ":2: not 'job_id", 1, 0 },
+	{ HDR "12 10 0 0 0 extra\n", ":2: not 'job_id", 1, 0 },
+	{ HDR "12 10 0 0\n", ":2: not 'job_id", 1, 0 },
+	{ HDR "0 10 0 0 0\n4294967296 1 0 0 0\n7 1 0 0 0\n", ":2: not 'job_id", 2, 1 },
 	/* a save cut short: the last line lost its end, maybe digits too */
-	{ HDR "12 10 0 0\n13 10 0 17000", ":3: last line cut short (no end of line): '13 10 0 17000' (1 bad line skipped, 1 good kept)", 1, 1 },
-	{ HDR "12 10 0 0\n12 11 0 0\n", ":3: job id listed twice (the first is kept)", 1, 1 },
-	{ HDR "\x01\x02garbage\xff\n12 10 0 0\n", ":2: not 'job_id", 1, 1 },
+	{ HDR "12 10 0 0 0\n13 10 0 17000", ":3: last line cut short (no end of line): '13 10 0 17000' (1 bad line skipped, 1 good kept)", 1, 1 },
+	{ HDR "12 10 0 0 0\n12 11 0 0 0\n", ":3: job id listed twice (the first is kept)", 1, 1 },
+	{ HDR "\x01\x02garbage\xff\n12 10 0 0 0\n", ":2: not 'job_id", 1, 1 },
+	/* version 1: four fields */
+	{ HDR_V1 "12 10 0 0\n13 10 0 0 0\n", ":3: not 'job_id fill_for extensions decided_end': '13 10 0 0 0' (1 bad line skipped, 1 good kept)", 1, 1 },
 };
 
 START_TEST(bad_lines_are_skipped)
@@ -217,7 +226,7 @@ START_TEST(bad_lines_are_skipped)
 	ck_assert_msg(strstr(err.msg, count), "case %d: '%s' lacks '%s'", _i,
 		      err.msg, count);
 	if (c->kept)
-		ck_assert_ptr_nonnull(st_fills_find(&f, c->kept == 1 && _i == 3 ? 7 : 12));
+		ck_assert_ptr_nonnull(st_fills_find(&f, c->kept == 1 && _i == 5 ? 7 : 12));
 	unlink(path);
 	st_fills_fini(&f);
 }
@@ -226,7 +235,7 @@ END_TEST
 START_TEST(nul_byte_line_is_skipped)
 {
 	const char *path = tmp_path();
-	static const char text[] = HDR "12 10 0 0\n13\0 10 0 0\n14 1 0 0\n";
+	static const char text[] = HDR "12 10 0 0 0\n13\0 10 0 0 0\n14 1 0 0 0\n";
 	write_file(path, text, sizeof(text) - 1);
 	st_fills f;
 	tp_error err = { "" };
@@ -270,6 +279,52 @@ START_TEST(random_bytes_never_crash)
 }
 END_TEST
 
+/* A table written before granted_end was kept still loads: its entries
+ * with granted_end 0 (nothing to restore). */
+START_TEST(version_1_file_loads)
+{
+	const char *path = tmp_path();
+	static const char text[] = HDR_V1 "12 10 1 1700000000\n13 10 0 0\n";
+	write_file(path, text, sizeof(text) - 1);
+	st_fills f;
+	tp_error err = { "" };
+	st_fills_init(&f);
+	ck_assert_int_eq(st_fills_load(&f, path, &err), 0);
+	ck_assert_uint_eq(f.jobs.n, 2);
+	ck_assert_int_eq(st_fills_find(&f, 12)->extensions, 1);
+	ck_assert_int_eq(st_fills_find(&f, 12)->decided_end, 1700000000);
+	ck_assert_int_eq(st_fills_find(&f, 12)->granted_end, 0);
+	/* saved again, it is version 2 */
+	ck_assert_int_eq(st_fills_save(&f, path, &err), 0);
+	FILE *fp = fopen(path, "r");
+	char line[128];
+	ck_assert_ptr_nonnull(fgets(line, sizeof(line), fp));
+	ck_assert_str_eq(line, HDR);
+	ck_assert_ptr_nonnull(fgets(line, sizeof(line), fp));
+	ck_assert_str_eq(line, "12 10 1 1700000000 0\n");
+	fclose(fp);
+	unlink(path);
+	st_fills_fini(&f);
+}
+END_TEST
+
+/* The extension Slurm's job state lost in a crash: only while the job's
+ * limit is back at the end the extension was granted at. */
+START_TEST(lost_extension)
+{
+	st_fill e = { .job_id = 7, .fill_for = 6, .extensions = 1,
+		      .decided_end = 1000, .granted_end = 1120 };
+	ck_assert_int_eq(st_fill_lost_extension(&e, 1000), 120); /* lost */
+	ck_assert_int_eq(st_fill_lost_extension(&e, 1120), 0);   /* kept */
+	ck_assert_int_eq(st_fill_lost_extension(&e, 1060), 0);   /* an operator's */
+	ck_assert_int_eq(st_fill_lost_extension(&e, 2000), 0);
+	e.granted_end = 0;                                       /* refused */
+	ck_assert_int_eq(st_fill_lost_extension(&e, 1000), 0);
+	e = (st_fill){ .job_id = 7 };                            /* never asked */
+	ck_assert_int_eq(st_fill_lost_extension(&e, 0), 0);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("sched_topo_fills");
@@ -284,6 +339,8 @@ int main(void)
 			    (int)(sizeof(partly) / sizeof(partly[0])));
 	tcase_add_test(tc, nul_byte_line_is_skipped);
 	tcase_add_test(tc, random_bytes_never_crash);
+	tcase_add_test(tc, version_1_file_loads);
+	tcase_add_test(tc, lost_extension);
 	suite_add_tcase(s, tc);
 	return tp_check_run(s);
 }

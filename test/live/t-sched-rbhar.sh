@@ -58,7 +58,7 @@ assert_eq "00:01:00" "$(job_field "$F" TimeLimit)" "F starts with its own 1-minu
 
 # Slurm saves job state within 5 s; the fill table is saved at once.
 wait_state_saved
-assert_match "${F} ${ST_JID[H]} 0 0" "$(grep "^$F " "$LIVE_DIR/state/sched_topo.fills")" \
+assert_match "${F} ${ST_JID[H]} 0 0 0" "$(grep "^$F " "$LIVE_DIR/state/sched_topo.fills")" \
 	"StateSaveLocation/sched_topo.fills records F as a fill job for H"
 restart_ctld --kill9 | diag_block
 assert_match ".*sched/topo: 1 fill job\(s\) restored from .*" \

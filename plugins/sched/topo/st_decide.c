@@ -45,8 +45,13 @@ static void ask(tp_policy *p, st_view *v, st_fill *e, st_limit_dec *d,
 	if (e)
 		e->decided_end = v->c.run[d->run].limit;
 	d->answer = tp_driver_at_limit(p, &v->c, (size_t)d->run, unit);
-	if (e && d->answer.action == TP_LIMIT_EXTEND)
+	if (!e)
+		return;
+	bool extended = d->answer.action == TP_LIMIT_EXTEND;
+	if (extended)
 		e->extensions = v->c.run[d->run].extensions;
+	/* the driver applied the extension to the view's limit */
+	e->granted_end = extended ? v->c.run[d->run].limit : 0;
 }
 
 long st_decide_limits(tp_policy *p, st_view *v, st_fills *f, int64_t horizon,

@@ -10,7 +10,9 @@
 #include <string.h>
 
 #define ST_FILLS_MAGIC "# sched/topo fill jobs v"
-#define ST_FILLS_HEADER ST_FILLS_MAGIC "1: job_id fill_for extensions decided_end"
+#define ST_FILLS_HEADER ST_FILLS_MAGIC "2: job_id fill_for extensions decided_end granted_end"
+/* Read as well: the version before granted_end. */
+#define ST_FILLS_HEADER_V1 ST_FILLS_MAGIC "1: job_id fill_for extensions decided_end"
 
 void st_fills_init(st_fills *f)
 {
@@ -56,6 +58,13 @@ static bool was_seen(const void *e)
 	return ((const st_fill *)e)->seen;
 }
 
+int64_t st_fill_lost_extension(const st_fill *e, int64_t end)
+{
+	if (!e->granted_end || end != e->decided_end || e->granted_end <= end)
+		return 0;
+	return e->granted_end - end;
+}
+
 size_t st_fills_drop_unseen(st_fills *f)
 {
 	size_t dropped = tp_id_table_keep(&f->jobs, was_seen);
@@ -80,8 +89,9 @@ int st_fills_save(st_fills *f, const char *path, tp_error *err)
 	fprintf(fp, "%s\n", ST_FILLS_HEADER);
 	for (size_t i = 0; i < f->jobs.n; i++) {
 		const st_fill *e = st_fills_at(f, i);
-		fprintf(fp, "%" PRId64 " %" PRId64 " %d %" PRId64 "\n",
-			e->job_id, e->fill_for, e->extensions, e->decided_end);
+		fprintf(fp, "%" PRId64 " %" PRId64 " %d %" PRId64 " %" PRId64 "\n",
+			e->job_id, e->fill_for, e->extensions, e->decided_end,
+			e->granted_end);
 	}
 	int bad = ferror(fp);
 	if (fclose(fp) || bad) {
@@ -102,17 +112,23 @@ int st_fills_save(st_fills *f, const char *path, tp_error *err)
 	return 0;
 }
 
-/* One data line "job_id fill_for extensions decided_end". */
-static int parse_line(const char *line, st_fill *out)
+/* One data line "job_id fill_for extensions decided_end granted_end"
+ * (version 1: without granted_end). */
+static int parse_line(const char *line, int version, st_fill *out)
 {
 	unsigned long long id;
-	long long ff, end;
+	long long ff, end, granted = 0;
 	int ext, used = 0;
-	if (sscanf(line, "%llu %lld %d %lld %n", &id, &ff, &ext, &end, &used) != 4 ||
-	    line[used] != '\0' || id == 0 || id > UINT32_MAX || ext < 0 || end < 0)
+	int n = version == 1 ?
+		sscanf(line, "%llu %lld %d %lld %n", &id, &ff, &ext, &end, &used) + 1 :
+		sscanf(line, "%llu %lld %d %lld %lld %n", &id, &ff, &ext, &end,
+		       &granted, &used);
+	if (n != 5 || line[used] != '\0' || id == 0 || id > UINT32_MAX ||
+	    ext < 0 || end < 0 || granted < 0)
 		return -1;
 	*out = (st_fill){ .job_id = (int64_t)id, .fill_for = ff,
-			  .extensions = ext, .decided_end = end };
+			  .extensions = ext, .decided_end = end,
+			  .granted_end = granted };
 	return 0;
 }
 
@@ -123,6 +139,7 @@ typedef struct fills_reader {
 	char *buf;
 	size_t cap;
 	int line;
+	int version;  /* of the header: 1 or 2 */
 	bool ended;   /* the line ended with '\n' (a last line without one
 		       * was cut short: every save ends each line) */
 	bool nul;     /* it holds a NUL byte */
@@ -151,7 +168,9 @@ static int check_header(fills_reader *r, tp_error *err)
 	if (r->nul || strncmp(r->buf, ST_FILLS_MAGIC, strlen(ST_FILLS_MAGIC)))
 		return tp_errorf(err, "%s:1: not a sched/topo fill table (expected '%s'): '%.80s'",
 				 r->path, ST_FILLS_HEADER, r->nul ? "(NUL byte)" : r->buf);
-	if (strcmp(r->buf, ST_FILLS_HEADER) || !r->ended)
+	r->version = !strcmp(r->buf, ST_FILLS_HEADER) ? 2 :
+		     !strcmp(r->buf, ST_FILLS_HEADER_V1) ? 1 : 0;
+	if (!r->version || !r->ended)
 		return tp_errorf(err, "%s:1: unsupported version or a cut-short header (this reads '%s'): '%.80s'",
 				 r->path, ST_FILLS_HEADER, r->buf);
 	return 0;
@@ -168,8 +187,9 @@ static int load_line(st_fills *f, fills_reader *r, size_t *bad,
 		why = "NUL byte in line";
 	else if (!r->ended)
 		why = "last line cut short (no end of line)";
-	else if (parse_line(r->buf, &e))
-		why = "not 'job_id fill_for extensions decided_end'";
+	else if (parse_line(r->buf, r->version, &e))
+		why = r->version == 1 ? "not 'job_id fill_for extensions decided_end'" :
+			"not 'job_id fill_for extensions decided_end granted_end'";
 	else if (st_fills_find(f, (uint32_t)e.job_id))
 		why = "job id listed twice (the first is kept)";
 	if (why) {
@@ -183,6 +203,7 @@ static int load_line(st_fills *f, fills_reader *r, size_t *bad,
 		return tp_errorf(err, "%s: out of memory", r->path);
 	p->extensions = e.extensions;
 	p->decided_end = e.decided_end;
+	p->granted_end = e.granted_end;
 	return 0;
 }
 

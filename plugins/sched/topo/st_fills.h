@@ -24,6 +24,9 @@ typedef struct st_fill {
 	int extensions;       /* RB_HAR extensions granted so far */
 	int64_t decided_end;  /* the limit (end time) the last at-limit
 			       * decision was taken at; 0 = none yet */
+	int64_t granted_end;  /* the limit the extension granted at
+			       * decided_end set; 0 = that decision granted
+			       * none */
 	bool seen;            /* found running in the current cycle */
 } st_fill;
 
@@ -50,6 +53,14 @@ void st_fills_remove(st_fills *f, uint32_t job_id);
 void st_fills_unsee(st_fills *f);
 size_t st_fills_drop_unseen(st_fills *f);
 
+/* Seconds of a granted extension that Slurm no longer shows for a job
+ * whose limit now ends at `end`: the table is saved at once, Slurm's job
+ * state a few seconds later, so a slurmctld killed in between restarts
+ * with the job's limit of before the extension (`end` back at
+ * decided_end).  0 when nothing was lost (or an operator set the limit
+ * since: any other end). */
+int64_t st_fill_lost_extension(const st_fill *e, int64_t end);
+
 /* Write the table to `path` atomically (path.new, then rename).  Clears
  * `dirty`.  0, or -1 with err naming the file. */
 int st_fills_save(st_fills *f, const char *path, tp_error *err);
@@ -58,7 +69,9 @@ int st_fills_save(st_fills *f, const char *path, tp_error *err);
  * fields, a job listed twice) were skipped and the good ones kept, err
  * naming the first "FILE:LINE: why: 'text'" and how many; -1 when the
  * whole file is ignored (empty, not this table or not its version: the
- * header names both; unreadable), err saying why, the table empty. */
+ * header names both; unreadable), err saying why, the table empty.
+ * Version 1 files (no granted_end: written before it was kept) are read
+ * with granted_end 0. */
 int st_fills_load(st_fills *f, const char *path, tp_error *err);
 
 #endif

@@ -94,6 +94,24 @@ static void set_free(part_cycle *pc)
 	tp_cluster_recount_free(&pc->x->view.c);
 }
 
+static int extend_limit(job_record_t *j, int64_t secs, time_t now);
+
+/* An extension granted before a slurmctld crash that Slurm's job state
+ * lost (st_fill_lost_extension): granted again, so the restart changes
+ * nothing for the job. */
+static void restore_extension(job_record_t *j, st_fill *f, time_t now)
+{
+	int64_t lost = st_fill_lost_extension(f, (int64_t)j->end_time);
+	if (!lost || !IS_JOB_RUNNING(j))
+		return;
+	if (extend_limit(j, lost, now)) {
+		f->granted_end = 0;
+		return;
+	}
+	info("%s: RB_HAR extension of %pJ (fill job for JobId=%" PRId64 ", extension %d) lost with slurmctld's job state, granted again: TimeLimit=%u",
+	     ST_TYPE, j, f->fill_for, f->extensions, j->time_limit);
+}
+
 static int add_running(part_cycle *pc)
 {
 	st_ctx *x = pc->x;
@@ -108,8 +126,10 @@ static int add_running(part_cycle *pc)
 		tpl_bits_to_set(&x->topo.map, j->node_bitmap, &pc->tmp);
 		tp_nodeset_and(&pc->tmp, &pc->pset);
 		st_fill *f = st_fills_find(&x->fills, j->job_id);
-		if (f)
+		if (f) {
 			f->seen = true;
+			restore_extension(j, f, pc->now);
+		}
 		st_jobdesc d = { .id = j->job_id, .priority = j->priority,
 				 .submit = j->details ? j->details->submit_time : 0,
 				 .estimate = st_job_minutes_to_s(j->time_limit),
@@ -383,8 +403,10 @@ static void apply_limit(void *arg, st_view *v, const st_limit_dec *d)
 		/* Undo it in the view and the table: it did not happen. */
 		r->limit -= d->answer.arg;
 		r->extensions--;
-		if (f)
+		if (f) {
 			f->extensions = r->extensions;
+			f->granted_end = 0;
+		}
 		x->stats.ext_denied++;
 		return;
 	case TP_LIMIT_RESUBMIT:
