@@ -2,13 +2,8 @@
 # sim-cli.sh - toposim's command line: required options, bad values named
 # in the error, malformed input named by file and line, "-" and /dev/null
 # as outputs, --plot producing both charts.
-set -uo pipefail
-toposim=${TOPOSIM:-./src/sim/toposim}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { echo "FAILED: $*"; fail=$((fail + 1)); }
+# shellcheck source=test/sim-lib.sh
+. "$(dirname "$0")/sim-lib.sh"
 
 cat > "$tmp/t.swf" <<'SWF'
 ; MaxNodes: 4
@@ -464,5 +459,4 @@ if command -v gnuplot > /dev/null; then
 		--summary-json /dev/null --plot "$tmp/p"
 	if [ -s "$tmp/p-util.png" ] && [ -s "$tmp/p-wait.png" ]; then ok; else bad "--plot"; fi
 fi
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+sim_done

@@ -8,20 +8,12 @@
 # rejected count equals the number of its jobs of more than 64 nodes.
 # toposim names the two fabrics at load and in its machine line;
 # ftconf hopsum refuses a host list across them.
-set -uo pipefail
-toposim=${TOPOSIM:-./src/sim/toposim}
+# shellcheck source=test/sim-lib.sh
+. "$(dirname "$0")/sim-lib.sh"
 ftconf=${FTCONF:-./src/tools/ftconf}
 check_py=$(dirname "$0")/fabric-check.py
-data=${TP_SHARED_DATA:-$(dirname "$0")/../../shared/data}
-trace=$data/traces/SDSC-SP2-1998-4.2-cln.swf.gz
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { echo "FAILED: $*"; fail=$((fail + 1)); }
-json() { sed -n "s/^  \"$1\": \([0-9]*\),\$/\1/p" "$2"; }
 
-[ -r "$trace" ] || { echo "FAILED: no trace $trace (TP_SHARED_DATA)"; exit 1; }
+need_trace
 for i in 1 2 3 4; do
 	echo "SwitchName=a$i Nodes=n[$((16 * i - 15))-$((16 * i))]"
 	echo "SwitchName=b$i Nodes=n[$((64 + 16 * i - 15))-$((64 + 16 * i))]"
@@ -89,5 +81,4 @@ elif [[ $out == *"(stdin):1: host list 'n[1-2,70]' spans fabrics"* ]]; then
 else
 	bad "ftconf hopsum (stdin) across fabrics: $out"
 fi
-echo "sim-fabrics: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+sim_done sim-fabrics

@@ -3,14 +3,9 @@
 # for a policy of the wrong kind, bad files named by file, line and value,
 # the per-job CSV sched/topo's live test compares, oracle against
 # learning, and hetgen's files run as written.
-set -uo pipefail
-toposim=${TOPOSIM:-./src/sim/toposim}
+# shellcheck source=test/sim-lib.sh
+. "$(dirname "$0")/sim-lib.sh"
 hetgen=${HETGEN:-./src/tools/hetgen}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { echo "FAILED: $*"; fail=$((fail + 1)); }
 
 expect_fail() {
 	local pat=$1
@@ -86,5 +81,4 @@ if "$hetgen" --machine small --jobs 60 --parallel 50 --prio 25/25/50 --seed 3 --
 else
 	bad "hetgen failed"
 fi
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+sim_done

@@ -8,23 +8,14 @@
 # --frag-csv changing no decision (the same jobs CSV and summary).  The
 # progress lines off a terminal: their fields at TOPOSIM_PROGRESS_SECONDS=0,
 # none with --quiet or on a short replay by default, a bad value named.
-set -uo pipefail
-toposim=${TOPOSIM:-./src/sim/toposim}
-data=${TP_SHARED_DATA:-$(dirname "$0")/../../shared/data}
-trace=$data/traces/SDSC-SP2-1998-4.2-cln.swf.gz
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { echo "FAILED: $*"; fail=$((fail + 1)); }
-has() { if grep -qE -- "$2" "$1"; then ok; else bad "$3: '$2' not in $(cat "$1")"; fi; }
-hasnt() { if grep -qE -- "$2" "$1"; then bad "$3: '$2' in $(cat "$1")"; else ok; fi; }
+# shellcheck source=test/sim-lib.sh
+. "$(dirname "$0")/sim-lib.sh"
 run() { # OUTPREFIX ARGS...: csv, json, err
 	local o=$1
 	shift
 	"$toposim" "$@" --jobs-csv "$tmp/$o.csv" --summary-json "$tmp/$o.json" 2> "$tmp/$o.err"
 }
-[ -r "$trace" ] || { echo "FAILED: no trace $trace (TP_SHARED_DATA)"; exit 1; }
+need_trace
 command -v python3 > /dev/null || { echo "FAILED: python3 is needed to read the JSON"; exit 1; }
 
 # 4 nodes: job 1 takes 3 nodes for 100 s at 0; job 2 (2 nodes, at 10)
@@ -142,5 +133,4 @@ TOPOSIM_PROGRESS_SECONDS=soon run progbad --workload "$tmp/t.swf" --policy fcfs
 [ $? -eq 1 ] && ok || bad "a bad TOPOSIM_PROGRESS_SECONDS accepted"
 has "$tmp/progbad.err" "TOPOSIM_PROGRESS_SECONDS='soon': expected a number of seconds >= 0" "bad interval named"
 
-echo "sim-metrics: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+sim_done sim-metrics

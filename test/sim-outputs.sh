@@ -12,22 +12,14 @@
 #      runs, well-formed (python's xml.etree) and bounded;
 # and the options change no other output (the jobs CSV and summary of a
 # run with them equal those of a run without).
-set -uo pipefail
-toposim=${TOPOSIM:-./src/sim/toposim}
+# shellcheck source=test/sim-lib.sh
+. "$(dirname "$0")/sim-lib.sh"
 hetgen=${HETGEN:-./src/tools/hetgen}
 here=$(dirname "$0")
 reader=$here/batsim-read.py
 overlay=$here/../contrib/plot/toposim-overlay.py
-data=${TP_SHARED_DATA:-$here/../../shared/data}
-trace=$data/traces/SDSC-SP2-1998-4.2-cln.swf.gz
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { echo "FAILED: $*"; fail=$((fail + 1)); }
-json() { sed -n "s/^  \"$1\": \([0-9]*\),\$/\1/p" "$2"; }
 
-[ -r "$trace" ] || { echo "FAILED: no trace $trace (TP_SHARED_DATA)"; exit 1; }
+need_trace
 command -v gnuplot > /dev/null || { echo "FAILED: no gnuplot (contrib/install-deps.sh)"; exit 1; }
 
 # The whole trace under easy and fcfs, every output.
@@ -220,5 +212,4 @@ EOF
 "$toposim" --machine "$tmp/g.machine" --het-jobs "$tmp/g.jobs" --truth "$tmp/g.truth" \
 	--policy pjs --swf-out "$tmp/x" 2> "$tmp/m.err"
 [ $? -eq 2 ] && grep -q -- '--swf-out' "$tmp/m.err" && ok || bad "--swf-out with --machine: $(cat "$tmp/m.err")"
-echo "sim-outputs: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+sim_done sim-outputs

@@ -6,15 +6,9 @@
 # and admin nodes too; Slurm's own schedule beside the simulated one in the
 # summary; bad input named by file, line and value; --scale-sizes, --load
 # and the machine-size warnings on an SWF trace.
-set -uo pipefail
-toposim=${TOPOSIM:-./src/sim/toposim}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { echo "FAILED: $*"; fail=$((fail + 1)); }
+# shellcheck source=test/sim-lib.sh
+. "$(dirname "$0")/sim-lib.sh"
 # has FILE PATTERN WHAT: FILE holds PATTERN (grep -E).
-has() { if grep -qE -- "$2" "$1"; then ok; else bad "$3: '$2' not in $(cat "$1")"; fi; }
 
 cat > "$tmp/topology.conf" <<'EOF2'
 SwitchName=s0 Nodes=n[1-4]
@@ -176,5 +170,4 @@ subs=$(tail -n +2 "$tmp/load.csv" | sort -t, -k1n | cut -d, -f2 | paste -sd,)
 [ "$subs" = 0,0,1 ] && ok || bad "--load 2 submits: $subs"
 has "$tmp/load.json" '"load": 2,' "load in the summary"
 
-echo "sim-sacct: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+sim_done sim-sacct
