@@ -1,5 +1,6 @@
 /* actual.c - see actual.h. */
 #include "actual.h"
+#include "base/grow.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -49,14 +50,10 @@ static int map_nodes(const namer *n, const char *list, tp_nodeset *set,
 static int add_record(sim_actual *a, const tp_record *x)
 {
 	tp_sim_result *r = &a->r;
-	if (r->nrec == r->caprec) {
-		size_t cap = r->caprec ? 2 * r->caprec : 1024;
-		tp_record *p = realloc(r->rec, cap * sizeof(*p));
-		if (!p)
-			return -1;
-		r->rec = p;
-		r->caprec = cap;
-	}
+	tp_record *p = tp_grow(r->rec, &r->caprec, r->nrec, sizeof(*p), 1024);
+	if (!p)
+		return -1;
+	r->rec = p;
 	r->rec[r->nrec++] = *x;
 	if (x->end > r->last_end)
 		r->last_end = x->end;

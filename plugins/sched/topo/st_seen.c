@@ -1,5 +1,6 @@
 /* st_seen.c - running jobs of the previous cycle; see st_seen.h. */
 #include "st_seen.h"
+#include "base/grow.h"
 
 #include <stdlib.h>
 
@@ -36,14 +37,10 @@ static bool in_prev(const st_seen *s, uint32_t id)
 
 int st_seen_note(st_seen *s, uint32_t id)
 {
-	if (s->nnext == s->capnext) {
-		size_t cap = s->capnext ? 2 * s->capnext : 64;
-		uint32_t *n = realloc(s->next, cap * sizeof(*n));
-		if (!n)
-			return -1;
-		s->next = n;
-		s->capnext = cap;
-	}
+	uint32_t *n = tp_grow(s->next, &s->capnext, s->nnext, sizeof(*n), 64);
+	if (!n)
+		return -1;
+	s->next = n;
 	s->next[s->nnext++] = id;
 	return s->primed && !in_prev(s, id);
 }

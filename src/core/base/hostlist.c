@@ -1,5 +1,6 @@
 /* hostlist.c - hostlist expression expansion; see hostlist.h. */
 #include "base/hostlist.h"
+#include "base/grow.h"
 
 #include <ctype.h>
 #include <stdbool.h>
@@ -12,14 +13,10 @@
 
 static int push(tp_hostlist *hl, const char *name)
 {
-	if (hl->n == hl->cap) {
-		size_t cap = hl->cap ? 2 * hl->cap : 64;
-		char **p = realloc(hl->names, cap * sizeof(*p));
-		if (!p)
-			return -1;
-		hl->names = p;
-		hl->cap = cap;
-	}
+	char **p = tp_grow(hl->names, &hl->cap, hl->n, sizeof(*p), 64);
+	if (!p)
+		return -1;
+	hl->names = p;
 	if (!(hl->names[hl->n] = strdup(name)))
 		return -1;
 	hl->n++;

@@ -8,6 +8,7 @@
  * file order; (3) one scheduling pass, whose starts are carried out here.
  */
 #include "engine/engine.h"
+#include "base/grow.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -84,14 +85,10 @@ static int add_record(engine *e, const replay_job *j, int64_t end,
 		      tp_status status)
 {
 	tp_sim_result *o = e->out;
-	if (o->nrec == o->caprec) {
-		size_t cap = o->caprec ? 2 * o->caprec : 1024;
-		tp_record *p = realloc(o->rec, cap * sizeof(*p));
-		if (!p)
-			return tp_errorf(e->err, "out of memory");
-		o->rec = p;
-		o->caprec = cap;
-	}
+	tp_record *p = tp_grow(o->rec, &o->caprec, o->nrec, sizeof(*p), 1024);
+	if (!p)
+		return tp_errorf(e->err, "out of memory");
+	o->rec = p;
 	const tp_run *r = &e->c.run[j->run_idx];
 	o->rec[o->nrec++] = (tp_record){
 		.id = j->job.id, .submit = j->job.submit, .start = j->start,

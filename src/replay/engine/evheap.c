@@ -1,5 +1,6 @@
 /* evheap.c - binary min-heap on (time, who); see evheap.h. */
 #include "engine/evheap.h"
+#include "base/grow.h"
 
 #include <stdlib.h>
 
@@ -12,14 +13,10 @@ static int before(const tp_event *a, const tp_event *b)
 
 int tp_evheap_push(tp_evheap *h, tp_event e)
 {
-	if (h->n == h->cap) {
-		size_t cap = h->cap ? 2 * h->cap : 256;
-		tp_event *p = realloc(h->ev, cap * sizeof(*p));
-		if (!p)
-			return -1;
-		h->ev = p;
-		h->cap = cap;
-	}
+	tp_event *p = tp_grow(h->ev, &h->cap, h->n, sizeof(*p), 256);
+	if (!p)
+		return -1;
+	h->ev = p;
 	size_t i = h->n++;
 	while (i > 0) {
 		size_t parent = (i - 1) / 2;

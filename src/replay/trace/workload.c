@@ -1,5 +1,6 @@
 /* workload.c - see workload.h. */
 #include "trace/workload.h"
+#include "base/grow.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -7,14 +8,10 @@
 
 int tp_workload_add(tp_workload *w, const tp_wjob *j)
 {
-	if (w->njobs == w->cap) {
-		size_t cap = w->cap ? 2 * w->cap : 1024;
-		tp_wjob *jobs = realloc(w->jobs, cap * sizeof(*jobs));
-		if (!jobs)
-			return -1;
-		w->jobs = jobs;
-		w->cap = cap;
-	}
+	tp_wjob *jobs = tp_grow(w->jobs, &w->cap, w->njobs, sizeof(*jobs), 1024);
+	if (!jobs)
+		return -1;
+	w->jobs = jobs;
 	w->jobs[w->njobs++] = *j;
 	return 0;
 }
@@ -27,14 +24,11 @@ int tp_workload_drop(tp_workload *w, int64_t id, tp_drop_reason why)
 		w->skipped.size++;
 	else
 		w->skipped.too_big++;
-	if (w->ndropped == w->dropcap) {
-		size_t cap = w->dropcap ? 2 * w->dropcap : 64;
-		tp_dropped *d = realloc(w->dropped, cap * sizeof(*d));
-		if (!d)
-			return -1;
-		w->dropped = d;
-		w->dropcap = cap;
-	}
+	tp_dropped *d = tp_grow(w->dropped, &w->dropcap, w->ndropped,
+				sizeof(*d), 64);
+	if (!d)
+		return -1;
+	w->dropped = d;
 	w->dropped[w->ndropped++] = (tp_dropped){ id, why };
 	return 0;
 }
