@@ -4,6 +4,7 @@
  * scan (the same box on random states). */
 #include "check_util.h"
 #include "topology/torus.h"
+#include "torus_fixtures.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -71,12 +72,6 @@ END_TEST
 
 /* ---- random states ---------------------------------------------------------- */
 
-static unsigned rnd_state;
-static unsigned rnd(unsigned n)
-{
-	rnd_state = rnd_state * 1103515245u + 12345u;
-	return (rnd_state >> 8) % n;
-}
 
 /* 1 to 5 dimensions of 1..5 positions, rings and lines at random. */
 static tp_torus *random_torus(void)
@@ -93,29 +88,7 @@ static tp_torus *random_torus(void)
 /* Nodes locked one by one, or boxes of locked nodes, to a random load. */
 static void random_state(const tp_torus *t, tp_nodeset *avail)
 {
-	int N = tp_torus_nnodes(t), n = tp_torus_ndims(t);
-	const int *dims = tp_torus_dims(t);
-	int load = (int)rnd(95);
-	tp_nodeset_fill(avail);
-	if (rnd(3) == 0) {
-		for (int v = 0; v < N; v++)
-			if ((int)rnd(100) < load)
-				tp_nodeset_clear(avail, v);
-		return;
-	}
-	tp_nodeset box;
-	tp_nodeset_init(&box, N);
-	for (int k = 0; k < 50 && tp_nodeset_count(avail) * 100 > N * (100 - load); k++) {
-		int len[TP_TORUS_MAX_DIMS];
-		for (int i = 0; i < n; i++)
-			len[i] = 1 + (int)rnd((unsigned)dims[i]);
-		tp_box b;
-		tp_torus_placement(t, len, (long)rnd((unsigned)tp_torus_placements(t, len)), &b);
-		tp_nodeset_zero(&box);
-		tp_torus_box_nodes(t, &b, &box);
-		tp_nodeset_andnot(avail, &box);
-	}
-	tp_nodeset_fini(&box);
+	random_state_to(t, avail, 95, 50);
 }
 
 /* Next shape in odometer order (every length vector once); false at the

@@ -8,17 +8,12 @@
 #include "check_util.h"
 #include "alloc/alloc.h"
 #include "topology/torus.h"
+#include "torus_fixtures.h"
 
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
-static unsigned rnd_state;
-static unsigned rnd(unsigned n)
-{
-	rnd_state = rnd_state * 1103515245u + 12345u;
-	return (rnd_state >> 8) % n;
-}
 
 /* 2 to 4 dimensions of 1..7 positions (primes above 3 leave sizes
  * without a box), rings and lines at random. */
@@ -39,29 +34,7 @@ static tp_torus *random_torus(void)
 /* Nodes taken one by one, or in boxes, to a random load. */
 static void random_state(const tp_torus *t, tp_nodeset *avail)
 {
-	int N = tp_torus_nnodes(t), n = tp_torus_ndims(t);
-	const int *dims = tp_torus_dims(t);
-	int load = (int)rnd(80);
-	tp_nodeset_fill(avail);
-	if (rnd(3) == 0) {
-		for (int v = 0; v < N; v++)
-			if ((int)rnd(100) < load)
-				tp_nodeset_clear(avail, v);
-		return;
-	}
-	tp_nodeset box;
-	tp_nodeset_init(&box, N);
-	for (int k = 0; k < 30 && tp_nodeset_count(avail) * 100 > N * (100 - load); k++) {
-		int len[TP_TORUS_MAX_DIMS];
-		for (int i = 0; i < n; i++)
-			len[i] = 1 + (int)rnd((unsigned)dims[i]);
-		tp_box b;
-		tp_torus_placement(t, len, (long)rnd((unsigned)tp_torus_placements(t, len)), &b);
-		tp_nodeset_zero(&box);
-		tp_torus_box_nodes(t, &b, &box);
-		tp_nodeset_andnot(avail, &box);
-	}
-	tp_nodeset_fini(&box);
+	random_state_to(t, avail, 80, 30);
 }
 
 /* Free nodes of placement k of shape len, into box_free. */
