@@ -55,6 +55,11 @@ finish() {
 	passed=$(passed_in "$log")
 	failed=$(( $(failed_in "$log") + extra ))
 	[ "$failed" -eq 0 ] || fail=1
+	if [ "$failed" -gt 0 ]; then
+		echo
+		echo "=== failed tests"
+		failed_names "$log"
+	fi
 	if [ "${#reasons[@]}" -gt 0 ]; then
 		echo
 		echo "=== failures that are not test results"
@@ -63,6 +68,16 @@ finish() {
 	echo
 	echo "$passed passed, $failed failed"
 	exit "$fail"
+}
+
+# failed_names LOG: automake's FAIL/ERROR/XPASS lines and each live test's
+# "not ok" and "Bail out!" lines under its name, the last lines CI shows.
+failed_names() {
+	awk '
+		/^(FAIL|ERROR|XPASS): / { print; next }
+		/^== / { name = $2; next }
+		/^not ok |^Bail out!/ && name != "" { print "  " name ": " $0 }
+	' "$1" | head -60
 }
 
 # run_tests FILTER CMD...: run CMD, show its lines matching FILTER, keep its
