@@ -25,7 +25,9 @@ assert_eq "$nl" "$(jobcomp_nodelist "$j")" "jobcomp.txt records job $j on $nl"
 
 # --- kill -9 slurmctld while jobs run; nothing may be lost or double-booked
 long=() short=()
-for i in 1 2 3 4; do long+=("$(submit 2 20 2 "long$i")"); done
+# The long jobs run until released: a fixed length raced state save and
+# the restart on a loaded machine (a job ended before it was checked).
+for i in 1 2 3 4; do held "long[$((i - 1))]" "long$i" --tag long -N 2; done
 for i in 1 2 3; do short+=("$(submit 2 3 1 "short$i")"); done
 wide=$(submit 8 2 1 wide)
 ids=("${long[@]}" "${short[@]}" "$wide")
@@ -48,6 +50,7 @@ for id in "${long[@]}"; do
 		"job $id still running on the same nodes after the restart"
 done
 assert_snapshot_disjoint "after the restart: no node under two running jobs"
+release long
 wait_jobs_final 120 "${ids[@]}"
 states=$(for id in "${ids[@]}"; do echo "$id $(job_state "$id") $(job_field "$id" ExitCode)"; done)
 assert_eq "$(for id in "${ids[@]}"; do echo "$id COMPLETED 0:0"; done)" "$states" \
