@@ -43,8 +43,12 @@
  * pool per depth), for the free counts: a packed search counts shape
  * after shape, and shapes share their first lengths (on 16x16x16 there
  * are 16 first lengths and 256 first pairs against 700-odd shapes), so
- * most counts take one window pass instead of one per dimension. */
+ * most counts take one window pass instead of one per dimension.  At
+ * most COUNT_SLOTS per pool, fewer on a large torus: the pools hold
+ * COUNT_BYTES at most (5 slots of 49,152 counts per pool on a 5D torus
+ * of that size), and at least 2 slots each. */
 #define COUNT_SLOTS 16
+#define COUNT_BYTES (4u << 20)
 
 typedef struct count_slot {
 	uint32_t gen;     /* == the workspace's: valid for its free set */
@@ -86,6 +90,7 @@ struct tp_torus_erode {
 	 * in count_dim order */
 	count_slot counts[TP_TORUS_MAX_DIMS - 1][COUNT_SLOTS];
 	int count_next[TP_TORUS_MAX_DIMS - 1]; /* the next slot replaced */
+	int count_slots;  /* slots used per pool */
 	/* L* and P* of the free set, kept until the set changes: a scheduler
 	 * tries several jobs on one free set */
 	bool have_largest;
@@ -625,7 +630,7 @@ static const int *kept_counts(const tp_torus_erode *e, const int *len,
 			      int depth)
 {
 	const count_slot *pool = e->counts[depth - 1];
-	for (int k = 0; k < COUNT_SLOTS; k++)
+	for (int k = 0; k < e->count_slots; k++)
 		if (pool[k].gen == e->gen && pool[k].v &&
 		    same_prefix(e, &pool[k], len, depth))
 			return pool[k].v;
@@ -640,7 +645,7 @@ static int *keep_counts(tp_torus_erode *e, const int *len, int depth)
 	count_slot *c = &e->counts[depth - 1][*next];
 	if (!c->v && !(c->v = malloc((size_t)e->N * sizeof(int))))
 		return NULL;
-	*next = (*next + 1) % COUNT_SLOTS;
+	*next = (*next + 1) % e->count_slots;
 	c->gen = e->gen;
 	for (int j = 0; j < depth; j++)
 		c->len[j] = len[count_dim(e, j)];
@@ -705,6 +710,12 @@ tp_torus_erode *tp_torus_erode_new(const tp_torus *t, const tp_nodeset *free)
 	}
 	while ((1 << e->npow) <= e->maxd)
 		e->npow++;
+	size_t pool = (size_t)e->N * sizeof(int) * (size_t)(e->n > 1 ? e->n - 1 : 1);
+	e->count_slots = (int)(COUNT_BYTES / pool);
+	if (e->count_slots > COUNT_SLOTS)
+		e->count_slots = COUNT_SLOTS;
+	if (e->count_slots < 2)
+		e->count_slots = 2;
 	size_t bytes = (size_t)e->W * sizeof(uint64_t);
 	e->hi = calloc((size_t)e->n * (size_t)e->maxd, sizeof(*e->hi));
 	e->zero = calloc((size_t)e->n, sizeof(*e->zero));
