@@ -514,6 +514,78 @@ START_TEST(test_memo_answers_same)
 }
 END_TEST
 
+/* slurmctld's "could it ever run" question is asked on every node: those
+ * answers are kept for good (memo_whole.h).  Every size and node cap is
+ * asked on the whole machine, then more sizes on other sets than the
+ * last few free sets keep answers for, then all again: every answer is
+ * the wrapped allocator's, and the second round's come from memory. */
+START_TEST(test_memo_whole_machine)
+{
+	machine m;
+	machine_init(&m, false);
+	static const char *names[] = { "torus-mss", "torus-base", "fattree",
+				       "tree-slurm" };
+	for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++) {
+		tp_error err = { "" };
+		tp_alloc *bare = tp_alloc_create(names[k], &m.cfg, &err);
+		tp_alloc *memo = tp_alloc_memo_wrap(tp_alloc_create(names[k], &m.cfg, &err));
+		ck_assert_msg(bare && memo, "%s: %s", names[k], err.msg);
+		tp_rng r;
+		tp_rng_seed(&r, 7 + k);
+		tp_nodeset all, other, junk, o1, o2;
+		tp_nodeset_init(&all, 64);
+		tp_nodeset_init(&other, 64);
+		tp_nodeset_init(&junk, 64);
+		tp_nodeset_init(&o1, 64);
+		tp_nodeset_init(&o2, 64);
+		tp_nodeset_fill(&all);
+		int placed = 0, refused = 0;
+		uint64_t asked, before = 0, after;
+		for (int round = 0; round < 2; round++) {
+			for (int n = 1; n <= 64; n++)
+				for (int v = 0; v < 3; v++) {
+					tp_alloc_req req = { .nodes = n,
+							     .max_nodes = n + v,
+							     .boxes_only = v == 2 };
+					tp_nodeset_fill(&o2);
+					int a = tp_alloc_place_req(bare, &all, &req, &o1);
+					int b = tp_alloc_place_req(memo, &all, &req, &o2);
+					ck_assert_int_eq(a, b);
+					ck_assert(tp_nodeset_equal(&o1, &o2));
+					placed += !a;
+					refused += !!a;
+				}
+			if (round == 0)
+				tp_alloc_memo_stats(memo, &asked, &before);
+			/* other sets and sizes in between */
+			for (int i = 0; i < 40; i++) {
+				random_pair(&r, &other, &junk);
+				int n = 1 + (int)tp_rng_below(&r, 20);
+				tp_alloc_req req = { .nodes = n, .max_nodes = n };
+				int a = tp_alloc_place_req(bare, &other, &req, &o1);
+				int b = tp_alloc_place_req(memo, &other, &req, &o2);
+				ck_assert_int_eq(a, b);
+				ck_assert(tp_nodeset_equal(&o1, &o2));
+			}
+		}
+		tp_alloc_memo_stats(memo, &asked, &after);
+		/* every question of the second round on the whole machine */
+		ck_assert_uint_ge(after - before, 64 * 3);
+		ck_assert_int_gt(placed, 64);
+		if (strncmp(names[k], "torus", 5) == 0)
+			ck_assert_int_gt(refused, 0); /* sizes with no box */
+		tp_nodeset_fini(&all);
+		tp_nodeset_fini(&other);
+		tp_nodeset_fini(&junk);
+		tp_nodeset_fini(&o1);
+		tp_nodeset_fini(&o2);
+		tp_alloc_destroy(bare);
+		tp_alloc_destroy(memo);
+	}
+	machine_fini(&m);
+}
+END_TEST
+
 /* A pass's stream of plain requests: the free set shrinks as jobs start
  * (subsets of sets where sizes failed), grows when one ends, and now and
  * then a projected superset is asked about, with sizes that have boxes
@@ -598,6 +670,7 @@ int main(void)
 	tcase_add_test(tc, test_max_groups);
 	tcase_add_test(tc, test_memo_same_answers);
 	tcase_add_test(tc, test_memo_answers_same);
+	tcase_add_test(tc, test_memo_whole_machine);
 	tcase_add_test(tc, test_memo_churn_same);
 	suite_add_tcase(s, tc);
 	return tp_check_run(s);

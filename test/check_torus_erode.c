@@ -322,6 +322,69 @@ START_TEST(test_whole_torus_keeps_choice)
 }
 END_TEST
 
+/* Free counts kept per prefix of the lengths (the packed search's
+ * shapes share them): one workspace asked about shapes in random order
+ * over free sets that change a node at a time, return to an earlier set,
+ * or jump, answers as a fresh workspace on each set. */
+START_TEST(test_free_counts_kept)
+{
+	rnd_state = 1999;
+	long asked = 0;
+	for (int round = 0; round < 60; round++) {
+		tp_torus *t = random_torus();
+		int N = tp_torus_nnodes(t), n = tp_torus_ndims(t);
+		tp_nodeset avail, earlier;
+		tp_nodeset_init(&avail, N);
+		tp_nodeset_init(&earlier, N);
+		random_state(t, &avail);
+		tp_nodeset_copy(&earlier, &avail);
+		tp_torus_erode *kept = tp_torus_erode_new(t, NULL);
+		ck_assert_ptr_nonnull(kept);
+		for (int step = 0; step < 12; step++) {
+			switch (rnd(4)) {
+			case 0: random_state(t, &avail); break;
+			case 1: tp_nodeset_copy(&avail, &earlier); break;
+			default: {
+				int v = (int)rnd((unsigned)N);
+				if (tp_nodeset_test(&avail, v))
+					tp_nodeset_clear(&avail, v);
+				else
+					tp_nodeset_set(&avail, v);
+			}
+			}
+			if (rnd(3) == 0)
+				tp_nodeset_copy(&earlier, &avail);
+			tp_torus_erode_reset(kept, &avail);
+			tp_torus_erode *fresh = tp_torus_erode_new(t, &avail);
+			ck_assert_ptr_nonnull(fresh);
+			for (int q = 0; q < 40; q++) {
+				int len[TP_TORUS_MAX_DIMS];
+				for (int i = 0; i < n; i++)
+					len[i] = 1 + (int)rnd((unsigned)tp_torus_dims(t)[i]);
+				/* the fresh one first: its own kept sums must not
+				 * be what is compared against */
+				tp_torus_erode_free(fresh);
+				fresh = tp_torus_erode_new(t, &avail);
+				ck_assert_ptr_nonnull(fresh);
+				const int *want = tp_torus_erode_free_counts(fresh, len);
+				const int *got = tp_torus_erode_free_counts(kept, len);
+				ck_assert_ptr_nonnull(want);
+				ck_assert_ptr_nonnull(got);
+				ck_assert_int_eq(memcmp(want, got, (size_t)N * sizeof(int)), 0);
+				asked++;
+			}
+			tp_torus_erode_free(fresh);
+		}
+		check_free_counts(t, kept, &avail, (int[TP_TORUS_MAX_DIMS]){ 1, 1, 1, 1, 1 });
+		tp_torus_erode_free(kept);
+		tp_nodeset_fini(&avail);
+		tp_nodeset_fini(&earlier);
+		tp_torus_free(t);
+	}
+	ck_assert_int_gt(asked, 10000);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("torus_erode");
@@ -333,6 +396,7 @@ int main(void)
 	tcase_add_test(tc, test_corners_and_largest_random);
 	tcase_add_test(tc, test_early_stop_keeps_choice);
 	tcase_add_test(tc, test_whole_torus_keeps_choice);
+	tcase_add_test(tc, test_free_counts_kept);
 	suite_add_tcase(s, tc);
 	return tp_check_run(s);
 }

@@ -3,10 +3,14 @@
  * states, the packed placement equals a plain search written from its
  * definition (every shape of every size, every placement, counted node by
  * node), both one-off and through allocators that keep shapes and a
- * workspace from one decision to the next; and no box of a shape holds
- * more free nodes than the bound. */
+ * workspace from one decision to the next; that allocators carrying
+ * per-shape bounds between searches answer as the one-off search on
+ * chains of free sets; the carried bounds' rules; and no box of a shape
+ * holds more free nodes than the bound. */
 #include "check_util.h"
 #include "alloc/alloc.h"
+#include "alloc/alloc_memo.h"
+#include "alloc/torus_pack_bounds.h"
 #include "topology/torus.h"
 #include "torus_fixtures.h"
 
@@ -212,6 +216,159 @@ START_TEST(test_projection_bound)
 }
 END_TEST
 
+/* Change the free set as slurmctld's calls do: a job starts (a box or a
+ * few nodes taken), one ends (nodes given back), now and then every node
+ * free (the "could it ever run" question) or an unrelated state. */
+static void next_state(const tp_torus *t, tp_nodeset *avail, tp_nodeset *box)
+{
+	int N = tp_torus_nnodes(t), n = tp_torus_ndims(t);
+	switch (rnd(8)) {
+	case 0:
+		tp_nodeset_fill(avail);
+		break;
+	case 1:
+		random_state(t, avail);
+		break;
+	case 2: /* an end */
+		for (int k = 1 + (int)rnd(4); k > 0; k--)
+			tp_nodeset_set(avail, (int)rnd((unsigned)N));
+		break;
+	case 3: /* a start of single nodes */
+		for (int k = 1 + (int)rnd(4); k > 0; k--)
+			tp_nodeset_clear(avail, (int)rnd((unsigned)N));
+		break;
+	default: { /* a start of a box */
+		int len[TP_TORUS_MAX_DIMS];
+		for (int i = 0; i < n; i++)
+			len[i] = 1 + (int)rnd((unsigned)(tp_torus_dims(t)[i] + 1) / 2);
+		tp_box b;
+		tp_torus_placement(t, len, (long)rnd((unsigned)tp_torus_placements(t, len)), &b);
+		tp_nodeset_zero(box);
+		tp_torus_box_nodes(t, &b, box);
+		tp_nodeset_andnot(avail, box);
+		break;
+	}
+	}
+}
+
+/* The bounds a kept allocator carries from one packed search to the next
+ * (torus_pack_bounds.h), over chains of free sets that shrink, grow and
+ * jump, with every size asked about in turn: each answer is the one-off
+ * search's (which carries nothing), placement and refusal, for torus-base,
+ * torus-fs and torus-mss, plain and through the failure memo. */
+START_TEST(test_carried_bounds_match_fresh)
+{
+	rnd_state = 8086;
+	static const char *names[] = { "torus-base", "torus-fs", "torus-mss" };
+	long placed = 0, refused = 0;
+	for (int round = 0; round < 60; round++) {
+		tp_torus *t = random_torus();
+		int N = tp_torus_nnodes(t);
+		tp_torus_opts o = *tp_torus_options(t);
+		o.base_shapes = TP_TORUS_SHAPES_ALL;
+		ck_assert_int_eq(tp_torus_set_options(t, &o, NULL), 0);
+		int sizes[TP_TORUS_MAX_DIMS * 64 + 512], nsizes = 0;
+		for (int nodes = 1; nodes <= N && nsizes < 512; nodes++)
+			if (!tp_torus_size_has_box(t, TP_TORUS_SHAPES_ALL, nodes))
+				sizes[nsizes++] = nodes;
+		if (!nsizes) {
+			tp_torus_free(t);
+			continue;
+		}
+		tp_alloc *a[6];
+		for (int k = 0; k < 3; k++) {
+			a[k] = make(names[k], t);
+			a[3 + k] = tp_alloc_memo_wrap(make(names[k], t));
+			ck_assert_ptr_nonnull(a[3 + k]);
+		}
+		tp_nodeset avail, want, got, box;
+		tp_nodeset_init(&avail, N);
+		tp_nodeset_init(&want, N);
+		tp_nodeset_init(&got, N);
+		tp_nodeset_init(&box, N);
+		random_state(t, &avail);
+		for (int step = 0; step < 40; step++) {
+			next_state(t, &avail, &box);
+			for (int q = 0; q < 4; q++) {
+				int nodes = sizes[rnd((unsigned)nsizes)];
+				int w = tp_torus_place_packed(t, TP_TORUS_SHAPES_ALL,
+							      &avail, nodes, &want);
+				tp_alloc_req req = { .nodes = nodes,
+						     .max_nodes = rnd(2) ? nodes : 0 };
+				for (int k = 0; k < 6; k++) {
+					tp_nodeset_fill(&got);
+					ck_assert_int_eq(tp_alloc_place_req(a[k], &avail, &req, &got), w);
+					ck_assert(tp_nodeset_equal(&got, &want));
+				}
+				placed += !w;
+				refused += !!w;
+			}
+		}
+		for (int k = 0; k < 6; k++)
+			tp_alloc_destroy(a[k]);
+		tp_nodeset_fini(&avail);
+		tp_nodeset_fini(&want);
+		tp_nodeset_fini(&got);
+		tp_nodeset_fini(&box);
+		tp_torus_free(t);
+	}
+	ck_assert_int_gt(placed, 300);
+	ck_assert_int_gt(refused, 300);
+}
+END_TEST
+
+/* The carried bounds' own rules, by hand on 4x4: a number holds on a
+ * subset, grows by the nodes a set adds, is forgotten on a set far from
+ * it, and each of two sets (the free nodes, every node) keeps its own. */
+START_TEST(test_pack_bounds_rules)
+{
+	tp_error err;
+	tp_torus *t = tp_torus_generate(2, (int[]){ 4, 4 }, (bool[]){ true, true }, &err);
+	ck_assert_ptr_nonnull(t);
+	tp_pack_bounds *b = tp_pack_bounds_new(t);
+	ck_assert_ptr_nonnull(b);
+	tp_nodeset s, all;
+	tp_nodeset_init(&s, 16);
+	tp_nodeset_init(&all, 16);
+	tp_nodeset_fill(&all);
+	tp_nodeset_set_range(&s, 0, 8);
+	const int len[] = { 2, 4 }, other[] = { 4, 2 };
+	ck_assert(!tp_pack_bounds_below(b, len, 1)); /* nothing begun */
+	tp_pack_bounds_begin(b, &s);
+	ck_assert(!tp_pack_bounds_below(b, len, 100)); /* nothing noted */
+	tp_pack_bounds_note(b, len, 5);
+	tp_pack_bounds_note(b, len, 7); /* a looser bound changes nothing */
+	ck_assert(tp_pack_bounds_below(b, len, 6));
+	ck_assert(!tp_pack_bounds_below(b, len, 5));
+	ck_assert(!tp_pack_bounds_below(b, other, 6));
+	/* a subset: the number stands */
+	tp_nodeset_clear(&s, 3);
+	tp_pack_bounds_begin(b, &s);
+	ck_assert(tp_pack_bounds_below(b, len, 6));
+	/* every node: too far (8 nodes added), the other lane, fresh */
+	tp_pack_bounds_begin(b, &all);
+	ck_assert(!tp_pack_bounds_below(b, len, 6));
+	tp_pack_bounds_note(b, other, 8);
+	/* back to the free nodes with one more (node 3 again): 5 + 1 */
+	tp_nodeset_set(&s, 3);
+	tp_pack_bounds_begin(b, &s);
+	ck_assert(tp_pack_bounds_below(b, len, 7));
+	ck_assert(!tp_pack_bounds_below(b, len, 6));
+	ck_assert(!tp_pack_bounds_below(b, other, 9));
+	/* and every node kept its own */
+	tp_pack_bounds_begin(b, &all);
+	ck_assert(tp_pack_bounds_below(b, other, 9));
+	ck_assert(!tp_pack_bounds_below(b, len, 7));
+	/* out-of-range lengths are never known */
+	ck_assert(!tp_pack_bounds_below(b, (int[]){ 5, 1 }, 100));
+	tp_pack_bounds_free(b);
+	ck_assert(!tp_pack_bounds_below(NULL, len, 100));
+	tp_nodeset_fini(&s);
+	tp_nodeset_fini(&all);
+	tp_torus_free(t);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("torus_pack");
@@ -219,6 +376,8 @@ int main(void)
 	tcase_set_timeout(tc, 300);
 	tcase_add_test(tc, test_packed_matches_reference);
 	tcase_add_test(tc, test_projection_bound);
+	tcase_add_test(tc, test_carried_bounds_match_fresh);
+	tcase_add_test(tc, test_pack_bounds_rules);
 	suite_add_tcase(s, tc);
 	return tp_check_run(s);
 }

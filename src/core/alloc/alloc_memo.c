@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "alloc/memo_answers.h"
+#include "alloc/memo_whole.h"
 
 /* Free sets whose failure marks are kept: a pass alternates between the
  * free set (shrinking as jobs start), the projected set at the head's
@@ -33,6 +34,8 @@ typedef struct memo {
 	/* whole answers: placements of every request, refusals of requests
 	 * the marks cannot hold */
 	tp_memo_answers answers;
+	/* and on the whole machine, for the allocator's life */
+	tp_memo_whole whole;
 	uint64_t asked, answered;
 } memo;
 
@@ -45,17 +48,23 @@ static void lane_forget(lane *l, int nnodes)
 }
 
 /* A request with a node cap of its own, or for the allocator's own
- * shapes only: its whole answer, kept on the last few free sets. */
+ * shapes only: its whole answer, kept on the last few free sets, or for
+ * good when every node is free. */
 static int place_answered(memo *m, const tp_nodeset *free,
 			  const tp_alloc_req *req, tp_nodeset *out)
 {
-	int rc = tp_memo_answers_get(&m->answers, free, req, out);
+	bool whole = tp_memo_whole_applies(&m->whole, free, req);
+	int rc = whole ? tp_memo_whole_get(&m->whole, req, out)
+		       : tp_memo_answers_get(&m->answers, free, req, out);
 	if (rc != 1) {
 		m->answered++;
 		return rc;
 	}
 	rc = tp_alloc_place_req(m->inner, free, req, out);
-	tp_memo_answers_put(&m->answers, free, req, rc, out);
+	if (whole)
+		tp_memo_whole_put(&m->whole, req, rc, out);
+	else
+		tp_memo_answers_put(&m->answers, free, req, rc, out);
 	return rc;
 }
 
@@ -164,6 +173,7 @@ static void memo_free(memo *m)
 		free(m->lanes[i].failed);
 	}
 	tp_memo_answers_fini(&m->answers);
+	tp_memo_whole_fini(&m->whole);
 	free(m);
 }
 
@@ -194,6 +204,7 @@ tp_alloc *tp_alloc_memo_wrap(tp_alloc *inner)
 	m->inner = inner;
 	m->monotone = tp_alloc_is_monotone(inner);
 	tp_memo_answers_init(&m->answers, inner->nnodes);
+	tp_memo_whole_init(&m->whole, inner->nnodes);
 	m->ops = *inner->ops;
 	m->ops.place = memo_place;
 	m->ops.capacity = inner->ops->capacity ? memo_capacity : NULL;

@@ -26,6 +26,7 @@
 
 #include "alloc/alloc_registry.h"
 #include "alloc/torus_cand.h"
+#include "alloc/torus_pack_bounds.h"
 #include "topology/torus.h"
 
 /* The shapes a method tries: base has its BaseShapes= reading; fs and
@@ -100,6 +101,7 @@ typedef struct torus_alloc {
 	tp_torus_method method;
 	tp_torus_erode *er; /* kept across decisions: its masks are the torus's */
 	tp_shapes_kept *kept; /* the shapes of the sizes asked about */
+	tp_pack_bounds *pb; /* what packed searches learnt, or NULL */
 } torus_alloc;
 
 /* Does a shape have a placement with this low corner?  (A line needs room;
@@ -116,14 +118,36 @@ static bool corner_fits(const tp_torus *t, const int *off, const int *len)
 	return true;
 }
 
+/* The most free nodes of a count array: the fullest placement's, since a
+ * corner that is no placement's (past a line's end, or off 0 on a
+ * spanned ring) counts a part of a placement's box, or all of it. */
+static int most_of(const int *free, int N)
+{
+	int most = 0;
+	for (int k = 0; k < N; k++)
+		if (free[k] > most)
+			most = free[k];
+	return most;
+}
+
 /* The placement of shape len with the lowest low corner (placement
- * order) holding at least `nodes` free nodes, into box. */
+ * order) holding at least `nodes` free nodes, into box.  The fullest
+ * placement's count goes to the carried bounds (pb). */
 static bool first_holding(const tp_torus *t, tp_torus_erode *er,
-			  const int *len, int nodes, tp_box *box)
+			  const int *len, int nodes, tp_pack_bounds *pb,
+			  tp_box *box)
 {
 	const int *free = tp_torus_erode_free_counts(er, len);
 	int N = tp_torus_nnodes(t), n = tp_torus_ndims(t);
-	for (int k = 0; free && k < N; k++) {
+	if (!free)
+		return false;
+	if (pb) {
+		int most = most_of(free, N);
+		tp_pack_bounds_note(pb, len, most);
+		if (most < nodes)
+			return false;
+	}
+	for (int k = 0; k < N; k++) {
 		if (free[k] < nodes)
 			continue;
 		memset(box, 0, sizeof(*box));
@@ -140,15 +164,7 @@ static bool first_holding(const tp_torus *t, tp_torus_erode *er,
 static int most_holding(const tp_torus *t, tp_torus_erode *er, const int *len)
 {
 	const int *free = tp_torus_erode_free_counts(er, len);
-	int N = tp_torus_nnodes(t), best = -1, off[TP_TORUS_MAX_DIMS];
-	for (int k = 0; free && k < N; k++) {
-		if (free[k] <= best)
-			continue;
-		tp_torus_coord(t, k, off);
-		if (corner_fits(t, off, len))
-			best = free[k];
-	}
-	return free ? best : -1;
+	return free ? most_of(free, tp_torus_nnodes(t)) : -1;
 }
 
 /* Shapes whose boxes hold fewer than `nodes` free nodes, for the search
@@ -191,7 +207,12 @@ static bool inside_dead(const dead_shapes *d, const int *len, int ndims)
 typedef struct dead_scan {
 	const tp_torus *t;
 	tp_torus_erode *er;
-	tp_torus_proj *proj; /* bounds that spare most counts, or NULL */
+	const tp_nodeset *avail;
+	/* bounds that spare most counts: built at the first shape the
+	 * carried bounds (pb) do not rule out, when `want_proj` */
+	tp_torus_proj *proj;
+	bool want_proj;
+	tp_pack_bounds *pb;
 	int nodes;
 	const int (*big)[TP_TORUS_MAX_DIMS]; /* the largest shapes (kept's) */
 	int nbig, next, live;
@@ -204,23 +225,36 @@ static void dead_scan_fini(dead_scan *s)
 	tp_torus_proj_free(s->proj);
 }
 
-/* Can a box of shape len hold `nodes` free nodes by the projections'
- * bound?  (Without them: maybe.) */
-static bool may_hold(const dead_scan *s, const int *len)
+/* Can a box of shape len hold `nodes` free nodes by the carried bounds
+ * and the projections' bound?  (Without them: maybe.)  The projections'
+ * bound is carried on. */
+static bool may_hold(dead_scan *s, const int *len)
 {
-	return !s->proj || tp_torus_proj_bound(s->proj, len, s->nodes) >= s->nodes;
+	if (tp_pack_bounds_below(s->pb, len, s->nodes))
+		return false;
+	if (s->want_proj && !s->proj &&
+	    !(s->proj = tp_torus_proj_new(s->t, s->avail)))
+		s->want_proj = false;
+	if (!s->proj)
+		return true;
+	int bound = tp_torus_proj_bound(s->proj, len, s->nodes);
+	tp_pack_bounds_note(s->pb, len, bound);
+	return bound >= s->nodes;
 }
 
 /* The largest shapes of the range into s (none when every node is free:
  * the first box then holds the job).  On ENOMEM s has none: nothing is
  * skipped. */
 static void dead_scan_init(dead_scan *s, const tp_torus *t, tp_torus_erode *er,
-			   tp_shapes_kept *kept, const tp_nodeset *avail,
-			   bool all_free, int nodes, int most)
+			   tp_shapes_kept *kept, tp_pack_bounds *pb,
+			   const tp_nodeset *avail, bool all_free, int nodes,
+			   int most)
 {
 	memset(s, 0, sizeof(*s));
 	s->t = t;
 	s->er = er;
+	s->avail = avail;
+	s->pb = pb;
 	s->nodes = nodes;
 	if (all_free || most <= nodes)
 		return;
@@ -230,7 +264,7 @@ static void dead_scan_init(dead_scan *s, const tp_torus *t, tp_torus_erode *er,
 		return;
 	if (!(s->d.len = malloc((size_t)nbig * sizeof(*s->d.len))))
 		return;
-	s->proj = tp_torus_proj_new(t, avail);
+	s->want_proj = true;
 	s->big = big;
 	s->nbig = nbig;
 }
@@ -243,7 +277,11 @@ static bool dead_scan_step(dead_scan *s)
 	if (s->next == s->nbig)
 		return s->nbig && !s->live;
 	const int *len = s->big[s->next++];
-	int most_free = may_hold(s, len) ? most_holding(s->t, s->er, len) : 0;
+	int most_free = 0; /* below nodes: dead */
+	if (may_hold(s, len)) {
+		most_free = most_holding(s->t, s->er, len);
+		tp_pack_bounds_note(s->pb, len, most_free);
+	}
 	if (most_free < 0) {
 		s->next = s->nbig;
 		s->live++;
@@ -270,7 +308,8 @@ static bool dead_scan_step(dead_scan *s)
  * boxes all lie against the listed order of the dimensions is packed. */
 static int place_packed(const tp_torus *t, tp_torus_base_shapes reading,
 			const tp_nodeset *avail, int nodes, tp_torus_erode *er,
-			tp_shapes_kept *kept, tp_nodeset *out)
+			tp_shapes_kept *kept, tp_pack_bounds *pb,
+			tp_nodeset *out)
 {
 	tp_nodeset_zero(out);
 	if (tp_torus_options(t)->shapeless != TP_TORUS_SHAPELESS_PACK ||
@@ -278,6 +317,7 @@ static int place_packed(const tp_torus *t, tp_torus_base_shapes reading,
 	    tp_torus_size_has_box(t, reading, nodes))
 		return -1;
 	tp_torus_erode_reset(er, avail);
+	tp_pack_bounds_begin(pb, avail);
 	int most = tp_torus_nnodes(t) < 2 * nodes ? tp_torus_nnodes(t) : 2 * nodes;
 	bool found = false, none = most <= nodes;
 	long counts = 0;
@@ -285,19 +325,20 @@ static int place_packed(const tp_torus *t, tp_torus_base_shapes reading,
 	dead_scan ds;
 	int n = tp_torus_ndims(t);
 	bool all_free = tp_nodeset_count(avail) == tp_torus_nnodes(t);
-	dead_scan_init(&ds, t, er, kept, avail, all_free, nodes, most);
+	dead_scan_init(&ds, t, er, kept, pb, avail, all_free, nodes, most);
 	for (int m = nodes + 1; m <= most && !found && !none; m++) {
 		const tp_torus_shape *sh;
 		int nsh = tp_shapes_kept_get(kept, m, 0, reading, &sh);
 		for (int r = 0; r < nsh && !found && !none; r++) {
-			if (inside_dead(&ds.d, sh[r].len, n) ||
+			if (tp_pack_bounds_below(pb, sh[r].len, nodes) ||
+			    inside_dead(&ds.d, sh[r].len, n) ||
 			    !may_hold(&ds, sh[r].len))
 				continue;
 			if (counts++ % DEAD_EVERY == 0 && dead_scan_step(&ds))
 				none = true;
 			else if (!inside_dead(&ds.d, sh[r].len, n))
 				found = first_holding(t, er, sh[r].len, nodes,
-						      &box);
+						      pb, &box);
 		}
 	}
 	dead_scan_fini(&ds);
@@ -321,7 +362,8 @@ int tp_torus_place_packed(const tp_torus *t, tp_torus_base_shapes reading,
 	int rc = -1;
 	tp_nodeset_zero(out);
 	if (er && kept)
-		rc = place_packed(t, reading, avail, nodes, er, kept, out);
+		rc = place_packed(t, reading, avail, nodes, er, kept, NULL,
+				  out);
 	tp_shapes_kept_free(kept);
 	tp_torus_erode_free(er);
 	return rc;
@@ -348,7 +390,7 @@ static int torus_place(tp_alloc *a, const tp_nodeset *avail,
 				       : place_packed(ta->t,
 						method_reading(ta->t, ta->method),
 						avail, req->nodes, ta->er,
-						ta->kept, out);
+						ta->kept, ta->pb, out);
 	tp_torus_box_nodes(ta->t, &box, out);
 	return 0;
 }
@@ -365,6 +407,7 @@ static void torus_destroy(tp_alloc *a)
 	torus_alloc *ta = a->state;
 	tp_torus_erode_free(ta->er);
 	tp_shapes_kept_free(ta->kept);
+	tp_pack_bounds_free(ta->pb);
 	free(ta);
 }
 
@@ -414,6 +457,8 @@ static tp_alloc *torus_create(const tp_alloc_cfg *cfg, tp_torus_method m,
 	ta->method = m;
 	ta->er = er;
 	ta->kept = kept;
+	/* without it (ENOMEM) the searches only carry nothing */
+	ta->pb = tp_pack_bounds_new(cfg->torus);
 	return a;
 }
 

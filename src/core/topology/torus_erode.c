@@ -39,6 +39,23 @@
  * as long in each dimension has none either (its box at a corner holds
  * theirs at that corner), so its corners are known to be none. */
 #define EMPTY_SHAPES 256
+/* Window sums of the free set kept per prefix of a shape's lengths (one
+ * pool per depth), for the free counts: a packed search counts shape
+ * after shape, and shapes share their first lengths (on 16x16x16 there
+ * are 16 first lengths and 256 first pairs against 700-odd shapes), so
+ * most counts take one window pass instead of one per dimension.  At
+ * most COUNT_SLOTS per pool, fewer on a large torus: the pools hold
+ * COUNT_BYTES at most (5 slots of 49,152 counts per pool on a 5D torus
+ * of that size), and at least 2 slots each. */
+#define COUNT_SLOTS 16
+#define COUNT_BYTES (4u << 20)
+
+typedef struct count_slot {
+	uint32_t gen;     /* == the workspace's: valid for its free set */
+	int len[TP_TORUS_MAX_DIMS]; /* lengths of the first `depth`
+				     * dimensions in count_dim order */
+	int *v;           /* N counts, allocated when first used */
+} count_slot;
 
 typedef struct prefix_slot {
 	uint32_t gen;     /* == the workspace's: valid for its free set */
@@ -66,7 +83,14 @@ struct tp_torus_erode {
 	/* the last tp_torus_erode_largest: the shapes of volume L* (if no
 	 * more than KEEP_SHAPES) */
 	int nbest;        /* -1: more than KEEP_SHAPES */
-	int *cnt, *cnt_tmp; /* tp_torus_erode_free_counts, when first used */
+	int *cnt;         /* tp_torus_erode_free_counts, when first used */
+	int *base;        /* the free set as 0/1 counts, for base_gen */
+	uint32_t base_gen;
+	/* [depth - 1][slot]: window sums over the first `depth` dimensions
+	 * in count_dim order */
+	count_slot counts[TP_TORUS_MAX_DIMS - 1][COUNT_SLOTS];
+	int count_next[TP_TORUS_MAX_DIMS - 1]; /* the next slot replaced */
+	int count_slots;  /* slots used per pool */
 	/* L* and P* of the free set, kept until the set changes: a scheduler
 	 * tries several jobs on one free set */
 	bool have_largest;
@@ -571,24 +595,96 @@ static void window_sum(const tp_torus_erode *e, const int *in, int *out,
 	}
 }
 
+/* The free set as counts of boxes of length 1, kept for the set. */
+static const int *base_counts(tp_torus_erode *e)
+{
+	if (!e->base && !(e->base = malloc((size_t)e->N * sizeof(int))))
+		return NULL;
+	if (e->base_gen != e->gen) {
+		for (int x = 0; x < e->N; x++)
+			e->base[x] = (int)(e->free[x >> 6] >> (x & 63) & 1);
+		e->base_gen = e->gen;
+	}
+	return e->base;
+}
+
+/* The order the counts take the dimensions in: the last one (stride 1,
+ * a running sum along each line, the costliest pass) first, so that it
+ * is the pass most often kept; then 0, 1, ... */
+static int count_dim(const tp_torus_erode *e, int j)
+{
+	return j == 0 ? e->n - 1 : j - 1;
+}
+
+static bool same_prefix(const tp_torus_erode *e, const count_slot *c,
+			const int *len, int depth)
+{
+	for (int j = 0; j < depth; j++)
+		if (c->len[j] != len[count_dim(e, j)])
+			return false;
+	return true;
+}
+
+/* The kept sums over dimensions 0..depth-1 with these lengths, or NULL. */
+static const int *kept_counts(const tp_torus_erode *e, const int *len,
+			      int depth)
+{
+	const count_slot *pool = e->counts[depth - 1];
+	for (int k = 0; k < e->count_slots; k++)
+		if (pool[k].gen == e->gen && pool[k].v &&
+		    same_prefix(e, &pool[k], len, depth))
+			return pool[k].v;
+	return NULL;
+}
+
+/* A slot for the sums over dimensions 0..depth-1 (the pool's next one
+ * in turn); NULL on ENOMEM. */
+static int *keep_counts(tp_torus_erode *e, const int *len, int depth)
+{
+	int *next = &e->count_next[depth - 1];
+	count_slot *c = &e->counts[depth - 1][*next];
+	if (!c->v && !(c->v = malloc((size_t)e->N * sizeof(int))))
+		return NULL;
+	*next = (*next + 1) % e->count_slots;
+	c->gen = e->gen;
+	for (int j = 0; j < depth; j++)
+		c->len[j] = len[count_dim(e, j)];
+	return c->v;
+}
+
+/* From the deepest kept prefix of the lengths (count_dim order), one
+ * window pass per remaining dimension; each prefix reached is kept (the last, all the
+ * dimensions, goes to e->cnt).  Pools of different depths never share a
+ * buffer, so the pass's source is never its destination. */
 const int *tp_torus_erode_free_counts(tp_torus_erode *e, const int *len)
 {
-	if (!e->cnt && (!(e->cnt = malloc((size_t)e->N * sizeof(int))) ||
-			!(e->cnt_tmp = malloc((size_t)e->N * sizeof(int)))))
-		return NULL;
-	for (int x = 0; x < e->N; x++)
-		e->cnt[x] = (int)(e->free[x >> 6] >> (x & 63) & 1);
-	for (int i = 0; i < e->n; i++) {
+	for (int i = 0; i < e->n; i++)
 		if (len[i] < 1 || len[i] > e->dims[i])
 			return NULL;
+	if (!e->cnt && !(e->cnt = malloc((size_t)e->N * sizeof(int))))
+		return NULL;
+	const int *src = NULL;
+	int from = e->n - 1;
+	for (; from > 0 && !src; from--)
+		src = kept_counts(e, len, from);
+	if (src)
+		from++; /* the loop stepped past the depth it found */
+	else if (!(src = base_counts(e)))
+		return NULL;
+	for (int j = from; j < e->n; j++) {
+		int i = count_dim(e, j);
+		if (len[i] == 1 && j + 1 < e->n)
+			continue; /* the same sums: not kept twice */
+		int *dst = j + 1 < e->n ? keep_counts(e, len, j + 1) : e->cnt;
+		if (!dst)
+			return NULL;
 		if (len[i] == 1)
-			continue;
-		window_sum(e, e->cnt, e->cnt_tmp, i, len[i]);
-		int *t = e->cnt;
-		e->cnt = e->cnt_tmp;
-		e->cnt_tmp = t;
+			memcpy(dst, src, (size_t)e->N * sizeof(int));
+		else
+			window_sum(e, src, dst, i, len[i]);
+		src = dst;
 	}
-	return e->cnt;
+	return src;
 }
 
 /* ---- life cycle ------------------------------------------------------------ */
@@ -614,6 +710,12 @@ tp_torus_erode *tp_torus_erode_new(const tp_torus *t, const tp_nodeset *free)
 	}
 	while ((1 << e->npow) <= e->maxd)
 		e->npow++;
+	size_t pool = (size_t)e->N * sizeof(int) * (size_t)(e->n > 1 ? e->n - 1 : 1);
+	e->count_slots = (int)(COUNT_BYTES / pool);
+	if (e->count_slots > COUNT_SLOTS)
+		e->count_slots = COUNT_SLOTS;
+	if (e->count_slots < 2)
+		e->count_slots = 2;
 	size_t bytes = (size_t)e->W * sizeof(uint64_t);
 	e->hi = calloc((size_t)e->n * (size_t)e->maxd, sizeof(*e->hi));
 	e->zero = calloc((size_t)e->n, sizeof(*e->zero));
@@ -649,6 +751,10 @@ void tp_torus_erode_reset(tp_torus_erode *e, const tp_nodeset *free)
 	if (++e->gen == 0) { /* wrapped: forget every kept prefix once */
 		for (int k = 0; k < PREFIX_SLOTS; k++)
 			e->prefix[k].gen = 0;
+		for (int d = 0; d + 1 < TP_TORUS_MAX_DIMS; d++)
+			for (int k = 0; k < COUNT_SLOTS; k++)
+				e->counts[d][k].gen = 0;
+		e->base_gen = 0;
 		e->gen = 1;
 	}
 }
@@ -673,7 +779,10 @@ void tp_torus_erode_free(tp_torus_erode *e)
 	free(e->tmp);
 	free(e->shifted);
 	free(e->cnt);
-	free(e->cnt_tmp);
+	free(e->base);
+	for (int d = 0; d + 1 < TP_TORUS_MAX_DIMS; d++)
+		for (int k = 0; k < COUNT_SLOTS; k++)
+			free(e->counts[d][k].v);
 	for (int k = 0; k < PREFIX_SLOTS; k++)
 		free(e->prefix[k].set);
 	free(e);

@@ -14,7 +14,11 @@
  * tried first (their grids are small); triples, on tori of four or more
  * dimensions, only while the bound stays at or above the caller's mark.
  * Building costs O(N G) for G groups; a bound O(G cells) against O(n N)
- * for the shape's exact counts (torus_erode.c).
+ * for the shape's exact counts (torus_erode.c).  A group's fullest window
+ * depends only on the shape's lengths along the group's dimensions, which
+ * many shapes of a search share (on 16x16x16, 256 pairs of lengths per
+ * group against the 700-odd shapes of a packed search): each is kept once
+ * computed, so most bounds are a few lookups.
  */
 #include "topology/torus.h"
 
@@ -31,6 +35,8 @@ typedef struct group {
 	int size[3];                /* their lengths on the torus */
 	int cells;
 	int *grid;                  /* free nodes per tuple, last fastest */
+	/* [tuple of lengths - 1, as grid]: fullest window + 1, 0 unknown */
+	int *most;
 } group;
 
 struct tp_torus_proj {
@@ -43,8 +49,10 @@ void tp_torus_proj_free(tp_torus_proj *p)
 {
 	if (!p)
 		return;
-	for (int k = 0; k < p->ngroups; k++)
+	for (int k = 0; k < p->ngroups; k++) {
 		free(p->g[k].grid);
+		free(p->g[k].most);
+	}
 	free(p->a);
 	free(p->b);
 	free(p);
@@ -60,7 +68,9 @@ static int add_group(tp_torus_proj *p, const int *dims, int m, const int *dim)
 		g->size[j] = dims[dim[j]];
 		g->cells *= g->size[j];
 	}
-	return (g->grid = calloc((size_t)g->cells, sizeof(int))) ? 0 : -1;
+	g->grid = calloc((size_t)g->cells, sizeof(int));
+	g->most = calloc((size_t)g->cells, sizeof(int));
+	return g->grid && g->most ? 0 : -1;
 }
 
 static int add_groups(tp_torus_proj *p, const tp_torus *t)
@@ -141,7 +151,7 @@ static void window_axis(const int *in, int *out, int outer, int d, int inner,
 }
 
 /* The fullest window of the shape's lengths in group g's projection. */
-static int group_most(tp_torus_proj *p, const group *g, const int *len)
+static int window_most(tp_torus_proj *p, const group *g, const int *len)
 {
 	const int *src = g->grid;
 	int *dst = p->a, *other = p->b;
@@ -158,6 +168,17 @@ static int group_most(tp_torus_proj *p, const group *g, const int *len)
 		if (src[x] > best)
 			best = src[x];
 	return best;
+}
+
+/* window_most, kept per tuple of the group's lengths. */
+static int group_most(tp_torus_proj *p, const group *g, const int *len)
+{
+	int key = 0;
+	for (int j = 0; j < g->m; j++)
+		key = key * g->size[j] + len[g->dim[j]] - 1;
+	if (!g->most[key])
+		g->most[key] = window_most(p, g, len) + 1;
+	return g->most[key] - 1;
 }
 
 int tp_torus_proj_bound(tp_torus_proj *p, const int *len, int below)
