@@ -4,6 +4,7 @@
 #include "tmpdir_util.h"
 #include "alloc/alloc.h"
 #include "alloc/alloc_fattree.h"
+#include "alloc/alloc_memo.h"
 #include "alloc/fattree_merge.h"
 #include "topology/fattree.h"
 
@@ -709,6 +710,73 @@ START_TEST(test_carried_matches_uncarried)
 }
 END_TEST
 
+/* ---- a probe (fits or not, no placement) == a placement's answer ---- */
+
+static int ask(tp_alloc *a, const tp_nodeset *free, int n, int max_nodes,
+	       bool probe, tp_nodeset *out)
+{
+	tp_alloc_req req = { .nodes = n, .max_nodes = max_nodes, .probe = probe };
+	return tp_alloc_place_req(a, free, &req, out);
+}
+
+/* One allocator asked probes and placements in turn, bare or behind the
+ * failure memo (which must not keep a probe's missing placement), one
+ * placing every question afresh: every probe answers as the placement
+ * does, and the placements after probes are the fresh ones (a probe
+ * leaves nothing behind that changes an answer). */
+START_TEST(test_probe_matches_place)
+{
+	rnd r = { 20261127u };
+	int decided_yes = 0;
+	for (int iter = 0; iter < 240; iter++) {
+		tp_fattree *t = carry_tree(&r, iter);
+		set_opts(t, rn(&r, 4), rn(&r, 2), rn(&r, 4) != 0);
+		tp_alloc *a = make("fattree", t), *b = make("fattree", t);
+		tp_fattree_alloc_carry(b, false);
+		if (iter % 2)
+			a = tp_alloc_memo_wrap(a);
+		ck_assert_ptr_nonnull(a);
+		int sizes[4];
+		for (int i = 0; i < 4; i++)
+			sizes[i] = 1 + rn(&r, t->nnodes);
+		tp_nodeset pool[3], out, want;
+		for (int i = 0; i < 3; i++) {
+			tp_nodeset_init(&pool[i], t->nnodes);
+			random_state(&r, t, &pool[i]);
+		}
+		tp_nodeset_init(&out, t->nnodes);
+		tp_nodeset_init(&want, t->nnodes);
+		for (int step = 0; step < 150; step++) {
+			tp_nodeset *free = &pool[rn(&r, 3)];
+			int n = rn(&r, 3) ? sizes[rn(&r, 4)] : 1 + rn(&r, t->nnodes);
+			int cap = rn(&r, 4) ? 0 : n + rn(&r, 3);
+			bool probe = rn(&r, 2);
+			int rc = ask(a, free, n, cap, probe, &out);
+			int want_rc = ask(b, free, n, cap, false, &want);
+			if (rc != want_rc)
+				ck_abort_msg("iter %d step %d: %s of %d nodes: %d, placed: %d",
+					     iter, step, probe ? "probe" : "placement",
+					     n, rc, want_rc);
+			if (!probe && !tp_nodeset_equal(&out, &want))
+				ck_abort_msg("iter %d step %d: %d nodes placed differently",
+					     iter, step, n);
+			decided_yes += probe && !rc && !tp_nodeset_count(&out);
+			if (rn(&r, 3) == 0)
+				churn_step(&r, t, free, &want);
+		}
+		for (int i = 0; i < 3; i++)
+			tp_nodeset_fini(&pool[i]);
+		tp_nodeset_fini(&out);
+		tp_nodeset_fini(&want);
+		tp_alloc_destroy(a);
+		tp_alloc_destroy(b);
+		tp_fattree_free(t);
+	}
+	/* probes were in fact answered without a placement */
+	ck_assert_int_gt(decided_yes, 500);
+}
+END_TEST
+
 
 /* The merge as first written, one pair at a time with branches: the
  * reference for the vectorised rows (fattree_merge.c). */
@@ -824,6 +892,7 @@ int main(void)
 	tcase_add_test(tc, test_invariants_large);
 	tcase_add_test(tc, test_cache_matches_fresh);
 	tcase_add_test(tc, test_carried_matches_uncarried);
+	tcase_add_test(tc, test_probe_matches_place);
 	tcase_add_test(tc, test_merge_matches_reference);
 	tcase_add_test(tc, test_tree_greedy_hand);
 	suite_add_tcase(s, tc);

@@ -607,8 +607,42 @@ static int place_fresh(ft_alloc *st, const tp_nodeset *free, int nodes,
 	return 0;
 }
 
+/* Does some fabric hold k completely free units?  Without short units
+ * that is when the DP's root table holds k units at a finite value: every
+ * count up to a subtree's free units is reachable below a real switch,
+ * and the virtual root takes all k units from one fabric. */
+static bool one_fabric_holds(const ft_alloc *st, int k)
+{
+	const tp_fattree *t = st->t;
+	const tp_fattree_switch *r = &t->sw[t->root];
+	if (!r->is_virtual)
+		return st->c.sub[t->root] >= k;
+	for (int c = 0; c < r->nchild; c++)
+		if (st->c.sub[r->child[c]] >= k)
+			return true;
+	return false;
+}
+
+/* place_fresh()'s answer without the DP where counting gives it (a
+ * probe: alloc.h); *decided false when it must place. */
+static int probe_fresh(ft_alloc *st, const tp_nodeset *free, int nodes,
+		       bool *decided)
+{
+	*decided = false;
+	if (st->has_short)
+		return -1;
+	int u = (nodes + st->nunit - 1) / st->nunit;
+	if (u == 1)
+		return -1; /* placing one unit costs no DP */
+	ft_counts_update(&st->c, free);
+	*decided = true;
+	/* units_needed() is u or -1 without short units */
+	return units_needed(st, nodes, u) == u && one_fabric_holds(st, u) ? 0 : -1;
+}
+
 /* The answer depends on the free set and the node count alone (the node
- * cap is not ours: alloc.h), so it is kept under the count only. */
+ * cap is not ours: alloc.h), so it is kept under the count only.  A
+ * probe decided by counting is not kept: counting it again is cheap. */
 static int fattree_place(tp_alloc *a, const tp_nodeset *free,
 		const tp_alloc_req *req, tp_nodeset *out)
 {
@@ -617,6 +651,12 @@ static int fattree_place(tp_alloc *a, const tp_nodeset *free,
 	tp_nodeset_zero(out);
 	if (nodes < 1 || tp_nodeset_count(free) < nodes)
 		return -1;
+	bool decided = false;
+	if (req->probe) {
+		int rc = probe_fresh(st, free, nodes, &decided);
+		if (decided)
+			return rc;
+	}
 	if (!st->carry)
 		return place_fresh(st, free, nodes, out);
 	if (st->t->opts.busy_fallback != st->seen_opts.busy_fallback ||

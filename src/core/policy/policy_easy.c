@@ -44,7 +44,7 @@ static int head_still_fits(easy_ctx *x)
 {
 	tp_nodeset_copy(&x->rest, &x->shadow.free);
 	tp_nodeset_andnot(&x->rest, &x->cand);
-	return tp_job_fits(x->c->alloc, &x->rest, x->head, &x->scratch);
+	return tp_job_can_fit(x->c->alloc, &x->rest, x->head, &x->scratch);
 }
 
 /* Try queue entry i as a backfill job; 1 if it started. */
