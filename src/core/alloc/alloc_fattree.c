@@ -397,7 +397,7 @@ static void merge(ft_alloc *st, const int64_t *A, int xa, int da,
 	int32_t *C = st->cho + m->off;
 	int xr = m->x, dr = m->d;
 	if (!da && !db && !dr) {
-		ft_merge_plain(A, xa, B, xb, R, C, xr, w, one);
+		ft_merge_plain(A, xa, B, xb, R, C, 0, xr, w, one);
 		return;
 	}
 	for (int i = 0; i < (xr + 1) * (dr + 1); i++)
@@ -817,4 +817,10 @@ void tp_fattree_alloc_stats(const tp_alloc *a, uint64_t *built,
 	const ft_alloc *st = a->state;
 	*built = st->dp.built;
 	*reused = st->dp.reused;
+}
+
+uint64_t tp_fattree_alloc_banded(const tp_alloc *a)
+{
+	const ft_alloc *st = a->state;
+	return st->dp.banded;
 }
