@@ -509,11 +509,22 @@ static int cmp_int(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* Are the picked units in index order already?  The picks walk the
+ * tree in child order, which is index order in most files. */
+static bool picked_sorted(const ft_alloc *st)
+{
+	for (int i = 1; i < st->npicked; i++)
+		if (st->picked[i - 1] > st->picked[i])
+			return false;
+	return true;
+}
+
 /* The first n nodes of the picked units, in index order. */
 static void emit_nodes(ft_alloc *st, int n, tp_nodeset *out)
 {
 	const tp_fattree *t = st->t;
-	qsort(st->picked, (size_t)st->npicked, sizeof(int), cmp_int);
+	if (!picked_sorted(st))
+		qsort(st->picked, (size_t)st->npicked, sizeof(int), cmp_int);
 	for (int i = 0; i < st->npicked && n > 0; i++) {
 		int m = st->picked[i], size = msu_size(st, m);
 		int take = size < n ? size : n;
