@@ -67,6 +67,10 @@ typedef struct ft_alloc {
 	int nunit, max_depth;
 	bool has_short;   /* some leaf ends with a short unit */
 	ft_counts c;      /* free counts, carried between decisions */
+	/* ...and between probes, whose sets (a projection less a
+	 * candidate) differ from those placements are asked on in every
+	 * node released by then: one set of counts for each kind */
+	ft_counts pc;
 	/* whole answers on the last few free sets: a backfill pass asks
 	 * about many jobs of the same few sizes on the same sets */
 	tp_memo_answers answers;
@@ -622,14 +626,14 @@ static int place_fresh(ft_alloc *st, const tp_nodeset *free, int nodes,
  * that is when the DP's root table holds k units at a finite value: every
  * count up to a subtree's free units is reachable below a real switch,
  * and the virtual root takes all k units from one fabric. */
-static bool one_fabric_holds(const ft_alloc *st, int k)
+static bool one_fabric_holds(const ft_alloc *st, const ft_counts *cn, int k)
 {
 	const tp_fattree *t = st->t;
 	const tp_fattree_switch *r = &t->sw[t->root];
 	if (!r->is_virtual)
-		return st->c.sub[t->root] >= k;
+		return cn->sub[t->root] >= k;
 	for (int c = 0; c < r->nchild; c++)
-		if (st->c.sub[r->child[c]] >= k)
+		if (cn->sub[r->child[c]] >= k)
 			return true;
 	return false;
 }
@@ -645,10 +649,11 @@ static int probe_fresh(ft_alloc *st, const tp_nodeset *free, int nodes,
 	int u = (nodes + st->nunit - 1) / st->nunit;
 	if (u == 1)
 		return -1; /* placing one unit costs no DP */
-	ft_counts_update(&st->c, free);
+	ft_counts_update(&st->pc, free);
 	*decided = true;
-	/* units_needed() is u or -1 without short units */
-	return units_needed(st, nodes, u) == u && one_fabric_holds(st, u) ? 0 : -1;
+	/* units_needed() is u when that many are free, else -1, without
+	 * short units */
+	return st->pc.free_full >= u && one_fabric_holds(st, &st->pc, u) ? 0 : -1;
 }
 
 /* The answer depends on the free set and the node count alone (the node
@@ -713,6 +718,7 @@ static void fattree_destroy(tp_alloc *a)
 	if (!st)
 		return;
 	ft_counts_fini(&st->c);
+	ft_counts_fini(&st->pc);
 	tp_memo_answers_fini(&st->answers);
 	ft_dpcache_fini(&st->dp);
 	free(st->live);
@@ -770,6 +776,7 @@ static ft_alloc *state_new(const tp_fattree *t)
 	if (!st->live || !st->picked || !st->F || !st->S || !st->xcap || !st->dcap ||
 	    !st->first || !st->mg_lo || !st->mg_n || !st->off || !st->mg ||
 	    !st->stack || ensure_cap(st, 4096) || ft_counts_init(&st->c, t) ||
+	    ft_counts_init(&st->pc, t) ||
 	    ft_dpcache_init(&st->dp, t)) {
 		tp_alloc tmp = { .state = st };
 		fattree_destroy(&tmp);
