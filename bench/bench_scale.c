@@ -14,9 +14,10 @@
  * child process: its simulation CPU time, jobs/s and peak RSS are its
  * own.  The ratio is per job against the flat 128-node replay under the
  * same policy, measured in the same run.
- * Usage: bench_scale [JOBS] [TRACE] [MACHINE] (an empty TRACE: the default)
- * MACHINE runs only the machines whose label contains it (the flat
- * 128-node baseline always runs: every ratio is against it).
+ * Usage: bench_scale [JOBS] [TRACE] [MACHINE] [POLICY] (an empty TRACE:
+ * the default) MACHINE runs only the machines whose label contains it
+ * (the flat 128-node baseline always runs: every ratio is against it),
+ * POLICY only that policy (a profile of one row).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -191,6 +192,7 @@ int main(int argc, char **argv)
 	const char *trace = argc > 2 && argv[2][0] ? argv[2]
 		: TP_DEFAULT_DATA_DIR "/traces/SDSC-SP2-1998-4.2-cln.swf.gz";
 	const char *only = argc > 3 ? argv[3] : NULL;
+	const char *only_pol = argc > 4 && argv[4][0] ? argv[4] : NULL;
 	tp_error err = { "" };
 	tp_workload src = { 0 };
 	if (tp_swf_read(trace, NULL, &src, &err) || src.nodes != 128) {
@@ -213,6 +215,8 @@ int main(int argc, char **argv)
 			continue;
 		for (size_t p = 0; p < NPOL && (int)p < machines[m].npol; p++) {
 			result r;
+			if (only_pol && strcmp(policies[p], only_pol))
+				continue;
 			if (run_one(&src, njobs, &machines[m], policies[p], &r)) {
 				failed = 1;
 				continue;

@@ -4,6 +4,7 @@
 #include "tmpdir_util.h"
 #include "alloc/alloc.h"
 #include "alloc/alloc_fattree.h"
+#include "alloc/alloc_memo.h"
 #include "alloc/fattree_merge.h"
 #include "topology/fattree.h"
 
@@ -709,6 +710,147 @@ START_TEST(test_carried_matches_uncarried)
 }
 END_TEST
 
+/* ---- the root's band == whole tables ---- */
+
+/* Free or take a random range in the last part of the nodes: the root's
+ * later children, whose units bound the band of every merge before
+ * them. */
+static void churn_late(rnd *r, const tp_fattree *t, tp_nodeset *free)
+{
+	int n = t->nnodes, lo = n / 2 + rn(r, n - n / 2);
+	int hi = lo + 1 + rn(r, n - lo);
+	if (rn(r, 2)) {
+		tp_nodeset_set_range(free, lo, hi);
+		return;
+	}
+	for (int v = lo; v < hi; v++)
+		tp_nodeset_clear(free, v);
+}
+
+/* Questions of sizes near one another (one table key, bands that overlap
+ * or not) on free sets changed mostly in the root's later children,
+ * carried against afresh: the band's merges kept, widened and made
+ * again must give every answer the whole tables give. */
+START_TEST(test_band_matches_fresh)
+{
+	static const int shapes[][2] = { { 4, 4 }, { 3, 6 }, { 2, 12 },
+					  { 3, 5 }, { 2, 9 } };
+	rnd r = { 20261128u };
+	uint64_t banded = 0;
+	for (int iter = 0; iter < 150; iter++) {
+		const int *sh = shapes[rn(&r, 5)];
+		tp_fattree *t = iter % 4 ? gen(sh[0], sh[1]) : random_tree(&r, 300);
+		set_opts(t, 1 + rn(&r, 3), rn(&r, 2), rn(&r, 4) != 0);
+		tp_alloc *a = make("fattree", t), *b = make("fattree", t);
+		tp_fattree_alloc_carry(b, false);
+		int base = 2 + rn(&r, t->nnodes / 2 + 1);
+		tp_nodeset pool[2], out, want;
+		for (int i = 0; i < 2; i++) {
+			tp_nodeset_init(&pool[i], t->nnodes);
+			random_state(&r, t, &pool[i]);
+		}
+		tp_nodeset_init(&out, t->nnodes);
+		tp_nodeset_init(&want, t->nnodes);
+		for (int step = 0; step < 120; step++) {
+			tp_nodeset *free = &pool[rn(&r, 2)];
+			int n = base + rn(&r, base / 2 + 1) - base / 4;
+			int rc = tp_alloc_place(a, free, n, &out);
+			QUIET_EQ(rc, tp_alloc_place(b, free, n, &want));
+			if (!tp_nodeset_equal(&out, &want))
+				ck_abort_msg("iter %d step %d: %d nodes placed differently",
+					     iter, step, n);
+			switch (rn(&r, 4)) {
+			case 0:
+				churn_late(&r, t, free);
+				break;
+			case 1:
+				churn_step(&r, t, free, &out);
+				break;
+			default:
+				break;
+			}
+		}
+		banded += tp_fattree_alloc_banded(a);
+		for (int i = 0; i < 2; i++)
+			tp_nodeset_fini(&pool[i]);
+		tp_nodeset_fini(&out);
+		tp_nodeset_fini(&want);
+		tp_alloc_destroy(a);
+		tp_alloc_destroy(b);
+		tp_fattree_free(t);
+	}
+	/* the band did leave parts of the root's tables out */
+	ck_assert_uint_gt(banded, 1000);
+}
+END_TEST
+
+/* ---- a probe (fits or not, no placement) == a placement's answer ---- */
+
+static int ask(tp_alloc *a, const tp_nodeset *free, int n, int max_nodes,
+	       bool probe, tp_nodeset *out)
+{
+	tp_alloc_req req = { .nodes = n, .max_nodes = max_nodes, .probe = probe };
+	return tp_alloc_place_req(a, free, &req, out);
+}
+
+/* One allocator asked probes and placements in turn, bare or behind the
+ * failure memo (which must not keep a probe's missing placement), one
+ * placing every question afresh: every probe answers as the placement
+ * does, and the placements after probes are the fresh ones (a probe
+ * leaves nothing behind that changes an answer). */
+START_TEST(test_probe_matches_place)
+{
+	rnd r = { 20261127u };
+	int decided_yes = 0;
+	for (int iter = 0; iter < 240; iter++) {
+		tp_fattree *t = carry_tree(&r, iter);
+		set_opts(t, rn(&r, 4), rn(&r, 2), rn(&r, 4) != 0);
+		tp_alloc *a = make("fattree", t), *b = make("fattree", t);
+		tp_fattree_alloc_carry(b, false);
+		if (iter % 2)
+			a = tp_alloc_memo_wrap(a);
+		ck_assert_ptr_nonnull(a);
+		int sizes[4];
+		for (int i = 0; i < 4; i++)
+			sizes[i] = 1 + rn(&r, t->nnodes);
+		tp_nodeset pool[3], out, want;
+		for (int i = 0; i < 3; i++) {
+			tp_nodeset_init(&pool[i], t->nnodes);
+			random_state(&r, t, &pool[i]);
+		}
+		tp_nodeset_init(&out, t->nnodes);
+		tp_nodeset_init(&want, t->nnodes);
+		for (int step = 0; step < 150; step++) {
+			tp_nodeset *free = &pool[rn(&r, 3)];
+			int n = rn(&r, 3) ? sizes[rn(&r, 4)] : 1 + rn(&r, t->nnodes);
+			int cap = rn(&r, 4) ? 0 : n + rn(&r, 3);
+			bool probe = rn(&r, 2);
+			int rc = ask(a, free, n, cap, probe, &out);
+			int want_rc = ask(b, free, n, cap, false, &want);
+			if (rc != want_rc)
+				ck_abort_msg("iter %d step %d: %s of %d nodes: %d, placed: %d",
+					     iter, step, probe ? "probe" : "placement",
+					     n, rc, want_rc);
+			if (!probe && !tp_nodeset_equal(&out, &want))
+				ck_abort_msg("iter %d step %d: %d nodes placed differently",
+					     iter, step, n);
+			decided_yes += probe && !rc && !tp_nodeset_count(&out);
+			if (rn(&r, 3) == 0)
+				churn_step(&r, t, free, &want);
+		}
+		for (int i = 0; i < 3; i++)
+			tp_nodeset_fini(&pool[i]);
+		tp_nodeset_fini(&out);
+		tp_nodeset_fini(&want);
+		tp_alloc_destroy(a);
+		tp_alloc_destroy(b);
+		tp_fattree_free(t);
+	}
+	/* probes were in fact answered without a placement */
+	ck_assert_int_gt(decided_yes, 500);
+}
+END_TEST
+
 
 /* The merge as first written, one pair at a time with branches: the
  * reference for the vectorised rows (fattree_merge.c). */
@@ -738,7 +880,9 @@ static void merge_reference(const int64_t *A, int xa, const int64_t *B,
 /* Every merge the allocator runs gives the reference's values and, ties
  * included, its choices: tables of few distinct values (many ties),
  * lengths around the vector widths, with and without FT_INF entries and
- * capped results. */
+ * capped results; with a band (entries from lo on), the same entries
+ * from lo on, none written below it and no entry of A read below
+ * lo - xb (those are made to win if read). */
 START_TEST(test_merge_matches_reference)
 {
 	rnd r = { 20261127u };
@@ -756,13 +900,22 @@ START_TEST(test_merge_matches_reference)
 			B[j] = inf && rn(&r, 5) == 0 ? FT_INF : rn(&r, spread) - w * j * j / 2;
 		memset(C, 0, sizeof(C));
 		memset(Cr, 0, sizeof(Cr));
-		ft_merge_plain(A, xa, B, xb, R, C, xr, w, one);
 		merge_reference(A, xa, B, xb, Rr, Cr, xr, w, one);
-		for (int t = 0; t <= xr; t++) {
+		int lo = rn(&r, 2) ? 0 : rn(&r, xr + 1);
+		for (int i = 0; i < lo - xb && i <= xa; i++)
+			A[i] = -(INT64_C(1) << 50);
+		for (int t = 0; t < lo; t++)
+			R[t] = 12345;
+		ft_merge_plain(A, xa, B, xb, R, C, lo, xr, w, one);
+		for (int t = 0; t < lo; t++)
+			if (R[t] != 12345)
+				ck_abort_msg("iter %d: entry %d below the band %d written",
+					     iter, t, lo);
+		for (int t = lo; t <= xr; t++) {
 			if (R[t] != Rr[t] || (Rr[t] != FT_INF && C[t] != Cr[t]))
-				ck_abort_msg("iter %d (xa %d xb %d xr %d w %lld): "
+				ck_abort_msg("iter %d (xa %d xb %d xr %d lo %d w %lld): "
 					     "entry %d value %lld choice %d, want %lld %d",
-					     iter, xa, xb, xr, (long long)w, t,
+					     iter, xa, xb, xr, lo, (long long)w, t,
 					     (long long)R[t], C[t], (long long)Rr[t], Cr[t]);
 		}
 	}
@@ -824,6 +977,8 @@ int main(void)
 	tcase_add_test(tc, test_invariants_large);
 	tcase_add_test(tc, test_cache_matches_fresh);
 	tcase_add_test(tc, test_carried_matches_uncarried);
+	tcase_add_test(tc, test_band_matches_fresh);
+	tcase_add_test(tc, test_probe_matches_place);
 	tcase_add_test(tc, test_merge_matches_reference);
 	tcase_add_test(tc, test_tree_greedy_hand);
 	suite_add_tcase(s, tc);

@@ -279,6 +279,7 @@ static int place_then_count(tp_alloc *a, const tp_nodeset *free,
 {
 	tp_alloc_req inner = *req;
 	inner.max_groups = 0;
+	inner.probe = false; /* its groups are counted */
 	if (tp_alloc_place_req(a, free, &inner, out))
 		return -1;
 	int n = tp_groups_touched(a->groups, out);

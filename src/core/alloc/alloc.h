@@ -85,6 +85,13 @@ typedef struct tp_alloc_req {
 	 * spares a flat allocator the scan past the busy start of a large
 	 * machine; allocators may ignore it. */
 	int empty_words;
+	/* Only whether the request fits is asked (a reservation's test, a
+	 * backfill check): an allocator may answer 0 without choosing the
+	 * nodes, leaving `out` with some or none of them, which the caller
+	 * must not read.  The answer is the one a placement would give.
+	 * Honoured for requests without node constraints; allocators may
+	 * ignore it. */
+	bool probe;
 } tp_alloc_req;
 
 /* Node groups of a machine (a fat tree's leaf switches), for max_groups,
@@ -185,6 +192,11 @@ bool tp_job_fits(tp_alloc *a, const tp_nodeset *free, const tp_job *j,
  * that its words below `empty_words` are empty (tp_alloc_req). */
 bool tp_job_fits_n(tp_alloc *a, const tp_nodeset *free, int nfree,
 		   int empty_words, const tp_job *j, tp_nodeset *out);
+/* tp_job_fits() when only the answer matters: the allocator may skip
+ * choosing the nodes (tp_alloc_req.probe); `scratch` holds nothing
+ * useful afterwards. */
+bool tp_job_can_fit(tp_alloc *a, const tp_nodeset *free, const tp_job *j,
+		    tp_nodeset *scratch);
 int tp_alloc_capacity(tp_alloc *a, const tp_nodeset *free);
 double tp_alloc_cost(tp_alloc *a, const tp_nodeset *nodes);
 static inline bool tp_alloc_is_flat(const tp_alloc *a)

@@ -67,6 +67,10 @@ typedef struct ft_alloc {
 	int nunit, max_depth;
 	bool has_short;   /* some leaf ends with a short unit */
 	ft_counts c;      /* free counts, carried between decisions */
+	/* ...and between probes, whose sets (a projection less a
+	 * candidate) differ from those placements are asked on in every
+	 * node released by then: one set of counts for each kind */
+	ft_counts pc;
 	/* whole answers on the last few free sets: a backfill pass asks
 	 * about many jobs of the same few sizes on the same sets */
 	tp_memo_answers answers;
@@ -397,7 +401,7 @@ static void merge(ft_alloc *st, const int64_t *A, int xa, int da,
 	int32_t *C = st->cho + m->off;
 	int xr = m->x, dr = m->d;
 	if (!da && !db && !dr) {
-		ft_merge_plain(A, xa, B, xb, R, C, xr, w, one);
+		ft_merge_plain(A, xa, B, xb, R, C, 0, xr, w, one);
 		return;
 	}
 	for (int i = 0; i < (xr + 1) * (dr + 1); i++)
@@ -509,11 +513,22 @@ static int cmp_int(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* Are the picked units in index order already?  The picks walk the
+ * tree in child order, which is index order in most files. */
+static bool picked_sorted(const ft_alloc *st)
+{
+	for (int i = 1; i < st->npicked; i++)
+		if (st->picked[i - 1] > st->picked[i])
+			return false;
+	return true;
+}
+
 /* The first n nodes of the picked units, in index order. */
 static void emit_nodes(ft_alloc *st, int n, tp_nodeset *out)
 {
 	const tp_fattree *t = st->t;
-	qsort(st->picked, (size_t)st->npicked, sizeof(int), cmp_int);
+	if (!picked_sorted(st))
+		qsort(st->picked, (size_t)st->npicked, sizeof(int), cmp_int);
 	for (int i = 0; i < st->npicked && n > 0; i++) {
 		int m = st->picked[i], size = msu_size(st, m);
 		int take = size < n ? size : n;
@@ -607,8 +622,43 @@ static int place_fresh(ft_alloc *st, const tp_nodeset *free, int nodes,
 	return 0;
 }
 
+/* Does some fabric hold k completely free units?  Without short units
+ * that is when the DP's root table holds k units at a finite value: every
+ * count up to a subtree's free units is reachable below a real switch,
+ * and the virtual root takes all k units from one fabric. */
+static bool one_fabric_holds(const ft_alloc *st, const ft_counts *cn, int k)
+{
+	const tp_fattree *t = st->t;
+	const tp_fattree_switch *r = &t->sw[t->root];
+	if (!r->is_virtual)
+		return cn->sub[t->root] >= k;
+	for (int c = 0; c < r->nchild; c++)
+		if (cn->sub[r->child[c]] >= k)
+			return true;
+	return false;
+}
+
+/* place_fresh()'s answer without the DP where counting gives it (a
+ * probe: alloc.h); *decided false when it must place. */
+static int probe_fresh(ft_alloc *st, const tp_nodeset *free, int nodes,
+		       bool *decided)
+{
+	*decided = false;
+	if (st->has_short)
+		return -1;
+	int u = (nodes + st->nunit - 1) / st->nunit;
+	if (u == 1)
+		return -1; /* placing one unit costs no DP */
+	ft_counts_update(&st->pc, free);
+	*decided = true;
+	/* units_needed() is u when that many are free, else -1, without
+	 * short units */
+	return st->pc.free_full >= u && one_fabric_holds(st, &st->pc, u) ? 0 : -1;
+}
+
 /* The answer depends on the free set and the node count alone (the node
- * cap is not ours: alloc.h), so it is kept under the count only. */
+ * cap is not ours: alloc.h), so it is kept under the count only.  A
+ * probe decided by counting is not kept: counting it again is cheap. */
 static int fattree_place(tp_alloc *a, const tp_nodeset *free,
 		const tp_alloc_req *req, tp_nodeset *out)
 {
@@ -617,6 +667,12 @@ static int fattree_place(tp_alloc *a, const tp_nodeset *free,
 	tp_nodeset_zero(out);
 	if (nodes < 1 || tp_nodeset_count(free) < nodes)
 		return -1;
+	bool decided = false;
+	if (req->probe) {
+		int rc = probe_fresh(st, free, nodes, &decided);
+		if (decided)
+			return rc;
+	}
 	if (!st->carry)
 		return place_fresh(st, free, nodes, out);
 	if (st->t->opts.busy_fallback != st->seen_opts.busy_fallback ||
@@ -662,6 +718,7 @@ static void fattree_destroy(tp_alloc *a)
 	if (!st)
 		return;
 	ft_counts_fini(&st->c);
+	ft_counts_fini(&st->pc);
 	tp_memo_answers_fini(&st->answers);
 	ft_dpcache_fini(&st->dp);
 	free(st->live);
@@ -719,6 +776,7 @@ static ft_alloc *state_new(const tp_fattree *t)
 	if (!st->live || !st->picked || !st->F || !st->S || !st->xcap || !st->dcap ||
 	    !st->first || !st->mg_lo || !st->mg_n || !st->off || !st->mg ||
 	    !st->stack || ensure_cap(st, 4096) || ft_counts_init(&st->c, t) ||
+	    ft_counts_init(&st->pc, t) ||
 	    ft_dpcache_init(&st->dp, t)) {
 		tp_alloc tmp = { .state = st };
 		fattree_destroy(&tmp);
@@ -777,4 +835,10 @@ void tp_fattree_alloc_stats(const tp_alloc *a, uint64_t *built,
 	const ft_alloc *st = a->state;
 	*built = st->dp.built;
 	*reused = st->dp.reused;
+}
+
+uint64_t tp_fattree_alloc_banded(const tp_alloc *a)
+{
+	const ft_alloc *st = a->state;
+	return st->dp.banded;
 }

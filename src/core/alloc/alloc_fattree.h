@@ -19,5 +19,7 @@ void tp_fattree_alloc_carry(tp_alloc *a, bool on);
 /* Switch tables rebuilt and kept by the carried DP so far. */
 void tp_fattree_alloc_stats(const tp_alloc *a, uint64_t *built,
 			    uint64_t *reused);
+/* The root's merges made on part of their table (its band) so far. */
+uint64_t tp_fattree_alloc_banded(const tp_alloc *a);
 
 #endif

@@ -61,6 +61,8 @@ static int place_answered(memo *m, const tp_nodeset *free,
 		return rc;
 	}
 	rc = tp_alloc_place_req(m->inner, free, req, out);
+	if (rc == 0 && req->probe) /* a probe's placement may be partial */
+		return rc;
 	if (whole)
 		tp_memo_whole_put(&m->whole, req, rc, out);
 	else
@@ -144,7 +146,8 @@ static int memo_place(tp_alloc *a, const tp_nodeset *free,
 	}
 	rc = tp_alloc_place_req(m->inner, free, req, out);
 	if (!rc) {
-		tp_memo_answers_put(&m->answers, free, req, rc, out);
+		if (!req->probe) /* a probe's placement may be partial */
+			tp_memo_answers_put(&m->answers, free, req, rc, out);
 		return 0;
 	}
 	if (!l)

@@ -121,6 +121,7 @@ static ft_dpstate *take_state(ft_dpcache *d, const ft_dpkey *key)
 		s->kv = key->kv;
 		s->K = key->K;
 		s->prefer = key->prefer;
+		s->kband = 0;
 		memset(s->dpos, 0, (size_t)d->t->nswitch * sizeof(int));
 	}
 	s->used = ++d->clock;
@@ -212,31 +213,54 @@ static int build_leaf(ft_dpstate *s, const tp_fattree *t, const ft_counts *c,
 	return 0;
 }
 
+/* Units the children of the (real) root hold, each capped as its table
+ * is: the band's bound (fattree_dpcache.h); 0 elsewhere (no band). */
+static int band_units(const ft_dpcache *d, const ft_dpstate *s,
+		      const ft_counts *c, int v)
+{
+	const tp_fattree_switch *sw = &d->t->sw[v];
+	int units = 0;
+	if (v != d->t->root || sw->is_virtual)
+		return 0;
+	for (int i = 0; i < sw->nchild; i++)
+		units += ft_mini(s->cap, c->sub[sw->child[i]]);
+	return units;
+}
+
 /* The same merges, in the same order and with the same caps, as a fresh
- * build (alloc_fattree.c: plan_plain, run_dp).  The merges of children
- * before the first changed one are kept when they are the same merges:
- * the table so far is then the same. */
+ * build (alloc_fattree.c: plan_plain, run_dp), at the root from its band
+ * on.  The merges of children before the first changed one are kept when
+ * they are the same merges and their band holds the one needed now: the
+ * table so far is then the same where it is read. */
 static int build_inner(ft_dpcache *d, ft_dpstate *s, const ft_counts *c, int v)
 {
 	const tp_fattree_switch *sw = &d->t->sw[v];
 	ft_dpmerge *mg = s->mg + d->mg_lo[v];
 	size_t total = 0;
 	int accF = 0, n = 0, first = -1, had = s->mg_n[v], keep = 0;
+	int after = band_units(d, s, c, v); /* held by the children after i */
+	bool band = after > 0;
 	bool same = s->first[v] >= 0 && s->dpos[v] > 0;
 	for (int i = 0; i < sw->nchild; i++) {
 		int ch = sw->child[i];
 		if (!c->sub[ch])
 			continue;
+		after -= ft_mini(s->cap, c->sub[ch]);
 		accF = ft_mini(s->cap, accF + ft_mini(s->cap, c->sub[ch]));
 		if (first < 0) {
 			first = ch;
 			same = same && ch == s->first[v] && i < s->dpos[v];
 			continue;
 		}
-		ft_dpmerge m = { .child = ch, .x = accF, .off = total };
+		int lo = band ? ft_maxi(0, s->kband - after) : 0;
+		int hi = band ? ft_mini(accF, s->kband) : accF;
+		ft_dpmerge m = { .child = ch, .x = accF, .lo = lo, .hi = hi,
+				 .off = total };
 		same = same && n < had && i < s->dpos[v] && mg[n].child == ch &&
-		       mg[n].x == accF;
+		       mg[n].x == accF && mg[n].lo <= lo && mg[n].hi >= hi;
 		keep += same;
+		if (same)
+			m = mg[n];
 		mg[n++] = m;
 		total += (size_t)accF + 1;
 	}
@@ -245,15 +269,17 @@ static int build_inner(ft_dpcache *d, ft_dpstate *s, const ft_counts *c, int v)
 	if (reserve(s, v, total))
 		return -1;
 	const int64_t *A = keep ? s->val[v] + mg[keep - 1].off : s->tab[first];
-	int xa = keep ? mg[keep - 1].x : s->xcap[first];
+	int xa = keep ? mg[keep - 1].hi : s->xcap[first];
 	int64_t w = -2 * (int64_t)sw->depth * s->K;
 	for (int i = keep; i < n; i++) {
 		int ch = mg[i].child;
 		int64_t *R = s->val[v] + mg[i].off;
 		ft_merge_plain(A, xa, s->tab[ch], s->xcap[ch], R,
-			       s->cho[v] + mg[i].off, mg[i].x, w, sw->is_virtual);
+			       s->cho[v] + mg[i].off, mg[i].lo, mg[i].hi, w,
+			       sw->is_virtual);
 		A = R;
-		xa = mg[i].x;
+		xa = mg[i].hi;
+		d->banded += mg[i].lo > 0 || mg[i].hi < mg[i].x;
 	}
 	d->merges_kept += (uint64_t)keep;
 	s->tab[v] = A;
@@ -281,6 +307,13 @@ ft_dpstate *ft_dpcache_build(ft_dpcache *d, const ft_counts *c, int k,
 	ft_dpkey key = key_for(d, k, K, prefer);
 	ft_dpstate *s = take_state(d, &key);
 	mark_changed(d, s, c);
+	if (k != s->kband) {
+		/* the root's merges whose band misses k's are made again
+		 * (build_inner) */
+		s->kband = k;
+		if (s->dpos[t->root] < 0)
+			s->dpos[t->root] = t->sw[t->root].nchild;
+	}
 	for (int i = 0; i < t->nswitch; i++) {
 		int v = t->postorder[i];
 		if (s->dpos[v] < 0) {

@@ -15,6 +15,15 @@
  * kept, the least recently used replaced.  The tables are those a fresh
  * build computes, number for number (same merges in the same order), so
  * no answer changes.
+ *
+ * At the root only the entries an answer for k units can reach are
+ * computed, the band: the root's first children give at most k units
+ * and at least k - U, U being what the children after them hold.  A
+ * merge is kept while its band holds the one needed (the same merge,
+ * its inputs unchanged), else made again for the k asked.  The band
+ * spares most of the root's merges, the DP's largest tables, when k is
+ * far below the table's cap or near the free units (a large job on a
+ * busy machine).
  */
 #ifndef TP_FATTREE_DPCACHE_H
 #define TP_FATTREE_DPCACHE_H
@@ -38,6 +47,7 @@ typedef struct ft_dpkey {
 
 typedef struct ft_dpmerge {
 	int child, x;    /* child merged; result holds 0..x units */
+	int lo, hi;      /* ...of which lo..hi are computed (the root's band) */
 	size_t off;      /* in the switch's own storage */
 } ft_dpmerge;
 
@@ -45,6 +55,7 @@ typedef struct ft_dpstate {
 	bool valid;      /* tables built for the key below */
 	int cap, kv, prefer;   /* ft_dpkey */
 	int64_t K;
+	int kband;       /* units asked last: the root's band is for them */
 	uint64_t used;   /* for replacement */
 	int *snap;       /* [nswitch] leaf_full of each leaf when built */
 	/* [nswitch] -1: tables up to date; else the position of the first
@@ -68,6 +79,7 @@ typedef struct ft_dpcache {
 	ft_dpstate st[FT_DP_STATES];
 	uint64_t built, reused;   /* switches rebuilt / kept (tests) */
 	uint64_t merges_kept;     /* merges of rebuilt switches kept */
+	uint64_t banded;          /* root merges made on part of their table */
 } ft_dpcache;
 
 /* -1 on ENOMEM (d is then finalised). */

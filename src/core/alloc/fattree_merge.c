@@ -22,12 +22,12 @@
 #endif
 
 FT_ROW_ATTR
-void ft_merge_row(const int64_t *restrict B, int n, int64_t a, int64_t wi,
-		  int64_t *restrict R, int32_t *restrict C)
+void ft_merge_row(const int64_t *restrict B, int j0, int n, int64_t a,
+		  int64_t wi, int64_t *restrict R, int32_t *restrict C)
 {
 	/* wi * jx by addition: a vector unit has no 64-bit multiply */
-	int64_t cross = 0;
-	for (int jx = 0; jx <= n; jx++) {
+	int64_t cross = wi * j0;
+	for (int jx = j0; jx <= n; jx++) {
 		int64_t v = a + B[jx] + cross;
 		int64_t r = R[jx];
 		int le = v <= r;
@@ -39,18 +39,23 @@ void ft_merge_row(const int64_t *restrict B, int n, int64_t a, int64_t wi,
 
 /* Rows i and i + 1 in one sweep: each output takes row i's pair, then
  * row i + 1's, the order of two ft_merge_row calls, with half the loads
- * and stores of R and C.  n2 (row i + 1's last jx) is n1 or n1 - 1. */
+ * and stores of R and C.  n2 (row i + 1's last jx) is n1 or n1 - 1; the
+ * outputs start at t0 (row i's first jx; row i + 1's is t0 - 1, or 0
+ * when t0 is 0). */
 FT_ROW_ATTR
-void ft_merge_row2(const int64_t *restrict B, int n1, int n2, int64_t a1,
-		   int64_t w1, int64_t a2, int64_t w2, int64_t *restrict R,
-		   int32_t *restrict C)
+void ft_merge_row2(const int64_t *restrict B, int t0, int n1, int n2,
+		   int64_t a1, int64_t w1, int64_t a2, int64_t w2,
+		   int64_t *restrict R, int32_t *restrict C)
 {
-	if (a1 + B[0] <= R[0]) {
-		R[0] = a1 + B[0];
-		C[0] = 0;
+	if (!t0) {
+		if (a1 + B[0] <= R[0]) {
+			R[0] = a1 + B[0];
+			C[0] = 0;
+		}
+		t0 = 1;
 	}
-	int64_t c1 = w1, c2 = 0;
-	for (int t = 1; t <= n1; t++) {
+	int64_t c1 = w1 * t0, c2 = w2 * (t0 - 1);
+	for (int t = t0; t <= n1; t++) {
 		int64_t v1 = a1 + B[t] + c1, v2 = a2 + B[t - 1] + c2;
 		int64_t r = R[t];
 		int32_t c = C[t];

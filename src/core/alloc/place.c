@@ -98,11 +98,13 @@ int tp_place_earliest(tp_alloc *a, int64_t now, const tp_nodeset *free_now,
 	return k;
 }
 
-bool tp_job_fits_n(tp_alloc *a, const tp_nodeset *free, int nfree,
-		   int empty_words, const tp_job *j, tp_nodeset *out)
+static bool job_fits(tp_alloc *a, const tp_nodeset *free, int nfree,
+		     int empty_words, bool probe, const tp_job *j,
+		     tp_nodeset *out)
 {
 	tp_alloc_req req = tp_job_req(j);
 	req.empty_words = empty_words;
+	req.probe = probe;
 	if (!tp_job_has_range(j))
 		return req.nodes >= 1 && nfree >= req.nodes &&
 		       tp_alloc_place_req(a, free, &req, out) == 0;
@@ -110,8 +112,20 @@ bool tp_job_fits_n(tp_alloc *a, const tp_nodeset *free, int nfree,
 			     out) >= 0;
 }
 
+bool tp_job_fits_n(tp_alloc *a, const tp_nodeset *free, int nfree,
+		   int empty_words, const tp_job *j, tp_nodeset *out)
+{
+	return job_fits(a, free, nfree, empty_words, false, j, out);
+}
+
 bool tp_job_fits(tp_alloc *a, const tp_nodeset *free, const tp_job *j,
 		 tp_nodeset *out)
 {
-	return tp_job_fits_n(a, free, tp_nodeset_count(free), 0, j, out);
+	return job_fits(a, free, tp_nodeset_count(free), 0, false, j, out);
+}
+
+bool tp_job_can_fit(tp_alloc *a, const tp_nodeset *free, const tp_job *j,
+		    tp_nodeset *scratch)
+{
+	return job_fits(a, free, tp_nodeset_count(free), 0, true, j, scratch);
 }

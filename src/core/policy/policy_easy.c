@@ -16,6 +16,9 @@ typedef struct easy_ctx {
 	const tp_job *head;
 	tp_shadow shadow;
 	tp_nodeset cand, rest, scratch;
+	/* the most nodes a placement now can leave free at the shadow
+	 * time: |shadow.free| plus the free nodes outside it */
+	int shadow_room;
 } easy_ctx;
 
 static int ctx_init(easy_ctx *x, tp_cluster *c)
@@ -39,12 +42,21 @@ static void ctx_fini(easy_ctx *x)
 	tp_nodeset_fini(&x->scratch);
 }
 
+/* shadow_room for the current free and shadow sets. */
+static void count_room(easy_ctx *x)
+{
+	tp_nodeset_copy(&x->rest, &x->c->free);
+	tp_nodeset_andnot(&x->rest, &x->shadow.free);
+	x->shadow_room = tp_nodeset_count(&x->shadow.free) +
+			 tp_nodeset_count(&x->rest);
+}
+
 /* Would the head still fit at the shadow time if `cand` stayed busy? */
 static int head_still_fits(easy_ctx *x)
 {
 	tp_nodeset_copy(&x->rest, &x->shadow.free);
 	tp_nodeset_andnot(&x->rest, &x->cand);
-	return tp_job_fits(x->c->alloc, &x->rest, x->head, &x->scratch);
+	return tp_job_can_fit(x->c->alloc, &x->rest, x->head, &x->scratch);
 }
 
 /* Try queue entry i as a backfill job; 1 if it started. */
@@ -52,9 +64,13 @@ static int try_backfill(tp_policy *p, easy_ctx *x, size_t i)
 {
 	tp_cluster *c = x->c;
 	const tp_job *job = c->queue[i];
+	int ends_in_time = c->now + job->estimate <= x->shadow.time;
+	/* Any placement (at least job->nodes of the free nodes) would leave
+	 * the head fewer nodes than it needs: refused without placing. */
+	if (!ends_in_time && x->shadow_room - job->nodes < x->head->nodes)
+		return 0;
 	if (!tp_place(c, job, &x->cand))
 		return 0;
-	int ends_in_time = c->now + job->estimate <= x->shadow.time;
 	if (!ends_in_time && !head_still_fits(x))
 		return 0;
 	if (tp_cluster_start(c, i, &x->cand, x->head->id))
@@ -62,6 +78,7 @@ static int try_backfill(tp_policy *p, easy_ctx *x, size_t i)
 	/* A job that outlives the shadow time keeps its nodes then. */
 	if (!ends_in_time)
 		tp_nodeset_andnot(&x->shadow.free, &x->cand);
+	count_room(x);
 	p->stats.backfilled++;
 	return 1;
 }
@@ -76,6 +93,7 @@ static void easy_by_sets(tp_policy *p, tp_cluster *c)
 		goto out; /* never placeable: no reservation, no backfill */
 	c->resv_job = c->queue[0];
 	c->resv_time = x.shadow.time;
+	count_room(&x);
 	for (size_t i = 1; i < c->nqueue && c->nfree > 0;) {
 		if (try_backfill(p, &x, i))
 			continue;

@@ -57,7 +57,7 @@ static int har_cond1(tp_cluster *c, const tp_run *fj, tp_nodeset *scratch)
 	if (!tp_shadow_compute(c, aj, NULL, &s) && s.time != INT64_MAX) {
 		tp_nodeset_andnot(&s.free, &fj->nodes);
 		/* ...must still admit AJ without the fill job's nodes. */
-		ok = tp_job_fits(c->alloc, &s.free, aj, scratch);
+		ok = tp_job_can_fit(c->alloc, &s.free, aj, scratch);
 	}
 	tp_shadow_fini(&s);
 	return ok;
@@ -69,11 +69,11 @@ static int har_cond2(tp_cluster *c, const tp_run *fj, int64_t mintime,
 {
 	tp_nodeset_copy(hole, &c->free);
 	tp_nodeset_or(hole, &fj->nodes);
-	if (c->nqueue && tp_job_fits(c->alloc, hole, c->queue[0], scratch))
+	if (c->nqueue && tp_job_can_fit(c->alloc, hole, c->queue[0], scratch))
 		return 0;
 	for (size_t i = 1; i < c->nqueue; i++) {
 		const tp_job *x = c->queue[i];
-		if (x->estimate <= mintime && tp_job_fits(c->alloc, hole, x, scratch))
+		if (x->estimate <= mintime && tp_job_can_fit(c->alloc, hole, x, scratch))
 			return 0;
 	}
 	return 1;

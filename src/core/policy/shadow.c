@@ -33,6 +33,7 @@ int tp_shadow_compute(const tp_cluster *c, const tp_job *job,
 		rel[i] = (tp_release){ .time = c->run[i].limit,
 				       .nodes = &c->run[i].nodes };
 	tp_alloc_req req = tp_job_req(job);
+	req.probe = true; /* when, not where: s->place is scratch */
 	int k = tp_place_earliest(c->alloc, c->now, &c->free, rel, c->nrun,
 				  hold, job->nodes,
 				  tp_job_has_range(job) ? job->max_nodes : job->nodes,

@@ -16,7 +16,8 @@
 typedef struct tp_shadow {
 	int64_t time;         /* INT64_MAX if the job can never be placed */
 	tp_nodeset free;      /* nodes free at `time` (projected) */
-	tp_nodeset place;     /* where the job would go at `time` */
+	tp_nodeset place;     /* scratch: where the job would go is not
+			       * asked (tp_alloc_req.probe) */
 } tp_shadow;
 
 int  tp_shadow_init(tp_shadow *s, int nnodes);

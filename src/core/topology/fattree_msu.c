@@ -120,15 +120,20 @@ static long long pairs(long long x)
  * D(a) + D(b) - 2 D(v) + 1 routers (same leaf: v is the leaf, cost 1), so
  * over u units: (u-1) sum_a D(a) + C(u,2) - 2 sum_v D(v) P(v), where P(v)
  * is the number of pairs whose lowest common switch is v:
- * C(x_v,2) - sum over children c of C(x_c,2).
+ * C(x_v,2) - sum over children c of C(x_c,2).  A child is one deeper
+ * than its parent, so sum_v D(v) P(v) is the sum of C(x_v,2) over the
+ * switches below the root: only the switches above a touched unit are
+ * visited, not the whole tree (the engine asks at every start).
  */
 long long tp_fattree_hop_sum(const tp_fattree *t, const tp_nodeset *nodes)
 {
 	char *touched = calloc((size_t)(t->nmsu ? t->nmsu : 1), 1);
 	long long *x = calloc((size_t)t->nswitch, sizeof(*x));
-	if (!touched || !x) {
+	int *seen = malloc((size_t)t->nswitch * sizeof(*seen)), nseen = 0;
+	if (!touched || !x || !seen) {
 		free(touched);
 		free(x);
+		free(seen);
 		return -1;
 	}
 	int words = tp_nodeset_words(nodes);
@@ -136,27 +141,26 @@ long long tp_fattree_hop_sum(const tp_fattree *t, const tp_nodeset *nodes)
 		for (uint64_t w = nodes->w[k]; w; w &= w - 1) {
 			int i = k * 64 + tp_ctz64(w);
 			int m = t->node_msu[i];
-			if (!touched[m]) {
-				touched[m] = 1;
-				x[t->msu_leaf[m]]++;
-			}
+			if (touched[m])
+				continue;
+			touched[m] = 1;
+			for (int v = t->msu_leaf[m]; v >= 0; v = t->sw[v].parent)
+				if (!x[v]++)
+					seen[nseen++] = v;
 		}
 	long long sum_depth = 0, lca_depth = 0;
-	for (int k = 0; k < t->nswitch; k++) {
-		int v = t->postorder[k];
+	for (int k = 0; k < nseen; k++) {
+		int v = seen[k];
 		const tp_fattree_switch *s = &t->sw[v];
-		long long below = 0;
-		for (int c = 0; c < s->nchild; c++) {
-			x[v] += x[s->child[c]];
-			below += pairs(x[s->child[c]]);
-		}
 		if (s->nchild == 0)
 			sum_depth += x[v] * s->depth;
-		lca_depth += (long long)s->depth * (pairs(x[v]) - below);
+		if (v != t->root)
+			lca_depth += pairs(x[v]);
 	}
 	long long u = x[t->root];
 	free(touched);
 	free(x);
+	free(seen);
 	if (u < 2)
 		return 0;
 	return (u - 1) * sum_depth + pairs(u) - 2 * lca_depth;
