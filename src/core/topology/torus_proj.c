@@ -18,6 +18,8 @@
  */
 #include "topology/torus.h"
 
+#include "base/bitops.h"
+
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,22 +33,37 @@ typedef struct group {
 	int size[3];                /* their lengths on the torus */
 	int cells;
 	int *grid;                  /* free nodes per tuple, last fastest */
+	/* group_most by the group's lengths (cells entries, lengths - 1 as
+	 * a tuple): valid where stamp == the projection's gen.  The shapes
+	 * a search bounds share most of their pairs and triples of
+	 * lengths. */
+	int *most;
+	uint32_t *stamp;
 } group;
 
 struct tp_torus_proj {
+	const tp_torus *t;
 	int ngroups;
 	group g[MAX_GROUPS];
 	int *a, *b;                 /* scratch: the largest grid each */
+	uint32_t gen;               /* bumped when the set projected changes */
+	tp_nodeset free;            /* the set projected */
+	uint64_t *diff;             /* tp_torus_proj_reset's changed nodes */
 };
 
 void tp_torus_proj_free(tp_torus_proj *p)
 {
 	if (!p)
 		return;
-	for (int k = 0; k < p->ngroups; k++)
+	for (int k = 0; k < p->ngroups; k++) {
 		free(p->g[k].grid);
+		free(p->g[k].most);
+		free(p->g[k].stamp);
+	}
 	free(p->a);
 	free(p->b);
+	free(p->diff);
+	tp_nodeset_fini(&p->free);
 	free(p);
 }
 
@@ -60,7 +77,10 @@ static int add_group(tp_torus_proj *p, const int *dims, int m, const int *dim)
 		g->size[j] = dims[dim[j]];
 		g->cells *= g->size[j];
 	}
-	return (g->grid = calloc((size_t)g->cells, sizeof(int))) ? 0 : -1;
+	g->grid = calloc((size_t)g->cells, sizeof(int));
+	g->most = malloc((size_t)g->cells * sizeof(int));
+	g->stamp = calloc((size_t)g->cells, sizeof(uint32_t));
+	return g->grid && g->most && g->stamp ? 0 : -1;
 }
 
 static int add_groups(tp_torus_proj *p, const tp_torus *t)
@@ -79,12 +99,43 @@ static int add_groups(tp_torus_proj *p, const tp_torus *t)
 	return 0;
 }
 
+/* Add `by` to the cell of each node of the set `nodes` (words w of W)
+ * in every group's grid. */
+static void add_nodes(tp_torus_proj *p, const uint64_t *w, int W, int by)
+{
+	const tp_torus *t = p->t;
+	int c[TP_TORUS_MAX_DIMS], n = tp_torus_ndims(t), prev = -2;
+	const int *dims = tp_torus_dims(t);
+	for (int k = 0; k < W; k++)
+		for (uint64_t b = w[k]; b; b &= b - 1) {
+			int x = k * 64 + tp_ctz64(b);
+			/* an odometer from one node to the next; a gap
+			 * recomputes */
+			if (x == prev + 1) {
+				for (int i = n - 1; i >= 0 && ++c[i] == dims[i]; i--)
+					c[i] = 0;
+			} else {
+				tp_torus_coord(t, x, c);
+			}
+			prev = x;
+			for (int g = 0; g < p->ngroups; g++) {
+				group *gr = &p->g[g];
+				int cell = 0;
+				for (int j = 0; j < gr->m; j++)
+					cell = cell * gr->size[j] + c[gr->dim[j]];
+				gr->grid[cell] += by;
+			}
+		}
+}
+
 tp_torus_proj *tp_torus_proj_new(const tp_torus *t, const tp_nodeset *free)
 {
 	tp_torus_proj *p = calloc(1, sizeof(*p));
 	if (!p)
 		return NULL;
-	if (add_groups(p, t)) {
+	p->t = t;
+	p->gen = 1;
+	if (add_groups(p, t) || tp_nodeset_init(&p->free, free->n)) {
 		tp_torus_proj_free(p);
 		return NULL;
 	}
@@ -92,56 +143,80 @@ tp_torus_proj *tp_torus_proj_new(const tp_torus *t, const tp_nodeset *free)
 	for (int k = 0; k < p->ngroups; k++)
 		if (p->g[k].cells > most)
 			most = p->g[k].cells;
+	int W = tp_nodeset_words(free);
 	p->a = malloc((size_t)most * sizeof(int));
 	p->b = malloc((size_t)most * sizeof(int));
-	if (!p->a || !p->b) {
+	p->diff = malloc((size_t)(W ? W : 1) * sizeof(uint64_t));
+	if (!p->a || !p->b || !p->diff) {
 		tp_torus_proj_free(p);
 		return NULL;
 	}
-	int c[TP_TORUS_MAX_DIMS], n = tp_torus_ndims(t), prev = -2;
-	const int *dims = tp_torus_dims(t);
-	for (int x = tp_nodeset_next(free, 0); x >= 0;
-	     x = tp_nodeset_next(free, x + 1)) {
-		/* an odometer from one node to the next; a gap recomputes */
-		if (x == prev + 1) {
-			for (int i = n - 1; i >= 0 && ++c[i] == dims[i]; i--)
-				c[i] = 0;
-		} else {
-			tp_torus_coord(t, x, c);
-		}
-		prev = x;
-		for (int k = 0; k < p->ngroups; k++) {
-			group *g = &p->g[k];
-			int cell = 0;
-			for (int j = 0; j < g->m; j++)
-				cell = cell * g->size[j] + c[g->dim[j]];
-			g->grid[cell]++;
-		}
-	}
+	tp_nodeset_copy(&p->free, free);
+	add_nodes(p, free->w, W, 1);
 	return p;
 }
 
+/* Forget every kept group_most (the set changed). */
+static void forget_most(tp_torus_proj *p)
+{
+	if (++p->gen)
+		return;
+	/* wrapped: clear the stale stamps once */
+	for (int k = 0; k < p->ngroups; k++)
+		memset(p->g[k].stamp, 0, (size_t)p->g[k].cells * sizeof(uint32_t));
+	p->gen = 1;
+}
+
+void tp_torus_proj_reset(tp_torus_proj *p, const tp_nodeset *free)
+{
+	int W = tp_nodeset_words(free);
+	uint64_t *old = p->free.w, *now = free->w;
+	if (!memcmp(old, now, (size_t)W * sizeof(uint64_t)))
+		return;
+	forget_most(p);
+	/* nodes no longer free, then nodes newly free */
+	for (int k = 0; k < W; k++)
+		p->diff[k] = old[k] & ~now[k];
+	add_nodes(p, p->diff, W, -1);
+	for (int k = 0; k < W; k++)
+		p->diff[k] = now[k] & ~old[k];
+	add_nodes(p, p->diff, W, 1);
+	tp_nodeset_copy(&p->free, free);
+}
+
+/* dst = a - b + c over n ints. */
+static void row_step(int *dst, const int *a, const int *b, const int *c, int n)
+{
+	for (int i = 0; i < n; i++)
+		dst[i] = a[i] - b[i] + c[i];
+}
+
 /* out = in summed over windows of len positions (around the ring) along
- * one axis of a grid: `outer` blocks of d positions of `inner` cells. */
+ * one axis of a grid: `outer` blocks of d positions of `inner` cells.  A
+ * running sum over whole rows of `inner` cells (loops the compiler
+ * vectorises), no division. */
 static void window_axis(const int *in, int *out, int outer, int d, int inner,
 			int len)
 {
-	for (int o = 0; o < outer; o++)
-		for (int i = 0; i < inner; i++) {
-			const int *a = in + o * d * inner + i;
-			int *w = out + o * d * inner + i;
-			int sum = 0;
-			for (int k = 0; k < len; k++)
-				sum += a[k * inner];
-			for (int x = 0; x < d; x++) {
-				w[x * inner] = sum;
-				sum += a[((x + len) % d) * inner] - a[x * inner];
-			}
+	size_t row = (size_t)inner;
+	for (int o = 0; o < outer; o++) {
+		const int *a = in + (size_t)o * d * row;
+		int *w = out + (size_t)o * d * row;
+		memcpy(w, a, row * sizeof(int));
+		for (int k = 1; k < len; k++)
+			for (int i = 0; i < inner; i++)
+				w[i] += a[k * row + i];
+		for (int x = 0, q = len; x + 1 < d; x++, q++) {
+			if (q >= d)
+				q -= d;
+			row_step(w + (x + 1) * row, w + x * row, a + x * row,
+				 a + q * row, inner);
 		}
+	}
 }
 
 /* The fullest window of the shape's lengths in group g's projection. */
-static int group_most(tp_torus_proj *p, const group *g, const int *len)
+static int group_most_of(tp_torus_proj *p, const group *g, const int *len)
 {
 	const int *src = g->grid;
 	int *dst = p->a, *other = p->b;
@@ -158,6 +233,19 @@ static int group_most(tp_torus_proj *p, const group *g, const int *len)
 		if (src[x] > best)
 			best = src[x];
 	return best;
+}
+
+/* group_most_of, kept for the set by the group's lengths. */
+static int group_most(tp_torus_proj *p, const group *g, const int *len)
+{
+	int cell = 0;
+	for (int j = 0; j < g->m; j++)
+		cell = cell * g->size[j] + len[g->dim[j]] - 1;
+	if (g->stamp[cell] != p->gen) {
+		g->most[cell] = group_most_of(p, g, len);
+		g->stamp[cell] = p->gen;
+	}
+	return g->most[cell];
 }
 
 int tp_torus_proj_bound(tp_torus_proj *p, const int *len, int below)
