@@ -39,7 +39,16 @@ typedef struct group {
 	 * lengths. */
 	int *most;
 	uint32_t *stamp;
+	/* The windows along the group's first axis (part[0], one grid per
+	 * length) and its first two (part[1], per pair of lengths, triples
+	 * only, within PART_BUDGET), kept for the set as most is: tuples
+	 * that share their leading lengths share these passes. */
+	int *part[2];
+	uint32_t *part_stamp[2];
 } group;
+
+/* Ints of partial windows a group keeps at one level at most. */
+#define PART_BUDGET (1 << 16)
 
 struct tp_torus_proj {
 	const tp_torus *t;
@@ -59,6 +68,10 @@ void tp_torus_proj_free(tp_torus_proj *p)
 		free(p->g[k].grid);
 		free(p->g[k].most);
 		free(p->g[k].stamp);
+		for (int j = 0; j < 2; j++) {
+			free(p->g[k].part[j]);
+			free(p->g[k].part_stamp[j]);
+		}
 	}
 	free(p->a);
 	free(p->b);
@@ -80,7 +93,19 @@ static int add_group(tp_torus_proj *p, const int *dims, int m, const int *dim)
 	g->grid = calloc((size_t)g->cells, sizeof(int));
 	g->most = malloc((size_t)g->cells * sizeof(int));
 	g->stamp = calloc((size_t)g->cells, sizeof(uint32_t));
-	return g->grid && g->most && g->stamp ? 0 : -1;
+	if (!g->grid || !g->most || !g->stamp)
+		return -1;
+	/* a level keeps one grid per tuple of its leading lengths */
+	for (int j = 0, slots = 1; j + 1 < m; j++) {
+		slots *= g->size[j];
+		if ((long)slots * g->cells > PART_BUDGET)
+			break;
+		g->part[j] = malloc((size_t)slots * g->cells * sizeof(int));
+		g->part_stamp[j] = calloc((size_t)slots, sizeof(uint32_t));
+		if (!g->part[j] || !g->part_stamp[j])
+			return -1;
+	}
+	return 0;
 }
 
 static int add_groups(tp_torus_proj *p, const tp_torus *t)
@@ -162,8 +187,14 @@ static void forget_most(tp_torus_proj *p)
 	if (++p->gen)
 		return;
 	/* wrapped: clear the stale stamps once */
-	for (int k = 0; k < p->ngroups; k++)
-		memset(p->g[k].stamp, 0, (size_t)p->g[k].cells * sizeof(uint32_t));
+	for (int k = 0; k < p->ngroups; k++) {
+		group *g = &p->g[k];
+		memset(g->stamp, 0, (size_t)g->cells * sizeof(uint32_t));
+		for (int j = 0, slots = 1; j < 2 && g->part[j]; j++) {
+			slots *= g->size[j];
+			memset(g->part_stamp[j], 0, (size_t)slots * sizeof(uint32_t));
+		}
+	}
 	p->gen = 1;
 }
 
@@ -215,28 +246,61 @@ static void window_axis(const int *in, int *out, int outer, int d, int inner,
 	}
 }
 
-/* The fullest window of the shape's lengths in group g's projection. */
-static int group_most_of(tp_torus_proj *p, const group *g, const int *len)
+/* The largest sum over windows of len positions (around the ring) along
+ * the last axis of a grid, lines of d cells. */
+static int most_along_last(const int *in, int lines, int d, int len)
 {
-	const int *src = g->grid;
-	int *dst = p->a, *other = p->b;
-	for (int j = 0, outer = 1; j < g->m; j++) {
-		int inner = g->cells / outer / g->size[j];
-		window_axis(src, dst, outer, g->size[j], inner, len[g->dim[j]]);
-		src = dst;
-		dst = other;
-		other = (int *)src;
-		outer *= g->size[j];
-	}
 	int best = 0;
-	for (int x = 0; x < g->cells; x++)
-		if (src[x] > best)
-			best = src[x];
+	for (int o = 0; o < lines; o++) {
+		const int *a = in + (size_t)o * d;
+		int sum = 0;
+		for (int k = 0; k < len; k++)
+			sum += a[k];
+		for (int x = 0, q = len; x < d; x++, q++) {
+			if (sum > best)
+				best = sum;
+			if (q >= d)
+				q -= d;
+			sum += a[q] - a[x];
+		}
+	}
 	return best;
 }
 
+/* The windows along axes 0..j of group g for the lengths len, from
+ * those along axes 0..j-1 (src; the grid for j = 0): kept in g->part[j]
+ * by the leading lengths when it has room, else built in `scratch`. */
+static const int *windows_to(tp_torus_proj *p, group *g, int j, const int *len,
+			     const int *src, int *scratch)
+{
+	int outer = 1, slot = 0;
+	for (int i = 0; i < j; i++)
+		outer *= g->size[i];
+	for (int i = 0; i <= j; i++)
+		slot = slot * g->size[i] + len[g->dim[i]] - 1;
+	int inner = g->cells / outer / g->size[j];
+	int *dst = g->part[j] ? g->part[j] + (size_t)slot * g->cells : scratch;
+	if (g->part[j] && g->part_stamp[j][slot] == p->gen)
+		return dst;
+	window_axis(src, dst, outer, g->size[j], inner, len[g->dim[j]]);
+	if (g->part[j])
+		g->part_stamp[j][slot] = p->gen;
+	return dst;
+}
+
+/* The fullest window of the shape's lengths in group g's projection. */
+static int group_most_of(tp_torus_proj *p, group *g, const int *len)
+{
+	const int *src = g->grid;
+	int last = g->m - 1;
+	for (int j = 0; j < last; j++)
+		src = windows_to(p, g, j, len, src, src == p->a ? p->b : p->a);
+	return most_along_last(src, g->cells / g->size[last], g->size[last],
+			       len[g->dim[last]]);
+}
+
 /* group_most_of, kept for the set by the group's lengths. */
-static int group_most(tp_torus_proj *p, const group *g, const int *len)
+static int group_most(tp_torus_proj *p, group *g, const int *len)
 {
 	int cell = 0;
 	for (int j = 0; j < g->m; j++)
