@@ -25,6 +25,7 @@
 #include "topology/torus.h"
 
 #include "base/bitops.h"
+#include "base/vectorise.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -532,6 +533,7 @@ static void window_sum_lines(const tp_torus_erode *e, const int *in,
 }
 
 /* dst = a - b + c over n ints (c may be NULL: past a line's end). */
+TP_VECTORISE
 static void row_step(int *dst, const int *a, const int *b, const int *c,
 		     int n)
 {
@@ -547,6 +549,7 @@ static void row_step(int *dst, const int *a, const int *b, const int *c,
  * the end of a line counts nothing).  With a stride above 1 the stride's
  * consecutive nodes share their positions along i: the running sum is
  * taken over whole rows of them at once (loops the compiler vectorises). */
+TP_VECTORISE
 static void window_sum(const tp_torus_erode *e, const int *in, int *out,
 		       int i, int len)
 {
@@ -571,13 +574,31 @@ static void window_sum(const tp_torus_erode *e, const int *in, int *out,
 	}
 }
 
+/* out[x] = bit x of the N bits of w: a word at a time, whole words of
+ * busy or free nodes (the common case) by filling. */
+static void unpack_bits(const uint64_t *w, int N, int *out)
+{
+	for (int base = 0; base < N; base += 64) {
+		uint64_t b = w[base >> 6];
+		int *o = out + base, n = N - base < 64 ? N - base : 64;
+		if (b == 0) {
+			memset(o, 0, (size_t)n * sizeof(int));
+		} else if (b == ~(uint64_t)0) {
+			for (int j = 0; j < n; j++)
+				o[j] = 1;
+		} else {
+			for (int j = 0; j < n; j++)
+				o[j] = (int)(b >> j & 1);
+		}
+	}
+}
+
 const int *tp_torus_erode_free_counts(tp_torus_erode *e, const int *len)
 {
 	if (!e->cnt && (!(e->cnt = malloc((size_t)e->N * sizeof(int))) ||
 			!(e->cnt_tmp = malloc((size_t)e->N * sizeof(int)))))
 		return NULL;
-	for (int x = 0; x < e->N; x++)
-		e->cnt[x] = (int)(e->free[x >> 6] >> (x & 63) & 1);
+	unpack_bits(e->free, e->N, e->cnt);
 	for (int i = 0; i < e->n; i++) {
 		if (len[i] < 1 || len[i] > e->dims[i])
 			return NULL;

@@ -19,6 +19,7 @@
 #include "topology/torus.h"
 
 #include "base/bitops.h"
+#include "base/vectorise.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -216,6 +217,7 @@ void tp_torus_proj_reset(tp_torus_proj *p, const tp_nodeset *free)
 }
 
 /* dst = a - b + c over n ints. */
+TP_VECTORISE
 static void row_step(int *dst, const int *a, const int *b, const int *c, int n)
 {
 	for (int i = 0; i < n; i++)
@@ -226,6 +228,7 @@ static void row_step(int *dst, const int *a, const int *b, const int *c, int n)
  * one axis of a grid: `outer` blocks of d positions of `inner` cells.  A
  * running sum over whole rows of `inner` cells (loops the compiler
  * vectorises), no division. */
+TP_VECTORISE
 static void window_axis(const int *in, int *out, int outer, int d, int inner,
 			int len)
 {
