@@ -155,6 +155,7 @@ static inline uint64_t word_up(const uint64_t *a, int w, int m)
  * its complement).  The words whose sources lie inside the set run
  * without bound checks (loops the compiler vectorises); the few others
  * take word_down/word_up. */
+TP_VECTORISE
 static void shifted_masked(uint64_t *g, const uint64_t *a, int W, int m,
 			   const uint64_t *mask, bool invert, bool up)
 {
@@ -188,6 +189,7 @@ static void shifted_masked(uint64_t *g, const uint64_t *a, int W, int m,
 }
 
 /* r = r & shift_i(a, k), 0 < k < d_i. */
+TP_VECTORISE
 static int and_shifted(tp_torus_erode *e, uint64_t *r, const uint64_t *a,
 		       int i, int k)
 {
