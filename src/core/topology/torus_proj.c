@@ -125,33 +125,62 @@ static int add_groups(tp_torus_proj *p, const tp_torus *t)
 	return 0;
 }
 
+/* The first bit at or after `from` of the W words w that is `set`
+ * (1) or clear (0); W * 64 when there is none. */
+static int next_bit(const uint64_t *w, int W, int from, int set)
+{
+	int k = from >> 6;
+	if (k >= W)
+		return W * 64;
+	uint64_t flip = set ? 0 : ~(uint64_t)0;
+	uint64_t word = (w[k] ^ flip) & (~(uint64_t)0 << (from & 63));
+	while (!word) {
+		if (++k == W)
+			return W * 64;
+		word = w[k] ^ flip;
+	}
+	return k * 64 + tp_ctz64(word);
+}
+
+/* Add `by` to the cells of `len` consecutive nodes from v, all on one
+ * line of the last dimension (only the last coordinate moves), in every
+ * group's grid: a group without the last dimension has them in one cell,
+ * one with it in consecutive cells (its last and fastest axis). */
+static void add_piece(tp_torus_proj *p, int v, int len, int by)
+{
+	int c[TP_TORUS_MAX_DIMS], last = tp_torus_ndims(p->t) - 1;
+	tp_torus_coord(p->t, v, c);
+	for (int g = 0; g < p->ngroups; g++) {
+		group *gr = &p->g[g];
+		int cell = 0;
+		for (int j = 0; j < gr->m; j++)
+			cell = cell * gr->size[j] + c[gr->dim[j]];
+		if (gr->dim[gr->m - 1] != last) {
+			gr->grid[cell] += by * len;
+			continue;
+		}
+		for (int x = 0; x < len; x++)
+			gr->grid[cell + x] += by;
+	}
+}
+
 /* Add `by` to the cell of each node of the set `nodes` (words w of W)
- * in every group's grid. */
+ * in every group's grid, by runs of consecutive nodes cut at the ends of
+ * the last dimension's lines. */
 static void add_nodes(tp_torus_proj *p, const uint64_t *w, int W, int by)
 {
-	const tp_torus *t = p->t;
-	int c[TP_TORUS_MAX_DIMS], n = tp_torus_ndims(t), prev = -2;
-	const int *dims = tp_torus_dims(t);
-	for (int k = 0; k < W; k++)
-		for (uint64_t b = w[k]; b; b &= b - 1) {
-			int x = k * 64 + tp_ctz64(b);
-			/* an odometer from one node to the next; a gap
-			 * recomputes */
-			if (x == prev + 1) {
-				for (int i = n - 1; i >= 0 && ++c[i] == dims[i]; i--)
-					c[i] = 0;
-			} else {
-				tp_torus_coord(t, x, c);
-			}
-			prev = x;
-			for (int g = 0; g < p->ngroups; g++) {
-				group *gr = &p->g[g];
-				int cell = 0;
-				for (int j = 0; j < gr->m; j++)
-					cell = cell * gr->size[j] + c[gr->dim[j]];
-				gr->grid[cell] += by;
-			}
+	int N = tp_torus_nnodes(p->t);
+	int d = tp_torus_dims(p->t)[tp_torus_ndims(p->t) - 1];
+	for (int v = next_bit(w, W, 0, 1); v < N; v = next_bit(w, W, v, 1)) {
+		int end = next_bit(w, W, v, 0);
+		if (end > N)
+			end = N;
+		while (v < end) {
+			int piece = d - v % d < end - v ? d - v % d : end - v;
+			add_piece(p, v, piece, by);
+			v += piece;
 		}
+	}
 }
 
 tp_torus_proj *tp_torus_proj_new(const tp_torus *t, const tp_nodeset *free)
