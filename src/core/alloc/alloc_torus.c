@@ -326,7 +326,8 @@ static int place_packed(const tp_torus *t, tp_torus_base_shapes reading,
 			if (inside_dead(&ds.d, sh[r].len, n) ||
 			    !may_hold(&ds, sh[r].len))
 				continue;
-			if (counts++ % DEAD_EVERY == DEAD_EVERY - 1 && dead_scan_step(&ds))
+			if (counts++ % DEAD_EVERY == DEAD_EVERY - 1 &&
+			    dead_scan_step(&ds))
 				none = true;
 			else if (!inside_dead(&ds.d, sh[r].len, n))
 				found = first_holding(t, er, sh[r].len, nodes,

@@ -400,7 +400,9 @@ double tp_torus_set_mean_distance(const tp_torus *t, const tp_nodeset *s)
 		int end = tp_nodeset_next_clear(s, v);
 		while (v < end) {
 			tp_torus_coord(t, v, c);
-			int piece = dl - c[n - 1] < end - v ? dl - c[n - 1] : end - v;
+			int piece = dl - c[n - 1];
+			if (piece > end - v)
+				piece = end - v;
 			for (int i = 0; i < n - 1; i++)
 				hist[at[i] + c[i]] += piece;
 			for (int x = 0; x < piece; x++)

@@ -14,7 +14,12 @@
  * tried first (their grids are small); triples, on tori of four or more
  * dimensions, only while the bound stays at or above the caller's mark.
  * Building costs O(N G) for G groups; a bound O(G cells) against O(n N)
- * for the shape's exact counts (torus_erode.c).
+ * for the shape's exact counts (torus_erode.c).  An allocator carries
+ * one from decision to decision: moving it to another set costs the
+ * nodes that changed (the sets of a pass differ by a job or two), and
+ * for one set each group's fullest window is kept per tuple of lengths,
+ * with the windows along its leading axes per leading lengths, since the
+ * shapes of a packed search share most of them.
  */
 #include "topology/torus.h"
 
@@ -222,7 +227,8 @@ static void forget_most(tp_torus_proj *p)
 		memset(g->stamp, 0, (size_t)g->cells * sizeof(uint32_t));
 		for (int j = 0, slots = 1; j < 2 && g->part[j]; j++) {
 			slots *= g->size[j];
-			memset(g->part_stamp[j], 0, (size_t)slots * sizeof(uint32_t));
+			memset(g->part_stamp[j], 0,
+			       (size_t)slots * sizeof(uint32_t));
 		}
 	}
 	p->gen = 1;
