@@ -280,6 +280,36 @@ START_TEST(test_copy_resized)
 }
 END_TEST
 
+/* tp_nodeset_count (built with and without the popcount instruction,
+ * the CPU choosing) against the members one by one, on random sets of
+ * every density and of sizes around word boundaries. */
+START_TEST(test_count_random)
+{
+	uint64_t x = 88172645463325252ull;
+	for (int round = 0; round < 2000; round++) {
+		int n = 1 + round % 300;
+		tp_nodeset s;
+		tp_nodeset_init(&s, n);
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		unsigned density = (unsigned)(x % 9); /* eighths */
+		int want = 0;
+		for (int i = 0; i < n; i++) {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			if (x % 8 < density) {
+				tp_nodeset_set(&s, i);
+				want++;
+			}
+		}
+		ck_assert_int_eq(tp_nodeset_count(&s), want);
+		tp_nodeset_fini(&s);
+	}
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("nodeset");
@@ -292,6 +322,7 @@ int main(void)
 	tcase_add_test(tc, test_from_bounds);
 	tcase_add_test(tc, test_counted_and_spans);
 	tcase_add_test(tc, test_copy_resized);
+	tcase_add_test(tc, test_count_random);
 	suite_add_tcase(s, tc);
 	return tp_check_run(s);
 }

@@ -561,6 +561,52 @@ START_TEST(test_counts_match_node_by_node)
 }
 END_TEST
 
+/* Box node sets (built a row at a time) hold exactly the nodes
+ * tp_torus_box_contains says a box has, and the histogram form of the
+ * mean distance (built from runs of consecutive nodes) equals the mean
+ * over every pair of a random set, boxes or not, under ring distances. */
+START_TEST(test_box_nodes_and_mean_distance_random)
+{
+	rnd_state = 99;
+	long sets = 0;
+	for (int round = 0; round < 40; round++) {
+		tp_torus *t = random_torus();
+		int N = tp_torus_nnodes(t), n = tp_torus_ndims(t);
+		const int *dims = tp_torus_dims(t);
+		tp_torus_opts o = *tp_torus_options(t);
+		o.distance = TP_TORUS_DIST_TORUS;
+		tp_torus_set_options(t, &o, NULL);
+		tp_nodeset s;
+		tp_nodeset_init(&s, N);
+		for (int k = 0; k < 30; k++) {
+			int len[TP_TORUS_MAX_DIMS];
+			for (int i = 0; i < n; i++)
+				len[i] = 1 + (int)rnd((unsigned)dims[i]);
+			tp_box b;
+			tp_torus_placement(t, len, (long)rnd((unsigned)tp_torus_placements(t, len)), &b);
+			tp_nodeset_zero(&s);
+			tp_torus_box_nodes(t, &b, &s);
+			for (int v = 0; v < N; v++)
+				ck_assert(tp_nodeset_test(&s, v) == tp_torus_box_contains(t, &b, v));
+			if (k % 2)
+				random_state(t, &s, 0.3 + 0.1 * (k % 5));
+			long pairs = 0, sum = 0;
+			for (int u = tp_nodeset_next(&s, 0); u >= 0; u = tp_nodeset_next(&s, u + 1))
+				for (int v = tp_nodeset_next(&s, u + 1); v >= 0; v = tp_nodeset_next(&s, v + 1)) {
+					sum += tp_torus_distance_between(t, u, v);
+					pairs++;
+				}
+			double want = pairs ? (double)sum / (double)pairs : 0.0;
+			ck_assert_double_eq_tol(tp_torus_set_mean_distance(t, &s), want, 1e-9);
+			sets++;
+		}
+		tp_nodeset_fini(&s);
+		tp_torus_free(t);
+	}
+	ck_assert_int_eq(sets, 1200);
+}
+END_TEST
+
 /* ---- allocators ------------------------------------------------------- */
 
 START_TEST(test_create_needs_torus)
@@ -920,6 +966,7 @@ int main(void)
 	tcase_add_test(tc, test_shapes_and_mean_diameter);
 	tcase_add_test(tc, test_mean_diameter_closed_form);
 	tcase_add_test(tc, test_counts_match_node_by_node);
+	tcase_add_test(tc, test_box_nodes_and_mean_distance_random);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("alloc");
 	tcase_set_timeout(tc, 120);

@@ -6,7 +6,8 @@
  * workspace from one decision to the next; that allocators carrying
  * per-shape bounds between searches answer as the one-off search on
  * chains of free sets; the carried bounds' rules; and no box of a shape
- * holds more free nodes than the bound. */
+ * holds more free nodes than the bound, whether the projections are built
+ * for the set or carried to it from another. */
 #include "check_util.h"
 #include "alloc/alloc.h"
 #include "alloc/alloc_memo.h"
@@ -369,6 +370,68 @@ START_TEST(test_pack_bounds_rules)
 }
 END_TEST
 
+/* Nodes of a random box of t into s (which is cleared first). */
+static void random_box(const tp_torus *t, tp_nodeset *s)
+{
+	int len[TP_TORUS_MAX_DIMS];
+	for (int i = 0; i < tp_torus_ndims(t); i++)
+		len[i] = 1 + (int)rnd((unsigned)tp_torus_dims(t)[i]);
+	tp_box b;
+	tp_torus_placement(t, len, (long)rnd((unsigned)tp_torus_placements(t, len)), &b);
+	tp_nodeset_zero(s);
+	tp_torus_box_nodes(t, &b, s);
+}
+
+/* Projections carried from set to set (tp_torus_proj_reset) bound every
+ * shape as projections built afresh on each set do, along a churn of
+ * boxes taken and given back, single nodes, and jumps to unrelated
+ * states. */
+START_TEST(test_projection_carried)
+{
+	rnd_state = 4242;
+	long compared = 0;
+	for (int round = 0; round < 60; round++) {
+		tp_torus *t = random_torus();
+		int N = tp_torus_nnodes(t), n = tp_torus_ndims(t);
+		tp_nodeset avail, box;
+		tp_nodeset_init(&avail, N);
+		tp_nodeset_init(&box, N);
+		random_state(t, &avail);
+		tp_torus_proj *kept = tp_torus_proj_new(t, &avail);
+		ck_assert_ptr_nonnull(kept);
+		for (int step = 0; step < 40; step++) {
+			unsigned what = rnd(8);
+			random_box(t, &box);
+			if (what < 3)
+				tp_nodeset_andnot(&avail, &box); /* a job starts */
+			else if (what < 6)
+				tp_nodeset_or(&avail, &box); /* one ends */
+			else if (what == 6)
+				tp_nodeset_clear(&avail, (int)rnd((unsigned)N));
+			else
+				random_state(t, &avail);
+			tp_torus_proj_reset(kept, &avail);
+			tp_torus_proj *fresh = tp_torus_proj_new(t, &avail);
+			ck_assert_ptr_nonnull(fresh);
+			int len[TP_TORUS_MAX_DIMS];
+			for (int i = 0; i < n; i++)
+				len[i] = 1;
+			do {
+				ck_assert_int_eq(tp_torus_proj_bound(kept, len, 0),
+						 tp_torus_proj_bound(fresh, len, 0));
+				compared++;
+			} while (next_shape(t, len));
+			tp_torus_proj_free(fresh);
+		}
+		tp_torus_proj_free(kept);
+		tp_nodeset_fini(&avail);
+		tp_nodeset_fini(&box);
+		tp_torus_free(t);
+	}
+	ck_assert_int_gt(compared, 10000);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("torus_pack");
@@ -378,6 +441,7 @@ int main(void)
 	tcase_add_test(tc, test_projection_bound);
 	tcase_add_test(tc, test_carried_bounds_match_fresh);
 	tcase_add_test(tc, test_pack_bounds_rules);
+	tcase_add_test(tc, test_projection_carried);
 	suite_add_tcase(s, tc);
 	return tp_check_run(s);
 }

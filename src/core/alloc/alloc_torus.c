@@ -102,6 +102,7 @@ typedef struct torus_alloc {
 	tp_torus_erode *er; /* kept across decisions: its masks are the torus's */
 	tp_shapes_kept *kept; /* the shapes of the sizes asked about */
 	tp_pack_bounds *pb; /* what packed searches learnt, or NULL */
+	tp_torus_proj *proj; /* the last packed search's projections, or NULL */
 } torus_alloc;
 
 /* Does a shape have a placement with this low corner?  (A line needs room;
@@ -197,10 +198,13 @@ static bool inside_dead(const dead_shapes *d, const int *len, int ndims)
  * BaseShapes=canonical that one need not be canonical.  When every
  * largest shape is dead nothing can be found: a size that fits nowhere -
  * the expensive answer, one count per shape - is refused after one count
- * per largest shape.  The search takes one step of this scan before
- * every DEAD_EVERY of its own counts, so a size that fits soon (the usual
- * case) pays a quarter more at most, and one that fits nowhere at most
- * DEAD_EVERY + 1 times the scan.
+ * per largest shape.  The search takes one step of this scan with every
+ * DEAD_EVERY-th of its own counts, the first with its DEAD_EVERY-th, so a
+ * size that fits within its first counts (the usual case: most fit at
+ * the first) pays nothing for it and one that fits soon a quarter more
+ * at most, and one that fits nowhere at most DEAD_EVERY + 1 times the
+ * scan.  The scan only spares counts: what it finds dead holds no
+ * placement, so when it steps changes no answer.
  */
 #define DEAD_EVERY 4
 
@@ -208,8 +212,10 @@ typedef struct dead_scan {
 	const tp_torus *t;
 	tp_torus_erode *er;
 	const tp_nodeset *avail;
-	/* bounds that spare most counts: built at the first shape the
-	 * carried bounds (pb) do not rule out, when `want_proj` */
+	/* bounds that spare most counts: the caller's (*slot, proj_for),
+	 * moved to avail at the first shape the carried bounds (pb) do not
+	 * rule out, when `want_proj` */
+	tp_torus_proj **slot;
 	tp_torus_proj *proj;
 	bool want_proj;
 	tp_pack_bounds *pb;
@@ -222,7 +228,18 @@ typedef struct dead_scan {
 static void dead_scan_fini(dead_scan *s)
 {
 	free(s->d.len);
-	tp_torus_proj_free(s->proj);
+}
+
+/* The projections of avail in *slot: built there the first time, moved
+ * to avail by the nodes that changed after that.  NULL on ENOMEM. */
+static tp_torus_proj *proj_for(const tp_torus *t, tp_torus_proj **slot,
+			       const tp_nodeset *avail)
+{
+	if (*slot)
+		tp_torus_proj_reset(*slot, avail);
+	else
+		*slot = tp_torus_proj_new(t, avail);
+	return *slot;
 }
 
 /* Can a box of shape len hold `nodes` free nodes by the carried bounds
@@ -233,7 +250,7 @@ static bool may_hold(dead_scan *s, const int *len)
 	if (tp_pack_bounds_below(s->pb, len, s->nodes))
 		return false;
 	if (s->want_proj && !s->proj &&
-	    !(s->proj = tp_torus_proj_new(s->t, s->avail)))
+	    !(s->proj = proj_for(s->t, s->slot, s->avail)))
 		s->want_proj = false;
 	if (!s->proj)
 		return true;
@@ -247,6 +264,7 @@ static bool may_hold(dead_scan *s, const int *len)
  * skipped. */
 static void dead_scan_init(dead_scan *s, const tp_torus *t, tp_torus_erode *er,
 			   tp_shapes_kept *kept, tp_pack_bounds *pb,
+			   tp_torus_proj **slot,
 			   const tp_nodeset *avail, bool all_free, int nodes,
 			   int most)
 {
@@ -255,6 +273,7 @@ static void dead_scan_init(dead_scan *s, const tp_torus *t, tp_torus_erode *er,
 	s->er = er;
 	s->avail = avail;
 	s->pb = pb;
+	s->slot = slot;
 	s->nodes = nodes;
 	if (all_free || most <= nodes)
 		return;
@@ -295,6 +314,21 @@ static bool dead_scan_step(dead_scan *s)
 	return s->next == s->nbig && !s->live;
 }
 
+/* tp_torus_size_has_box, from the kept shapes when every position is
+ * present and no transit node is taken (the shapes place_transit keeps
+ * then are the ones it reads): a failed placement asks this each time,
+ * and reading a size's shapes afresh costs more than the rest of a
+ * refusal of a size that has boxes. */
+static bool size_has_box(const tp_torus *t, tp_torus_base_shapes reading,
+			 tp_shapes_kept *kept, int nodes)
+{
+	const tp_torus_shape *sh;
+	if (tp_torus_present_counts(t) || tp_torus_options(t)->ntransit)
+		return tp_torus_size_has_box(t, reading, nodes);
+	int nsh = tp_shapes_kept_get(kept, nodes, 0, reading, &sh);
+	return nsh < 0 ? tp_torus_size_has_box(t, reading, nodes) : nsh > 0;
+}
+
 /* Shapeless=pack: `nodes` has no box shape on this torus at all (3 on
  * 2x2x2, 5 on 4x4x2x2), or none whose positions are all present
  * (torus_present.c), so no box of it ever frees.  The job gets the
@@ -309,12 +343,13 @@ static bool dead_scan_step(dead_scan *s)
 static int place_packed(const tp_torus *t, tp_torus_base_shapes reading,
 			const tp_nodeset *avail, int nodes, tp_torus_erode *er,
 			tp_shapes_kept *kept, tp_pack_bounds *pb,
+			tp_torus_proj **slot,
 			tp_nodeset *out)
 {
 	tp_nodeset_zero(out);
 	if (tp_torus_options(t)->shapeless != TP_TORUS_SHAPELESS_PACK ||
 	    nodes < 1 || tp_nodeset_count(avail) < nodes ||
-	    tp_torus_size_has_box(t, reading, nodes))
+	    size_has_box(t, reading, kept, nodes))
 		return -1;
 	tp_torus_erode_reset(er, avail);
 	tp_pack_bounds_begin(pb, avail);
@@ -325,7 +360,7 @@ static int place_packed(const tp_torus *t, tp_torus_base_shapes reading,
 	dead_scan ds;
 	int n = tp_torus_ndims(t);
 	bool all_free = tp_nodeset_count(avail) == tp_torus_nnodes(t);
-	dead_scan_init(&ds, t, er, kept, pb, avail, all_free, nodes, most);
+	dead_scan_init(&ds, t, er, kept, pb, slot, avail, all_free, nodes, most);
 	for (int m = nodes + 1; m <= most && !found && !none; m++) {
 		const tp_torus_shape *sh;
 		int nsh = tp_shapes_kept_get(kept, m, 0, reading, &sh);
@@ -334,7 +369,8 @@ static int place_packed(const tp_torus *t, tp_torus_base_shapes reading,
 			    inside_dead(&ds.d, sh[r].len, n) ||
 			    !may_hold(&ds, sh[r].len))
 				continue;
-			if (counts++ % DEAD_EVERY == 0 && dead_scan_step(&ds))
+			if (counts++ % DEAD_EVERY == DEAD_EVERY - 1 &&
+			    dead_scan_step(&ds))
 				none = true;
 			else if (!inside_dead(&ds.d, sh[r].len, n))
 				found = first_holding(t, er, sh[r].len, nodes,
@@ -359,11 +395,13 @@ int tp_torus_place_packed(const tp_torus *t, tp_torus_base_shapes reading,
 {
 	tp_torus_erode *er = tp_torus_erode_new(t, NULL);
 	tp_shapes_kept *kept = tp_shapes_kept_new(t);
+	tp_torus_proj *proj = NULL;
 	int rc = -1;
 	tp_nodeset_zero(out);
 	if (er && kept)
 		rc = place_packed(t, reading, avail, nodes, er, kept, NULL,
-				  out);
+				  &proj, out);
+	tp_torus_proj_free(proj);
 	tp_shapes_kept_free(kept);
 	tp_torus_erode_free(er);
 	return rc;
@@ -372,7 +410,7 @@ int tp_torus_place_packed(const tp_torus *t, tp_torus_base_shapes reading,
 static int torus_place(tp_alloc *a, const tp_nodeset *avail,
 		const tp_alloc_req *req, tp_nodeset *out)
 {
-	const torus_alloc *ta = a->state;
+	torus_alloc *ta = a->state;
 	int ntransit = tp_torus_options(ta->t)->ntransit;
 	tp_box box;
 	tp_nodeset_zero(out);
@@ -390,7 +428,7 @@ static int torus_place(tp_alloc *a, const tp_nodeset *avail,
 				       : place_packed(ta->t,
 						method_reading(ta->t, ta->method),
 						avail, req->nodes, ta->er,
-						ta->kept, ta->pb, out);
+						ta->kept, ta->pb, &ta->proj, out);
 	tp_torus_box_nodes(ta->t, &box, out);
 	return 0;
 }
@@ -405,6 +443,7 @@ static double torus_cost(tp_alloc *a, const tp_nodeset *nodes)
 static void torus_destroy(tp_alloc *a)
 {
 	torus_alloc *ta = a->state;
+	tp_torus_proj_free(ta->proj);
 	tp_torus_erode_free(ta->er);
 	tp_shapes_kept_free(ta->kept);
 	tp_pack_bounds_free(ta->pb);
@@ -459,6 +498,7 @@ static tp_alloc *torus_create(const tp_alloc_cfg *cfg, tp_torus_method m,
 	ta->kept = kept;
 	/* without it (ENOMEM) the searches only carry nothing */
 	ta->pb = tp_pack_bounds_new(cfg->torus);
+	ta->proj = NULL;
 	return a;
 }
 

@@ -258,6 +258,10 @@ int tp_torus_erode_largest_boxes(tp_torus_erode *e, tp_box *boxes, int max);
 typedef struct tp_torus_proj tp_torus_proj;
 tp_torus_proj *tp_torus_proj_new(const tp_torus *t, const tp_nodeset *free);
 void tp_torus_proj_free(tp_torus_proj *p);
+/* The projections of another free set, as tp_torus_proj_new would build
+ * them, by the nodes that changed: O(changed nodes), so an allocator
+ * keeps one across the nearly equal sets of a pass. */
+void tp_torus_proj_reset(tp_torus_proj *p, const tp_nodeset *free);
 /* At least the most free nodes of any box of shape len (lengths 1..d_i);
  * it may stop as soon as the bound is below `below`.  INT_MAX when
  * unknown (fewer than two dimensions). */

@@ -281,9 +281,27 @@ bool tp_torus_box_equal(const tp_torus *t, const tp_box *a, const tp_box *b)
 		}                                                            \
 	} while (0)
 
+/* The box's nodes a row at a time: along the last dimension (stride 1)
+ * a row is one run of indices, or two when it goes round the ring. */
 void tp_torus_box_nodes(const tp_torus *t, const tp_box *box, tp_nodeset *out)
 {
-	BOX_FOR_EACH(t, box, idx, tp_nodeset_set(out, idx));
+	int n = tp_torus_ndims(t), last = n - 1, k[TP_TORUS_MAX_DIMS] = { 0 };
+	const int *d = tp_torus_dims(t);
+	int off = box->off[last], len = box->len[last], dl = d[last];
+	int head = off + len <= dl ? len : dl - off; /* before the seam */
+	for (;;) {
+		int base = 0;
+		for (int i = 0; i < last; i++)
+			base = (base + (box->off[i] + k[i]) % d[i]) * d[i + 1];
+		tp_nodeset_set_range(out, base + off, base + off + head);
+		if (head < len)
+			tp_nodeset_set_range(out, base, base + len - head);
+		int j = last - 1;
+		while (j >= 0 && ++k[j] == box->len[j])
+			k[j--] = 0;
+		if (j < 0)
+			break;
+	}
 }
 
 bool tp_torus_box_all_free(const tp_torus *t, const tp_box *box,
@@ -374,19 +392,23 @@ double tp_torus_set_mean_distance(const tp_torus *t, const tp_nodeset *s)
 	long *hist = calloc((size_t)total, sizeof(*hist));
 	if (!hist)
 		return -1.0;
-	/* coordinates step like an odometer from one node to the next
-	 * (boxes are runs of consecutive indices); a gap recomputes them */
-	int prev = -2;
-	for (int v = tp_nodeset_next(s, 0); v >= 0; v = tp_nodeset_next(s, v + 1)) {
-		if (v == prev + 1) {
-			for (int i = n - 1; i >= 0 && ++c[i] == dims[i]; i--)
-				c[i] = 0;
-		} else {
+	/* by runs of consecutive indices (a box is rows of them) cut at the
+	 * ends of the last dimension's lines: along a piece only the last
+	 * coordinate moves */
+	int dl = dims[n - 1];
+	for (int v = tp_nodeset_next(s, 0); v >= 0; v = tp_nodeset_next(s, v)) {
+		int end = tp_nodeset_next_clear(s, v);
+		while (v < end) {
 			tp_torus_coord(t, v, c);
+			int piece = dl - c[n - 1];
+			if (piece > end - v)
+				piece = end - v;
+			for (int i = 0; i < n - 1; i++)
+				hist[at[i] + c[i]] += piece;
+			for (int x = 0; x < piece; x++)
+				hist[at[n - 1] + c[n - 1] + x]++;
+			v += piece;
 		}
-		prev = v;
-		for (int i = 0; i < n; i++)
-			hist[at[i] + c[i]]++;
 	}
 	double sum = 0;
 	for (int i = 0; i < n; i++) {

@@ -25,6 +25,7 @@
 #include "topology/torus.h"
 
 #include "base/bitops.h"
+#include "base/vectorise.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -178,6 +179,7 @@ static inline uint64_t word_up(const uint64_t *a, int w, int m)
  * its complement).  The words whose sources lie inside the set run
  * without bound checks (loops the compiler vectorises); the few others
  * take word_down/word_up. */
+TP_VECTORISE
 static void shifted_masked(uint64_t *g, const uint64_t *a, int W, int m,
 			   const uint64_t *mask, bool invert, bool up)
 {
@@ -211,6 +213,7 @@ static void shifted_masked(uint64_t *g, const uint64_t *a, int W, int m,
 }
 
 /* r = r & shift_i(a, k), 0 < k < d_i. */
+TP_VECTORISE
 static int and_shifted(tp_torus_erode *e, uint64_t *r, const uint64_t *a,
 		       int i, int k)
 {
@@ -556,6 +559,7 @@ static void window_sum_lines(const tp_torus_erode *e, const int *in,
 }
 
 /* dst = a - b + c over n ints (c may be NULL: past a line's end). */
+TP_VECTORISE
 static void row_step(int *dst, const int *a, const int *b, const int *c,
 		     int n)
 {
@@ -571,6 +575,7 @@ static void row_step(int *dst, const int *a, const int *b, const int *c,
  * the end of a line counts nothing).  With a stride above 1 the stride's
  * consecutive nodes share their positions along i: the running sum is
  * taken over whole rows of them at once (loops the compiler vectorises). */
+TP_VECTORISE
 static void window_sum(const tp_torus_erode *e, const int *in, int *out,
 		       int i, int len)
 {
@@ -595,14 +600,32 @@ static void window_sum(const tp_torus_erode *e, const int *in, int *out,
 	}
 }
 
+/* out[x] = bit x of the N bits of w: a word at a time, whole words of
+ * busy or free nodes (the common case) by filling. */
+static void unpack_bits(const uint64_t *w, int N, int *out)
+{
+	for (int base = 0; base < N; base += 64) {
+		uint64_t b = w[base >> 6];
+		int *o = out + base, n = N - base < 64 ? N - base : 64;
+		if (b == 0) {
+			memset(o, 0, (size_t)n * sizeof(int));
+		} else if (b == ~(uint64_t)0) {
+			for (int j = 0; j < n; j++)
+				o[j] = 1;
+		} else {
+			for (int j = 0; j < n; j++)
+				o[j] = (int)(b >> j & 1);
+		}
+	}
+}
+
 /* The free set as counts of boxes of length 1, kept for the set. */
 static const int *base_counts(tp_torus_erode *e)
 {
 	if (!e->base && !(e->base = malloc((size_t)e->N * sizeof(int))))
 		return NULL;
 	if (e->base_gen != e->gen) {
-		for (int x = 0; x < e->N; x++)
-			e->base[x] = (int)(e->free[x >> 6] >> (x & 63) & 1);
+		unpack_bits(e->free, e->N, e->base);
 		e->base_gen = e->gen;
 	}
 	return e->base;
