@@ -187,8 +187,9 @@ static void fragmented_state(const tp_torus *t, tp_nodeset *avail)
 }
 
 /*
- * torus-mss with its bounds chooses the box of the full scan (phi of
- * every candidate, first largest in enumeration order) and, on the
+ * torus-mss with its bounds (with every free box of its levels listed,
+ * and with only the maximal ones) chooses the box of the full scan (phi
+ * of every candidate, first largest in enumeration order) and, on the
  * smaller tori, of the direct full scan; 3-D, 4-D and 5-D, rings and
  * lines, both FsOrder=, Ntransit 0..1.  Decisions whose phi stays below
  * N L* + P* (pass 2 decides) must occur.
@@ -221,15 +222,19 @@ START_TEST(test_choice_equals_full_scan)
 		tp_torus_erode_free(er);
 		for (int q = 0; q < 4; q++) {
 			int w = 1 + (int)rnd(rnd(2) ? 4 : 12);
-			tp_box bs, bf, bd;
+			tp_box bs, bm, bf, bd;
 			int rs = tp_torus_place(t, TP_TORUS_MSS, &avail, w, 0, &bs);
+			int rm = tp_torus_place(t, TP_TORUS_MSS, &avail, w,
+						TP_TORUS_PLACE_MAXIMAL_LEVELS, &bm);
 			int rf = tp_torus_place(t, TP_TORUS_MSS, &avail, w,
 						TP_TORUS_PLACE_NO_BOUND, &bf);
 			ck_assert_int_eq(rs, rf);
+			ck_assert_int_eq(rm, rf);
 			if (rs)
 				continue;
 			decisions++;
 			ck_assert(tp_torus_box_equal(t, &bs, &bf));
+			ck_assert(tp_torus_box_equal(t, &bm, &bf));
 			if (N <= 200) {
 				int rd = tp_torus_place(t, TP_TORUS_MSS, &avail, w,
 							TP_TORUS_PLACE_DIRECT | TP_TORUS_PLACE_NO_BOUND,

@@ -439,6 +439,28 @@ static bool evaluate_first(cand_ctx *c, const tp_box *box)
 	return true;
 }
 
+/* Candidates left to pass 2 that it evaluates without bounds (and
+ * without the fast evaluator). */
+#define FEW_LEFT DIRECT_FIRST
+
+/* Pass 2: count the candidates not evaluated yet, up to FEW_LEFT + 1. */
+static bool count_left(cand_ctx *c, const tp_box *box)
+{
+	(void)box;
+	if (!was_evaluated(c, c->ordinal++))
+		c->nleft++;
+	return c->nleft > FEW_LEFT;
+}
+
+/* Pass 2 with few left: evaluate them. */
+static bool evaluate_left(cand_ctx *c, const tp_box *box)
+{
+	long ord = c->ordinal++;
+	if (!was_evaluated(c, ord) && may_beat(c, c->bound, ord))
+		evaluate(c, box, ord);
+	return c->failed;
+}
+
 /* Pass 2: list the candidates not evaluated yet that may beat the best
  * so far by their bound. */
 static bool collect(cand_ctx *c, const tp_box *box)
@@ -512,7 +534,9 @@ typedef struct lvl_box {
 /* Most shapes, boxes and nodes (boxes times volume) of the levels. */
 #define MAX_LVL_SHAPES 1024
 #define MAX_LVL_BOXES 2048
-#define MAX_LVL_NODES (1L << 21)
+#define MAX_LVL_NODES (1L << 22)
+/* Most boxes tested for maximality while listing the levels. */
+#define MAX_LVL_TESTED (1L << 18)
 
 /* The open patterns of box l's nodes with their largest discoverers
  * (glast: that of pattern 0, every slab locked). */
@@ -551,6 +575,13 @@ static int node_patterns(cand_ctx *c, lvl_box *l, unsigned char **open)
 			l->pat_last[l->npat++] = last[p];
 		}
 	free(last);
+	/* keep only the patterns met (a shrinking realloc keeps the data) */
+	unsigned *pat = realloc(l->pat, (size_t)l->npat * sizeof(unsigned));
+	int *pl = realloc(l->pat_last, (size_t)l->npat * sizeof(int));
+	if (pat)
+		l->pat = pat;
+	if (pl)
+		l->pat_last = pl;
 	return 0;
 }
 
@@ -627,7 +658,30 @@ static int cmp_level(const void *a, const void *b)
 	return (y->volume > x->volume) - (y->volume < x->volume);
 }
 
-/* The free boxes of shape len into c->lv (false if too many). */
+/* Can no side of free box m grow by a slab of free nodes in S? */
+static bool maximal(cand_ctx *c, const tp_box *m)
+{
+	const tp_torus_counts *cnt = tp_mss_eval_counts(c->fast);
+	const int *d = tp_torus_dims(c->t);
+	const bool *wrap = tp_torus_wrap(c->t);
+	for (int i = 0; i < tp_torus_ndims(c->t); i++) {
+		if (m->len[i] == d[i])
+			continue;
+		for (int dir = 0; dir < 2; dir++) {
+			int p = dir ? m->off[i] - 1 : m->off[i] + m->len[i];
+			if (!wrap[i] && (p < 0 || p >= d[i]))
+				continue;
+			tp_box slab = *m;
+			slab.off[i] = (p + d[i]) % d[i];
+			slab.len[i] = 1;
+			if (!tp_torus_counts_locked(cnt, &slab))
+				return false;
+		}
+	}
+	return true;
+}
+
+/* The maximal free boxes of shape len into c->lv (false if too many). */
 static bool add_shape_boxes(cand_ctx *c, const int *len, int cap, long *nodes)
 {
 	const uint64_t *cs = tp_torus_erode_corners(c->er, len);
@@ -636,12 +690,14 @@ static bool add_shape_boxes(cand_ctx *c, const int *len, int cap, long *nodes)
 	int n = tp_torus_ndims(c->t);
 	for (int k = tp_torus_erode_next(c->er, cs, 0); k >= 0;
 	     k = tp_torus_erode_next(c->er, cs, k + 1)) {
-		if (c->nlv == cap)
+		if (++c->lv_tested > MAX_LVL_TESTED || c->nlv == cap)
 			return false;
 		lvl_box *l = &c->lv[c->nlv];
 		memset(&l->box, 0, sizeof(l->box));
 		tp_torus_coord(c->t, k, l->box.off);
 		memcpy(l->box.len, len, (size_t)n * sizeof(int));
+		if (!c->lv_full && !maximal(c, &l->box))
+			continue;
 		if ((*nodes += tp_torus_box_size(c->t, &l->box)) > MAX_LVL_NODES)
 			return false;
 		if (level_box(c, l)) {
@@ -656,7 +712,31 @@ static bool add_shape_boxes(cand_ctx *c, const int *len, int cap, long *nodes)
 	return true;
 }
 
-/* The levels from lv_min (none if too many). */
+/* Are the free boxes of volume >= lv_min (shapes lens) few enough to
+ * list them all? */
+static bool all_fit(cand_ctx *c, int (*lens)[TP_TORUS_MAX_DIMS], int nsh)
+{
+	long boxes = 0, nodes = 0;
+	for (int r = 0; r < nsh; r++) {
+		const uint64_t *cs = tp_torus_erode_corners(c->er, lens[r]);
+		if (!cs)
+			return false;
+		long k = 0, v = 1;
+		for (int i = 0; i < tp_torus_ndims(c->t); i++)
+			v *= lens[r][i];
+		for (int x = tp_torus_erode_next(c->er, cs, 0); x >= 0;
+		     x = tp_torus_erode_next(c->er, cs, x + 1))
+			k++;
+		boxes += k;
+		nodes += k * v;
+		if (boxes > MAX_LVL_BOXES || nodes > MAX_LVL_NODES)
+			return false;
+	}
+	return true;
+}
+
+/* The levels from lv_min: every free box of that volume or more if they
+ * are few, else the maximal ones (none if those are too many). */
 static void build_levels(cand_ctx *c, int lv_min)
 {
 	int (*lens)[TP_TORUS_MAX_DIMS] = malloc(MAX_LVL_SHAPES * sizeof(*lens));
@@ -667,6 +747,8 @@ static void build_levels(cand_ctx *c, int lv_min)
 		  !tp_nodeset_init(&c->lv_nodes, tp_torus_nnodes(c->t)) &&
 		  (c->lv = malloc(MAX_LVL_BOXES * sizeof(*c->lv)));
 	c->nlv = 0;
+	c->lv_tested = 0;
+	c->lv_full = ok && !c->maximal_levels && all_fit(c, lens, nsh);
 	for (int r = 0; ok && r < nsh; r++)
 		ok = add_shape_boxes(c, lens[r], MAX_LVL_BOXES, &nodes);
 	free(lens);
@@ -689,6 +771,64 @@ static bool meets_reach(cand_ctx *c, const tp_box *box, bool *listed,
 	return tp_nodeset_intersects(&c->lv_nodes, &m->reach);
 }
 
+/* The largest boxes inside level box m that miss B, which meets m: in
+ * some dimension i such a box lies in a run of m's positions that B
+ * does not hold, and at most spans m in the others.  Their volume, and
+ * how many (dimension, run) pairs reach it: boxes of that volume inside
+ * m that miss B are exactly those. */
+static int largest_outside(const tp_torus *t, const tp_box *m, const tp_box *B,
+			   long *count)
+{
+	int n = tp_torus_ndims(t), best = 0;
+	const int *d = tp_torus_dims(t);
+	*count = 0;
+	for (int i = 0; i < n; i++) {
+		int rest = 1;
+		for (int j = 0; j < n; j++)
+			rest *= j == i ? 1 : m->len[j];
+		/* runs along m's positions in dimension i (cyclic if m spans
+		 * the ring) not held by B */
+		int run = 0, first = -1, runs[TP_TORUS_MAX_DIMS * 8], nr = 0;
+		for (int k = 0; k < m->len[i]; k++) {
+			int x = ((m->off[i] + k - B->off[i]) % d[i] + 2 * d[i]) % d[i];
+			if (x >= B->len[i]) {
+				run++;
+				continue;
+			}
+			if (first < 0)
+				first = run;
+			else if (run && nr < (int)(sizeof(runs) / sizeof(runs[0])))
+				runs[nr++] = run;
+			run = 0;
+		}
+		if (first < 0) /* B misses m in dimension i: not called so */
+			continue;
+		if (m->len[i] == d[i])
+			runs[nr++] = first + run; /* the wrap joins both ends */
+		else {
+			if (first)
+				runs[nr++] = first;
+			if (run)
+				runs[nr++] = run;
+		}
+		for (int r = 0; r < nr; r++) {
+			int v = runs[r] * rest;
+			if (v > best) {
+				best = v;
+				*count = 0;
+			}
+			*count += v == best;
+		}
+	}
+	return best;
+}
+
+/* The largest volume >= lv_min a later MSS of S minus B (after its
+ * first h) may have, and how many of that volume may be; 0 if none.
+ * Such an MSS is a free box of S that B misses and that a node
+ * discovered at h or later can grow into: with every such box listed,
+ * one of them; else, as it is slab-maximal in S minus B, a maximal box
+ * of S that B misses or a box inside one that B meets. */
 static int level_top(cand_ctx *c, const tp_box *box, int h, long *count)
 {
 	int top = 0;
@@ -698,13 +838,27 @@ static int level_top(cand_ctx *c, const tp_box *box, int h, long *count)
 		const lvl_box *m = &c->lv[i];
 		if (m->volume < top)
 			break;
-		if (m->last < h || tp_torus_box_intersects(c->t, box, &m->box))
+		int v;
+		long k;
+		if (tp_torus_box_intersects(c->t, box, &m->box)) {
+			if (c->lv_full) /* its boxes that miss B are listed */
+				continue;
+			v = largest_outside(c->t, &m->box, box, &k);
+		} else if (m->last >= h &&
+			   (m->glast >= h || (pattern_fits(c->t, m, box, h) &&
+					      meets_reach(c, box, &listed, m)))) {
+			v = m->volume;
+			k = 1;
+		} else {
 			continue;
-		if (m->glast >= h || (pattern_fits(c->t, m, box, h) &&
-				      meets_reach(c, box, &listed, m))) {
-			top = m->volume;
-			++*count;
 		}
+		if (v < c->lv_min || v < top)
+			continue;
+		if (v > top) {
+			top = v;
+			*count = 0;
+		}
+		*count += k;
 	}
 	return top;
 }
@@ -714,13 +868,23 @@ static int level_top(cand_ctx *c, const tp_box *box, int h, long *count)
  * one can, as the bounds only fall and, on a tie, the ordinals rise. */
 static void pass2(cand_ctx *c, const tp_shape_list *sl)
 {
-	if (!fast_eval(c) || prepare_big_last(c)) {
-		c->failed = 1;
-		return;
-	}
 	if (!c->found) {
 		c->ordinal = 0;
 		sl->each(c, sl->sh, sl->nsh, evaluate_first);
+	}
+	/* a few candidates left: evaluated directly, in order, without
+	 * building the fast evaluator for their bounds */
+	c->ordinal = 0;
+	c->nleft = 0;
+	sl->each(c, sl->sh, sl->nsh, count_left);
+	if (c->nleft <= FEW_LEFT) {
+		c->ordinal = 0;
+		sl->each(c, sl->sh, sl->nsh, evaluate_left);
+		return;
+	}
+	if (c->failed || !fast_eval(c) || prepare_big_last(c)) {
+		c->failed = 1;
+		return;
 	}
 	int64_t N = tp_torus_nnodes(c->t);
 	if (c->found && !c->failed && c->best_phi >= N)
@@ -794,6 +958,7 @@ static bool all_rings(const tp_torus *t)
 
 int tp_torus_mss_prepare(cand_ctx *c, unsigned flags)
 {
+	c->maximal_levels = flags & TP_TORUS_PLACE_MAXIMAL_LEVELS;
 	if (!(flags & TP_TORUS_PLACE_NO_BOUND) && phi_bound(c))
 		return -1;
 	c->whole = !(flags & TP_TORUS_PLACE_NO_BOUND) && all_rings(c->t) &&

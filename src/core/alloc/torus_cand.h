@@ -43,9 +43,13 @@ typedef struct cand_ctx {
 	int nevaluated;
 	struct cand_item *items; /* pass 2's candidates that may beat the best */
 	long nitems, cap;
+	int nleft;           /* pass 2: candidates not evaluated (counted) */
 	const struct tp_shape_list *shapes; /* pass 2's shapes */
 	struct lvl_box *lv;  /* pass 2's levels (alloc_torus_mss.c), or NULL */
 	int nlv, lv_min;
+	long lv_tested;
+	bool lv_full;        /* every free box of volume >= lv_min listed */
+	bool maximal_levels; /* TP_TORUS_PLACE_MAXIMAL_LEVELS */
 	tp_nodeset lv_nodes; /* a candidate's nodes, for the levels */
 	int last_shape;
 	int failed;

@@ -330,6 +330,9 @@ int tp_mss_eval_discoverer(const tp_mss_eval *e, int v);
 /* mss: evaluate every candidate, without the early stop at phi's upper
  * bound (the reference the stop is tested against) */
 #define TP_TORUS_PLACE_NO_BOUND 0x2u
+/* mss: pass 2 lists only the maximal free boxes of its levels, as when
+ * all of them are too many (for the tests of that path) */
+#define TP_TORUS_PLACE_MAXIMAL_LEVELS 0x4u
 
 /* Choose a box for a job of `nodes` nodes with `method` (base, fs or mss;
  * anchor's grids live in its allocator), using the torus's options
