@@ -348,28 +348,26 @@ static long later_big(cand_ctx *c, const tp_box *box, int h, long pre)
 	return later;
 }
 
-/*
- * Pass 2's bound of a candidate B, from the walk of S (torus.h): with h
- * the first MSS of S that B meets, S minus B keeps S's first h MSSs and
- * every later MSS is a free box of S that misses B and holds a node
- * discovered at h or later.  So its MSSs of volume L* are S's among the
- * first h, and at most the big boxes that miss B, reach past h (largest
- * discoverer >= h) and may be MSSs after B (their reach).  A prefix MSS
- * of volume L* is a big box wholly discovered before h: not counted
- * twice.  And when every free box of S holding a node discovered at h
- * or later is smaller than L* (tp_mss_eval_later_volumes), the later
- * MSSs are no larger than the largest of those.
- */
 /* Is the candidate's node set (listed into c->lv_nodes on first use)
  * meeting the reach of level box m? */
 static bool meets_reach(cand_ctx *c, const tp_box *box, bool *listed,
 			const struct lvl_box *m);
 
-/* The largest volume among the level boxes that may be MSSs of S minus
- * B after its first h (lvl_may_be_mss), and how many of that volume;
- * 0 if none. */
+/* The largest volume >= lv_min a later MSS of S minus B may have, and
+ * how many may have it; 0 if none (the levels, below). */
 static int level_top(cand_ctx *c, const tp_box *box, int h, long *count);
 
+/*
+ * Pass 2's bound of a candidate B, from the walk of S (torus.h): with h
+ * the first MSS of S that B meets, S minus B keeps S's first h MSSs
+ * (their largest size and its count are known) and every later MSS is a
+ * free box of S that misses B and holds a node discovered at h or later.
+ * With the levels, the later MSSs are bounded by level_top (and are
+ * smaller than lv_min, of unknown number, if it finds none).  Without
+ * them, the later MSSs of volume L* are at most the big boxes that miss
+ * B, reach past h and may be MSSs after B; a prefix MSS of volume L* is
+ * a big box wholly discovered before h, so none is counted twice.
+ */
 static int64_t cand_bound(cand_ctx *c, const tp_box *box)
 {
 	int64_t N = tp_torus_nnodes(c->t), ub = c->bound;
