@@ -315,13 +315,18 @@ static bool keep_first(cand_ctx *c, const tp_box *box)
 	return c->failed || reached(c) || c->nevaluated == TP_MSS_PASS1_EVALS;
 }
 
-/* Did pass 1 evaluate the candidate at ord? */
+/* Did pass 1 evaluate the candidate at ord?  (Its ordinals ascend.) */
 static bool was_evaluated(const cand_ctx *c, long ord)
 {
-	for (int i = 0; i < c->nevaluated; i++)
-		if (c->evaluated[i] == ord)
-			return true;
-	return false;
+	int a = 0, b = c->nevaluated;
+	while (a < b) {
+		int mid = a + (b - a) / 2;
+		if (c->evaluated[mid] < ord)
+			a = mid + 1;
+		else
+			b = mid;
+	}
+	return a < c->nevaluated && c->evaluated[a] == ord;
 }
 
 /* How many big boxes may be MSSs of S minus B after its first h MSSs:
