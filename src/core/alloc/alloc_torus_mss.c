@@ -895,7 +895,7 @@ static void pass2(cand_ctx *c, const tp_shape_list *sl)
 	c->ordinal = 0;
 	c->shapes = sl;
 	sl->each(c, sl->sh, sl->nsh, collect);
-	if (c->failed)
+	if (c->failed || !c->nitems)
 		return;
 	qsort(c->items, (size_t)c->nitems, sizeof(*c->items), cmp_item);
 	for (long i = 0; i < c->nitems && !c->failed; i++) {
