@@ -11,19 +11,26 @@
 
 #include "topology/torus.h"
 
+/* Candidates torus-mss's pass 1 evaluates at most (alloc_torus_mss.c). */
+#define TP_MSS_PASS1_EVALS 8
+
 /* One scan over the free candidate boxes of a placement decision. */
 typedef struct cand_ctx {
 	const tp_torus *t;
 	const tp_nodeset *avail;
 	tp_torus_erode *er;
 	/* mss */
-	tp_mss_eval *eval;
+	tp_mss_eval *eval;   /* the direct evaluator */
+	tp_mss_eval *fast;   /* the fast one, built on first use */
 	bool direct;         /* TP_TORUS_PLACE_DIRECT: never the fast one */
 	int nevals;
 	int64_t best_phi;
 	int64_t bound;       /* N L* + P*: no candidate's phi exceeds it */
+	int volume;          /* L* */
+	long count;          /* P* */
 	tp_box *big;         /* the P* free boxes of volume L*, */
 	int nbig;            /* or -1 when there are too many to list */
+	int *big_last;       /* each one's largest discoverer (pass 2) */
 	struct big_reach *reach; /* how each big box can be grown, or NULL */
 	tp_nodeset scratch;  /* with reach: a candidate's nodes */
 	/* Every node free and every dimension a ring: a candidate's phi is
@@ -31,9 +38,20 @@ typedef struct cand_ctx {
 	 * exceeds whole_cap, the largest of those over the shapes asked. */
 	bool whole;
 	int64_t whole_cap;
-	int pass;            /* 0: every candidate; 1: those that may reach
-			      * the bound; 2: the others */
 	long ordinal, best_ordinal; /* candidates in enumeration order */
+	long evaluated[TP_MSS_PASS1_EVALS]; /* pass 1's evaluated ordinals */
+	int nevaluated;
+	struct cand_item *items; /* pass 2's candidates that may beat the best */
+	long nitems, cap;
+	int nleft;           /* pass 2: candidates not evaluated (counted) */
+	const struct tp_shape_list *shapes; /* pass 2's shapes */
+	struct lvl_box *lv;  /* pass 2's levels (alloc_torus_mss.c), or NULL */
+	int nlv, lv_min;
+	long lv_tested;
+	bool lv_full;        /* every free box of volume >= lv_min listed */
+	bool maximal_levels; /* TP_TORUS_PLACE_MAXIMAL_LEVELS */
+	tp_nodeset lv_nodes; /* a candidate's nodes, for the levels */
+	int last_shape;
 	int failed;
 	/* result */
 	bool found;
@@ -45,6 +63,13 @@ typedef bool (*cand_fn)(cand_ctx *c, const tp_box *box);
 
 typedef void (*cand_each_fn)(cand_ctx *c, const tp_torus_shape *sh, int nsh,
 			     cand_fn fn);
+
+/* The shapes of a decision and their enumeration. */
+typedef struct tp_shape_list {
+	const tp_torus_shape *sh;
+	int nsh;
+	cand_each_fn each;
+} tp_shape_list;
 
 /* shape order, then low-corner index */
 void tp_torus_each_shape_major(cand_ctx *c, const tp_torus_shape *sh, int nsh,

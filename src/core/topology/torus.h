@@ -250,6 +250,11 @@ int tp_torus_erode_largest(tp_torus_erode *e, int *volume, long *count);
 /* The P* boxes of the last tp_torus_erode_largest into boxes: their
  * count, or -1 if there are more than max (or ENOMEM). */
 int tp_torus_erode_largest_boxes(tp_torus_erode *e, tp_box *boxes, int max);
+/* The shapes (lengths) of volume >= vmin that have a free box: their
+ * count, or -1 if there are more than max (or ENOMEM).  One walk over
+ * the shapes with free boxes, as tp_torus_erode_largest. */
+int tp_torus_erode_shapes_at_least(tp_torus_erode *e, int vmin,
+				   int (*lens)[TP_TORUS_MAX_DIMS], int max);
 
 /* ---- bounds from projections (torus_proj.c) --------------------------- */
 
@@ -300,6 +305,26 @@ int64_t tp_mss_eval_phi(tp_mss_eval *e, const tp_box *box);
  * callers that also test candidate boxes. */
 const tp_torus_counts *tp_mss_eval_counts(const tp_mss_eval *e);
 void tp_mss_eval_free(tp_mss_eval *e);
+/*
+ * What the fast evaluator's walk of the free set S tells about S minus a
+ * box B of free nodes, for bounds on phi without evaluating it.  Number
+ * S's MSSs 0..K-1 in discovery order; node v is discovered by the first
+ * MSS that covers it.  If h is the least of those over B's nodes, the
+ * walk of S minus B takes S's first h seeds with S's boxes (none of them
+ * meets B), so its first h MSSs are S's, and every later MSS of it is a
+ * free box of S that misses B and holds a node S discovers at h or later.
+ */
+/* The least (first) and largest (last) discoverer over the nodes of box,
+ * which must be free; the fast evaluator only. */
+void tp_mss_eval_discovery(const tp_mss_eval *e, const tp_box *box,
+			   int *first, int *last);
+/* K, the number of MSSs of S. */
+int tp_mss_eval_nmss(const tp_mss_eval *e);
+/* The largest size among S's first k MSSs and how many have it (0, 0 for
+ * k = 0). */
+void tp_mss_eval_prefix(const tp_mss_eval *e, int k, int *max, int *count);
+/* The MSS of S that discovers free node v. */
+int tp_mss_eval_discoverer(const tp_mss_eval *e, int v);
 
 
 /* ---- placement (alloc_torus.c) --------------------------------------- */
@@ -309,6 +334,9 @@ void tp_mss_eval_free(tp_mss_eval *e);
 /* mss: evaluate every candidate, without the early stop at phi's upper
  * bound (the reference the stop is tested against) */
 #define TP_TORUS_PLACE_NO_BOUND 0x2u
+/* mss: pass 2 lists only the maximal free boxes of its levels, as when
+ * all of them are too many (for the tests of that path) */
+#define TP_TORUS_PLACE_MAXIMAL_LEVELS 0x4u
 
 /* Choose a box for a job of `nodes` nodes with `method` (base, fs or mss;
  * anchor's grids live in its allocator), using the torus's options

@@ -512,6 +512,57 @@ int tp_torus_erode_largest(tp_torus_erode *e, int *volume, long *count)
 	return 0;
 }
 
+/* The walk of walk_from, listing the shapes of volume >= vmin. */
+typedef struct shape_list {
+	int len[TP_TORUS_MAX_DIMS];
+	int vmin, max, n;
+	int (*out)[TP_TORUS_MAX_DIMS];
+	int failed; /* -1: ENOMEM or more than max */
+} shape_list;
+
+static void list_from(tp_torus_erode *e, shape_list *sl, int i, int volume)
+{
+	const uint64_t *a = e->stack[e->depth];
+	if (volume >= sl->vmin) {
+		if (sl->n == sl->max) {
+			sl->failed = 1;
+			return;
+		}
+		memcpy(sl->out[sl->n++], sl->len, (size_t)e->n * sizeof(int));
+	}
+	for (int j = i; j < e->n && !sl->failed; j++) {
+		if (sl->len[j] == e->dims[j])
+			continue;
+		uint64_t *b = e->stack[e->depth + 1];
+		memcpy(b, a, (size_t)e->W * sizeof(uint64_t));
+		if (and_shifted(e, b, a, j, 1)) {
+			sl->failed = 1;
+			return;
+		}
+		if (set_empty(b, e->W))
+			continue;
+		sl->len[j]++;
+		e->depth++;
+		list_from(e, sl, j, volume / (sl->len[j] - 1) * sl->len[j]);
+		e->depth--;
+		sl->len[j]--;
+	}
+}
+
+int tp_torus_erode_shapes_at_least(tp_torus_erode *e, int vmin,
+				   int (*lens)[TP_TORUS_MAX_DIMS], int max)
+{
+	shape_list sl = { .vmin = vmin, .max = max, .out = lens };
+	if (set_empty(e->free, e->W))
+		return 0;
+	for (int i = 0; i < e->n; i++)
+		sl.len[i] = 1;
+	e->depth = 0;
+	memcpy(e->stack[0], e->free, (size_t)e->W * sizeof(uint64_t));
+	list_from(e, &sl, 0, 1);
+	return sl.failed ? -1 : sl.n;
+}
+
 int tp_torus_erode_largest_boxes(tp_torus_erode *e, tp_box *boxes, int max)
 {
 	int k = 0;

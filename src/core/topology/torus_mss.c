@@ -238,7 +238,7 @@ static int geom_size(const geom *g, const tp_box *b)
 }
 
 /* What to do with the bits of a box. */
-enum { OP_SET, OP_CLEAR, OP_LIST, OP_WORDS };
+enum { OP_SET, OP_CLEAR, OP_LIST, OP_WORDS, OP_RANGE };
 
 /* Boxes as (word, mask) pairs: a cached box is folded into a bit set with
  * one operation per word instead of one per row. */
@@ -279,10 +279,46 @@ typedef struct bitop {
 	int *list, nlist; /* OP_LIST: node indices */
 	wordpool *pool;   /* OP_WORDS: append pairs from index `from` on */
 	int from;
+	const int *val;   /* OP_RANGE: the least and largest val[], */
+	const int *bmin, *bmax; /* and per 64 nodes */
+	int vmin, vmax;
 } bitop;
+
+static void range_add(bitop *o, int lo, int hi)
+{
+	for (int i = lo; i < hi; i++) {
+		if (o->val[i] < o->vmin)
+			o->vmin = o->val[i];
+		if (o->val[i] > o->vmax)
+			o->vmax = o->val[i];
+	}
+}
+
+/* OP_RANGE over [lo, hi): whole blocks of 64 by their extremes. */
+static void range_op(bitop *o, int lo, int hi)
+{
+	int a = (lo + 63) & ~63, b = hi & ~63;
+	if (a >= b) {
+		range_add(o, lo, hi);
+		return;
+	}
+	range_add(o, lo, a);
+	for (int w = a >> 6; w < b >> 6; w++) {
+		if (o->bmin[w] < o->vmin)
+			o->vmin = o->bmin[w];
+		if (o->bmax[w] > o->vmax)
+			o->vmax = o->bmax[w];
+	}
+	range_add(o, b, hi);
+}
 
 static void run_op(bitop *o, int lo, int hi)
 {
+	if (o->op == OP_RANGE) {
+		range_op(o, lo, hi);
+		return;
+	}
+
 	if (o->op == OP_LIST) {
 		for (int i = lo; i < hi; i++)
 			o->list[o->nlist++] = i;
@@ -396,6 +432,9 @@ struct tp_mss_eval {
 	int *nd_start, *nd_word; /* U_i minus U_i+1 as (word, mask) pairs */
 	uint64_t *nd_mask;
 	int *blk_max, *blk_cnt;  /* largest size and its count per 64 seeds */
+	int *pre_max, *pre_cnt;  /* largest size and its count over seeds < k */
+	int *disc;               /* free node -> the seed whose MSS discovered it */
+	int *disc_min, *disc_max;/* per 64 nodes (meaningful where all are free) */
 	int *cov_start, *cov;    /* node -> MSSs covering it (CSR) */
 	double avg_cover;        /* cover entries per free node */
 	int *touch_start, *touch;/* word -> MSSs with nodes in it, ascending, */
@@ -691,6 +730,41 @@ static int prepare_blocks(tp_mss_eval *e)
 	return 0;
 }
 
+/* Statistics of every prefix of the seeds, and who discovered each free
+ * node (the first MSS that covers it), for tp_mss_eval_prefix_bound. */
+static int prepare_prefix(tp_mss_eval *e)
+{
+	e->pre_max = calloc((size_t)e->K + 1, sizeof(int));
+	e->pre_cnt = calloc((size_t)e->K + 1, sizeof(int));
+	e->disc = malloc((size_t)e->g.N * sizeof(int));
+	e->disc_min = malloc((size_t)e->g.W * sizeof(int));
+	e->disc_max = malloc((size_t)e->g.W * sizeof(int));
+	if (!e->pre_max || !e->pre_cnt || !e->disc || !e->disc_min ||
+	    !e->disc_max)
+		return -1;
+	for (int v = 0; v < e->g.N; v++)
+		e->disc[v] = -1; /* locked: never asked */
+	for (int k = 0; k < e->K; k++) {
+		e->pre_max[k + 1] = e->pre_max[k];
+		e->pre_cnt[k + 1] = e->pre_cnt[k];
+		stats_add(&e->pre_max[k + 1], &e->pre_cnt[k + 1], e->size[k], 1);
+		for (int p = e->nd_start[k]; p < e->nd_start[k + 1]; p++)
+			for (uint64_t m = e->nd_mask[p]; m; m &= m - 1)
+				e->disc[(e->nd_word[p] << 6) + tp_ctz64(m)] = k;
+	}
+	for (int w = 0; w < e->g.W; w++) {
+		e->disc_min[w] = INT32_MAX;
+		e->disc_max[w] = -1;
+		for (int v = w << 6; v < (w + 1) << 6 && v < e->g.N; v++) {
+			if (e->disc[v] < e->disc_min[w])
+				e->disc_min[w] = e->disc[v];
+			if (e->disc[v] > e->disc_max[w])
+				e->disc_max[w] = e->disc[v];
+		}
+	}
+	return 0;
+}
+
 /* CSR of `nkeys` lists: key(k, j) for the j-th of n(k) entries of item k;
  * items are added in increasing k, so each list is ascending. */
 static int csr_build(int nkeys, int nitems, int (*count)(tp_mss_eval *, int),
@@ -824,7 +898,7 @@ tp_mss_eval *tp_mss_eval_new(const tp_torus *t, const tp_nodeset *avail,
 	e->hit_stamp = calloc((size_t)e->K + 1, sizeof(int));
 	e->hits = malloc(((size_t)e->K + 1) * sizeof(int));
 	if (!e->hit_stamp || !e->hits || prepare_discoveries(e) ||
-	    prepare_blocks(e) || prepare_index(e))
+	    prepare_blocks(e) || prepare_prefix(e) || prepare_index(e))
 		goto fail;
 	return e;
 fail:
@@ -843,7 +917,8 @@ void tp_mss_eval_free(tp_mss_eval *e)
 	tp_torus_counts_free(e->counts);
 	void *owned[] = {
 		e->mss, e->seed, e->size, e->undisc, e->nd_start, e->nd_word,
-		e->nd_mask, e->blk_max, e->blk_cnt, e->cov_start, e->cov,
+		e->nd_mask, e->blk_max, e->blk_cnt, e->pre_max, e->pre_cnt,
+		e->disc, e->disc_min, e->disc_max, e->cov_start, e->cov,
 		e->touch_start, e->touch, e->touch_mask, e->cache, e->cached, e->wl_start,
 		e->wl_len, e->phases, e->pool.word, e->pool.mask,
 		e->fresh.word, e->fresh.mask, e->X, e->bmask, e->xlist, e->inx,
@@ -858,6 +933,34 @@ void tp_mss_eval_free(tp_mss_eval *e)
 const tp_torus_counts *tp_mss_eval_counts(const tp_mss_eval *e)
 {
 	return e->counts;
+}
+
+/* ---- bounds from S's walk ------------------------------------------------ */
+
+void tp_mss_eval_discovery(const tp_mss_eval *e, const tp_box *box,
+			   int *first, int *last)
+{
+	bitop o = { .op = OP_RANGE, .val = e->disc, .bmin = e->disc_min,
+		    .bmax = e->disc_max, .vmin = INT32_MAX, .vmax = -1 };
+	box_op(&e->g, box, &o);
+	*first = o.vmin;
+	*last = o.vmax;
+}
+
+int tp_mss_eval_nmss(const tp_mss_eval *e)
+{
+	return e->K;
+}
+
+int tp_mss_eval_discoverer(const tp_mss_eval *e, int v)
+{
+	return e->disc[v];
+}
+
+void tp_mss_eval_prefix(const tp_mss_eval *e, int k, int *max, int *count)
+{
+	*max = e->pre_max[k];
+	*count = e->pre_cnt[k];
 }
 
 /* ---- the direct evaluation -------------------------------------------- */
