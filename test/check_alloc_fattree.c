@@ -652,12 +652,14 @@ static tp_fattree *carry_tree(rnd *r, int iter)
 	return gen(sh[0], sh[1]);
 }
 
-/* The churn both tests below run: a tree with its rules, a few sizes a
- * queue repeats, three free sets visited in turn, and the placements'
- * out/want sets.  Made in one order so each test's random sequence is
- * the one it was written with. */
+/* The churn both tests below run: a tree with its rules, an allocator
+ * carrying state (a) and one answering afresh (b), a few sizes a queue
+ * repeats, three free sets visited in turn, and the placements' out/want
+ * sets.  Made in one order so each test's random sequence is the one it
+ * was written with. */
 typedef struct {
 	tp_fattree *t;
+	tp_alloc *a, *b;
 	int sizes[4];
 	tp_nodeset pool[3], out, want;
 } churn_fix;
@@ -666,6 +668,9 @@ static void churn_fix_init(churn_fix *f, rnd *r, int iter)
 {
 	f->t = carry_tree(r, iter);
 	set_opts(f->t, rn(r, 4), rn(r, 2), rn(r, 4) != 0);
+	f->a = make("fattree", f->t);
+	f->b = make("fattree", f->t);
+	tp_fattree_alloc_carry(f->b, false);
 	for (int i = 0; i < 4; i++)
 		f->sizes[i] = 1 + rn(r, f->t->nnodes);
 	for (int i = 0; i < 3; i++) {
@@ -676,14 +681,23 @@ static void churn_fix_init(churn_fix *f, rnd *r, int iter)
 	tp_nodeset_init(&f->want, f->t->nnodes);
 }
 
-/* After the allocators on f->t are destroyed. */
 static void churn_fix_fini(churn_fix *f)
 {
 	for (int i = 0; i < 3; i++)
 		tp_nodeset_fini(&f->pool[i]);
 	tp_nodeset_fini(&f->out);
 	tp_nodeset_fini(&f->want);
+	tp_alloc_destroy(f->a);
+	tp_alloc_destroy(f->b);
 	tp_fattree_free(f->t);
+}
+
+/* The next question: one of the free sets (into *free) and a size, mostly
+ * one the queue repeats. */
+static int churn_fix_ask(churn_fix *f, rnd *r, tp_nodeset **free)
+{
+	*free = &f->pool[rn(r, 3)];
+	return rn(r, 3) ? f->sizes[rn(r, 4)] : 1 + rn(r, f->t->nnodes);
 }
 
 /* One allocator carrying answers and DP tables, one building every answer
@@ -699,11 +713,10 @@ START_TEST(test_carried_matches_uncarried)
 		churn_fix f;
 		churn_fix_init(&f, &r, iter);
 		tp_fattree *t = f.t;
-		tp_alloc *a = make("fattree", t), *b = make("fattree", t);
-		tp_fattree_alloc_carry(b, false);
+		tp_alloc *a = f.a, *b = f.b;
 		for (int step = 0; step < 150; step++) {
-			tp_nodeset *free = &f.pool[rn(&r, 3)];
-			int n = rn(&r, 3) ? f.sizes[rn(&r, 4)] : 1 + rn(&r, t->nnodes);
+			tp_nodeset *free;
+			int n = churn_fix_ask(&f, &r, &free);
 			int rc = tp_alloc_place(a, free, n, &f.out);
 			QUIET_EQ(rc, tp_alloc_place(b, free, n, &f.want));
 			if (!tp_nodeset_equal(&f.out, &f.want))
@@ -722,8 +735,6 @@ START_TEST(test_carried_matches_uncarried)
 		uint64_t built, reused;
 		tp_fattree_alloc_stats(a, &built, &reused);
 		reused_total += reused;
-		tp_alloc_destroy(a);
-		tp_alloc_destroy(b);
 		churn_fix_fini(&f);
 	}
 	/* the carried tables were in fact used, not rebuilt every time */
@@ -827,14 +838,13 @@ START_TEST(test_probe_matches_place)
 		churn_fix f;
 		churn_fix_init(&f, &r, iter);
 		tp_fattree *t = f.t;
-		tp_alloc *a = make("fattree", t), *b = make("fattree", t);
-		tp_fattree_alloc_carry(b, false);
 		if (iter % 2)
-			a = tp_alloc_memo_wrap(a);
-		ck_assert_ptr_nonnull(a);
+			f.a = tp_alloc_memo_wrap(f.a);
+		ck_assert_ptr_nonnull(f.a);
+		tp_alloc *a = f.a, *b = f.b;
 		for (int step = 0; step < 150; step++) {
-			tp_nodeset *free = &f.pool[rn(&r, 3)];
-			int n = rn(&r, 3) ? f.sizes[rn(&r, 4)] : 1 + rn(&r, t->nnodes);
+			tp_nodeset *free;
+			int n = churn_fix_ask(&f, &r, &free);
 			int cap = rn(&r, 4) ? 0 : n + rn(&r, 3);
 			bool probe = rn(&r, 2);
 			int rc = ask(a, free, n, cap, probe, &f.out);
@@ -850,8 +860,6 @@ START_TEST(test_probe_matches_place)
 			if (rn(&r, 3) == 0)
 				churn_step(&r, t, free, &f.want);
 		}
-		tp_alloc_destroy(a);
-		tp_alloc_destroy(b);
 		churn_fix_fini(&f);
 	}
 	/* probes were in fact answered without a placement */
