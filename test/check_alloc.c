@@ -52,6 +52,17 @@ static void machine_fini(machine *m)
 	tp_torus_free(m->torus);
 }
 
+/* Allocator `name` on m, bare and through the failure memo (as the
+ * loader builds it). */
+static void bare_and_memo(machine *m, const char *name, tp_alloc **bare,
+			  tp_alloc **memo)
+{
+	tp_error err = { "" };
+	*bare = tp_alloc_create(name, &m->cfg, &err);
+	*memo = tp_alloc_memo_wrap(tp_alloc_create(name, &m->cfg, &err));
+	ck_assert_msg(*bare && *memo, "%s: %s", name, err.msg);
+}
+
 /* Random subset of `n` nodes with density p/8, then a random superset. */
 static void random_pair(tp_rng *r, tp_nodeset *s, tp_nodeset *super)
 {
@@ -398,10 +409,8 @@ START_TEST(test_memo_same_answers)
 	tp_torus_set_options(m.torus, &o, NULL);
 	static const char *names[] = { "torus-mss", "torus-base", "fattree" };
 	for (size_t k = 0; k < 3; k++) {
-		tp_error err = { "" };
-		tp_alloc *bare = tp_alloc_create(names[k], &m.cfg, &err);
-		tp_alloc *memo = tp_alloc_memo_wrap(tp_alloc_create(names[k], &m.cfg, &err));
-		ck_assert(bare && memo);
+		tp_alloc *bare, *memo;
+		bare_and_memo(&m, names[k], &bare, &memo);
 		ck_assert_str_eq(memo->ops->name, names[k]);
 		ck_assert_uint_eq(memo->flags, bare->flags);
 		tp_rng r;
@@ -456,10 +465,8 @@ START_TEST(test_memo_answers_same)
 	static const char *names[] = { "torus-mss", "torus-base", "torus-fs",
 				       "fattree", "tree-slurm" };
 	for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++) {
-		tp_error err = { "" };
-		tp_alloc *bare = tp_alloc_create(names[k], &m.cfg, &err);
-		tp_alloc *memo = tp_alloc_memo_wrap(tp_alloc_create(names[k], &m.cfg, &err));
-		ck_assert_msg(bare && memo, "%s: %s", names[k], err.msg);
+		tp_alloc *bare, *memo;
+		bare_and_memo(&m, names[k], &bare, &memo);
 		tp_rng r;
 		tp_rng_seed(&r, 99 + k);
 		enum { NSETS = 7 };
@@ -526,10 +533,8 @@ START_TEST(test_memo_whole_machine)
 	static const char *names[] = { "torus-mss", "torus-base", "fattree",
 				       "tree-slurm" };
 	for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++) {
-		tp_error err = { "" };
-		tp_alloc *bare = tp_alloc_create(names[k], &m.cfg, &err);
-		tp_alloc *memo = tp_alloc_memo_wrap(tp_alloc_create(names[k], &m.cfg, &err));
-		ck_assert_msg(bare && memo, "%s: %s", names[k], err.msg);
+		tp_alloc *bare, *memo;
+		bare_and_memo(&m, names[k], &bare, &memo);
 		tp_rng r;
 		tp_rng_seed(&r, 7 + k);
 		tp_nodeset all, other, junk, o1, o2;
@@ -600,10 +605,8 @@ START_TEST(test_memo_churn_same)
 				       "torus-anchor", "fattree", "tree-slurm",
 				       "tree-greedy" };
 	for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++) {
-		tp_error err = { "" };
-		tp_alloc *bare = tp_alloc_create(names[k], &m.cfg, &err);
-		tp_alloc *memo = tp_alloc_memo_wrap(tp_alloc_create(names[k], &m.cfg, &err));
-		ck_assert_msg(bare && memo, "%s: %s", names[k], err.msg);
+		tp_alloc *bare, *memo;
+		bare_and_memo(&m, names[k], &bare, &memo);
 		tp_rng r;
 		tp_rng_seed(&r, 2024 + k);
 		tp_nodeset free, proj, o1, o2, *ask;

@@ -652,6 +652,54 @@ static tp_fattree *carry_tree(rnd *r, int iter)
 	return gen(sh[0], sh[1]);
 }
 
+/* The churn both tests below run: a tree with its rules, an allocator
+ * carrying state (a) and one answering afresh (b), a few sizes a queue
+ * repeats, three free sets visited in turn, and the placements' out/want
+ * sets.  Made in one order so each test's random sequence is the one it
+ * was written with. */
+typedef struct {
+	tp_fattree *t;
+	tp_alloc *a, *b;
+	int sizes[4];
+	tp_nodeset pool[3], out, want;
+} churn_fix;
+
+static void churn_fix_init(churn_fix *f, rnd *r, int iter)
+{
+	f->t = carry_tree(r, iter);
+	set_opts(f->t, rn(r, 4), rn(r, 2), rn(r, 4) != 0);
+	f->a = make("fattree", f->t);
+	f->b = make("fattree", f->t);
+	tp_fattree_alloc_carry(f->b, false);
+	for (int i = 0; i < 4; i++)
+		f->sizes[i] = 1 + rn(r, f->t->nnodes);
+	for (int i = 0; i < 3; i++) {
+		tp_nodeset_init(&f->pool[i], f->t->nnodes);
+		random_state(r, f->t, &f->pool[i]);
+	}
+	tp_nodeset_init(&f->out, f->t->nnodes);
+	tp_nodeset_init(&f->want, f->t->nnodes);
+}
+
+static void churn_fix_fini(churn_fix *f)
+{
+	for (int i = 0; i < 3; i++)
+		tp_nodeset_fini(&f->pool[i]);
+	tp_nodeset_fini(&f->out);
+	tp_nodeset_fini(&f->want);
+	tp_alloc_destroy(f->a);
+	tp_alloc_destroy(f->b);
+	tp_fattree_free(f->t);
+}
+
+/* The next question: one of the free sets (into *free) and a size, mostly
+ * one the queue repeats. */
+static int churn_fix_ask(churn_fix *f, rnd *r, tp_nodeset **free)
+{
+	*free = &f->pool[rn(r, 3)];
+	return rn(r, 3) ? f->sizes[rn(r, 4)] : 1 + rn(r, f->t->nnodes);
+}
+
 /* One allocator carrying answers and DP tables, one building every answer
  * afresh (the code path before anything was carried): on churns over a
  * few free sets visited in turn (a backfill pass's current, projected and
@@ -662,30 +710,20 @@ START_TEST(test_carried_matches_uncarried)
 	rnd r = { 20261126u };
 	uint64_t reused_total = 0;
 	for (int iter = 0; iter < 240; iter++) {
-		tp_fattree *t = carry_tree(&r, iter);
-		set_opts(t, rn(&r, 4), rn(&r, 2), rn(&r, 4) != 0);
-		tp_alloc *a = make("fattree", t), *b = make("fattree", t);
-		tp_fattree_alloc_carry(b, false);
-		int sizes[4];
-		for (int i = 0; i < 4; i++)
-			sizes[i] = 1 + rn(&r, t->nnodes);
-		tp_nodeset pool[3], out, want;
-		for (int i = 0; i < 3; i++) {
-			tp_nodeset_init(&pool[i], t->nnodes);
-			random_state(&r, t, &pool[i]);
-		}
-		tp_nodeset_init(&out, t->nnodes);
-		tp_nodeset_init(&want, t->nnodes);
+		churn_fix f;
+		churn_fix_init(&f, &r, iter);
+		tp_fattree *t = f.t;
+		tp_alloc *a = f.a, *b = f.b;
 		for (int step = 0; step < 150; step++) {
-			tp_nodeset *free = &pool[rn(&r, 3)];
-			int n = rn(&r, 3) ? sizes[rn(&r, 4)] : 1 + rn(&r, t->nnodes);
-			int rc = tp_alloc_place(a, free, n, &out);
-			QUIET_EQ(rc, tp_alloc_place(b, free, n, &want));
-			if (!tp_nodeset_equal(&out, &want))
+			tp_nodeset *free;
+			int n = churn_fix_ask(&f, &r, &free);
+			int rc = tp_alloc_place(a, free, n, &f.out);
+			QUIET_EQ(rc, tp_alloc_place(b, free, n, &f.want));
+			if (!tp_nodeset_equal(&f.out, &f.want))
 				ck_abort_msg("iter %d step %d: %d nodes placed differently",
 					     iter, step, n);
 			if (rn(&r, 3) == 0)
-				churn_step(&r, t, free, &out);
+				churn_step(&r, t, free, &f.out);
 			/* rules changed between questions (both read them
 			 * at every question): nothing answered under the
 			 * old ones may be reused */
@@ -697,13 +735,7 @@ START_TEST(test_carried_matches_uncarried)
 		uint64_t built, reused;
 		tp_fattree_alloc_stats(a, &built, &reused);
 		reused_total += reused;
-		for (int i = 0; i < 3; i++)
-			tp_nodeset_fini(&pool[i]);
-		tp_nodeset_fini(&out);
-		tp_nodeset_fini(&want);
-		tp_alloc_destroy(a);
-		tp_alloc_destroy(b);
-		tp_fattree_free(t);
+		churn_fix_fini(&f);
 	}
 	/* the carried tables were in fact used, not rebuilt every time */
 	ck_assert_uint_gt(reused_total, 1000);
@@ -803,48 +835,32 @@ START_TEST(test_probe_matches_place)
 	rnd r = { 20261127u };
 	int decided_yes = 0;
 	for (int iter = 0; iter < 240; iter++) {
-		tp_fattree *t = carry_tree(&r, iter);
-		set_opts(t, rn(&r, 4), rn(&r, 2), rn(&r, 4) != 0);
-		tp_alloc *a = make("fattree", t), *b = make("fattree", t);
-		tp_fattree_alloc_carry(b, false);
+		churn_fix f;
+		churn_fix_init(&f, &r, iter);
+		tp_fattree *t = f.t;
 		if (iter % 2)
-			a = tp_alloc_memo_wrap(a);
-		ck_assert_ptr_nonnull(a);
-		int sizes[4];
-		for (int i = 0; i < 4; i++)
-			sizes[i] = 1 + rn(&r, t->nnodes);
-		tp_nodeset pool[3], out, want;
-		for (int i = 0; i < 3; i++) {
-			tp_nodeset_init(&pool[i], t->nnodes);
-			random_state(&r, t, &pool[i]);
-		}
-		tp_nodeset_init(&out, t->nnodes);
-		tp_nodeset_init(&want, t->nnodes);
+			f.a = tp_alloc_memo_wrap(f.a);
+		ck_assert_ptr_nonnull(f.a);
+		tp_alloc *a = f.a, *b = f.b;
 		for (int step = 0; step < 150; step++) {
-			tp_nodeset *free = &pool[rn(&r, 3)];
-			int n = rn(&r, 3) ? sizes[rn(&r, 4)] : 1 + rn(&r, t->nnodes);
+			tp_nodeset *free;
+			int n = churn_fix_ask(&f, &r, &free);
 			int cap = rn(&r, 4) ? 0 : n + rn(&r, 3);
 			bool probe = rn(&r, 2);
-			int rc = ask(a, free, n, cap, probe, &out);
-			int want_rc = ask(b, free, n, cap, false, &want);
+			int rc = ask(a, free, n, cap, probe, &f.out);
+			int want_rc = ask(b, free, n, cap, false, &f.want);
 			if (rc != want_rc)
 				ck_abort_msg("iter %d step %d: %s of %d nodes: %d, placed: %d",
 					     iter, step, probe ? "probe" : "placement",
 					     n, rc, want_rc);
-			if (!probe && !tp_nodeset_equal(&out, &want))
+			if (!probe && !tp_nodeset_equal(&f.out, &f.want))
 				ck_abort_msg("iter %d step %d: %d nodes placed differently",
 					     iter, step, n);
-			decided_yes += probe && !rc && !tp_nodeset_count(&out);
+			decided_yes += probe && !rc && !tp_nodeset_count(&f.out);
 			if (rn(&r, 3) == 0)
-				churn_step(&r, t, free, &want);
+				churn_step(&r, t, free, &f.want);
 		}
-		for (int i = 0; i < 3; i++)
-			tp_nodeset_fini(&pool[i]);
-		tp_nodeset_fini(&out);
-		tp_nodeset_fini(&want);
-		tp_alloc_destroy(a);
-		tp_alloc_destroy(b);
-		tp_fattree_free(t);
+		churn_fix_fini(&f);
 	}
 	/* probes were in fact answered without a placement */
 	ck_assert_int_gt(decided_yes, 500);

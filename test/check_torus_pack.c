@@ -217,41 +217,6 @@ START_TEST(test_projection_bound)
 }
 END_TEST
 
-/* Change the free set as slurmctld's calls do: a job starts (a box or a
- * few nodes taken), one ends (nodes given back), now and then every node
- * free (the "could it ever run" question) or an unrelated state. */
-static void next_state(const tp_torus *t, tp_nodeset *avail, tp_nodeset *box)
-{
-	int N = tp_torus_nnodes(t), n = tp_torus_ndims(t);
-	switch (rnd(8)) {
-	case 0:
-		tp_nodeset_fill(avail);
-		break;
-	case 1:
-		random_state(t, avail);
-		break;
-	case 2: /* an end */
-		for (int k = 1 + (int)rnd(4); k > 0; k--)
-			tp_nodeset_set(avail, (int)rnd((unsigned)N));
-		break;
-	case 3: /* a start of single nodes */
-		for (int k = 1 + (int)rnd(4); k > 0; k--)
-			tp_nodeset_clear(avail, (int)rnd((unsigned)N));
-		break;
-	default: { /* a start of a box */
-		int len[TP_TORUS_MAX_DIMS];
-		for (int i = 0; i < n; i++)
-			len[i] = 1 + (int)rnd((unsigned)(tp_torus_dims(t)[i] + 1) / 2);
-		tp_box b;
-		tp_torus_placement(t, len, (long)rnd((unsigned)tp_torus_placements(t, len)), &b);
-		tp_nodeset_zero(box);
-		tp_torus_box_nodes(t, &b, box);
-		tp_nodeset_andnot(avail, box);
-		break;
-	}
-	}
-}
-
 /* The bounds a kept allocator carries from one packed search to the next
  * (torus_pack_bounds.h), over chains of free sets that shrink, grow and
  * jump, with every size asked about in turn: each answer is the one-off
@@ -289,7 +254,7 @@ START_TEST(test_carried_bounds_match_fresh)
 		tp_nodeset_init(&box, N);
 		random_state(t, &avail);
 		for (int step = 0; step < 40; step++) {
-			next_state(t, &avail, &box);
+			churn_state(t, &avail, &box, 80, 30);
 			for (int q = 0; q < 4; q++) {
 				int nodes = sizes[rnd((unsigned)nsizes)];
 				int w = tp_torus_place_packed(t, TP_TORUS_SHAPES_ALL,
@@ -370,18 +335,6 @@ START_TEST(test_pack_bounds_rules)
 }
 END_TEST
 
-/* Nodes of a random box of t into s (which is cleared first). */
-static void random_box(const tp_torus *t, tp_nodeset *s)
-{
-	int len[TP_TORUS_MAX_DIMS];
-	for (int i = 0; i < tp_torus_ndims(t); i++)
-		len[i] = 1 + (int)rnd((unsigned)tp_torus_dims(t)[i]);
-	tp_box b;
-	tp_torus_placement(t, len, (long)rnd((unsigned)tp_torus_placements(t, len)), &b);
-	tp_nodeset_zero(s);
-	tp_torus_box_nodes(t, &b, s);
-}
-
 /* Projections carried from set to set (tp_torus_proj_reset) bound every
  * shape as projections built afresh on each set do, along a churn of
  * boxes taken and given back, single nodes, and jumps to unrelated
@@ -400,16 +353,7 @@ START_TEST(test_projection_carried)
 		tp_torus_proj *kept = tp_torus_proj_new(t, &avail);
 		ck_assert_ptr_nonnull(kept);
 		for (int step = 0; step < 40; step++) {
-			unsigned what = rnd(8);
-			random_box(t, &box);
-			if (what < 3)
-				tp_nodeset_andnot(&avail, &box); /* a job starts */
-			else if (what < 6)
-				tp_nodeset_or(&avail, &box); /* one ends */
-			else if (what == 6)
-				tp_nodeset_clear(&avail, (int)rnd((unsigned)N));
-			else
-				random_state(t, &avail);
+			churn_state(t, &avail, &box, 80, 30);
 			tp_torus_proj_reset(kept, &avail);
 			tp_torus_proj *fresh = tp_torus_proj_new(t, &avail);
 			ck_assert_ptr_nonnull(fresh);
