@@ -29,10 +29,32 @@ bool tp_memo_answers_keeps(const tp_alloc_req *req)
 	return !tp_alloc_req_constrained(req);
 }
 
-static bool same_request(const tp_memo_answer *a, const tp_alloc_req *req)
+bool tp_memo_answer_is(const tp_memo_answer *a, const tp_alloc_req *req)
 {
 	return a->nodes == req->nodes && a->max_nodes == req->max_nodes &&
 	       a->boxes_only == req->boxes_only;
+}
+
+int tp_memo_answer_read(const tp_memo_answer *a, tp_nodeset *out)
+{
+	if (a->rc)
+		tp_nodeset_zero(out);
+	else
+		tp_nodeset_copy(out, &a->out);
+	return a->rc;
+}
+
+void tp_memo_answer_write(tp_memo_answer *a, const tp_alloc_req *req, int rc,
+			  const tp_nodeset *out)
+{
+	a->nodes = req->nodes;
+	a->max_nodes = req->max_nodes;
+	a->boxes_only = req->boxes_only;
+	a->rc = rc;
+	if (!rc)
+		tp_nodeset_copy(&a->out, out);
+	else if (a->out.w)
+		tp_nodeset_zero(&a->out);
 }
 
 static tp_memo_set *find_set(tp_memo_answers *m, const tp_nodeset *free)
@@ -52,14 +74,8 @@ int tp_memo_answers_get(tp_memo_answers *m, const tp_nodeset *free,
 		return 1;
 	tp_memo_set *s = find_set(m, free);
 	for (int a = 0; s && a < s->n; a++) {
-		const tp_memo_answer *ans = &s->ans[a];
-		if (!same_request(ans, req))
-			continue;
-		if (ans->rc)
-			tp_nodeset_zero(out);
-		else
-			tp_nodeset_copy(out, &ans->out);
-		return ans->rc;
+		if (tp_memo_answer_is(&s->ans[a], req))
+			return tp_memo_answer_read(&s->ans[a], out);
 	}
 	return 1;
 }
@@ -99,14 +115,7 @@ void tp_memo_answers_put(tp_memo_answers *m, const tp_nodeset *free,
 	tp_memo_answer *a = &s->ans[s->next];
 	if (!a->out.w && tp_nodeset_init(&a->out, m->nnodes))
 		return;
-	a->nodes = req->nodes;
-	a->max_nodes = req->max_nodes;
-	a->boxes_only = req->boxes_only;
-	a->rc = rc;
-	if (rc)
-		tp_nodeset_zero(&a->out);
-	else
-		tp_nodeset_copy(&a->out, out);
+	tp_memo_answer_write(a, req, rc, out);
 	s->next = (s->next + 1) % TP_MEMO_ANSWERS;
 	if (s->n < TP_MEMO_ANSWERS)
 		s->n++;

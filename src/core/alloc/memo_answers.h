@@ -31,6 +31,15 @@ typedef struct tp_memo_answer {
 	tp_nodeset out;
 } tp_memo_answer;
 
+/* Is a the answer to req (the same nodes, node cap and boxes only)? */
+bool tp_memo_answer_is(const tp_memo_answer *a, const tp_alloc_req *req);
+/* a's placement into out (cleared when refused); its rc, 0 or -1. */
+int tp_memo_answer_read(const tp_memo_answer *a, tp_nodeset *out);
+/* Record rc (out: the placement when 0) as the answer to req; a->out
+ * must be initialised when rc is 0 (a refusal needs none). */
+void tp_memo_answer_write(tp_memo_answer *a, const tp_alloc_req *req, int rc,
+			  const tp_nodeset *out);
+
 typedef struct tp_memo_set {
 	tp_nodeset free;
 	uint64_t used;   /* when last asked about, for replacement */

@@ -7,10 +7,7 @@
 #include "alloc/memo_answers.h"
 
 struct tp_memo_whole_ans {
-	int max_nodes;
-	bool boxes_only;
-	int rc;
-	tp_nodeset out;   /* the placement when rc == 0 */
+	tp_memo_answer ans; /* its `out` initialised only when placed */
 	tp_memo_whole_ans *next;
 };
 
@@ -27,7 +24,7 @@ void tp_memo_whole_fini(tp_memo_whole *w)
 		tp_memo_whole_ans *a = w->by_nodes[n];
 		while (a) {
 			tp_memo_whole_ans *next = a->next;
-			tp_nodeset_fini(&a->out);
+			tp_nodeset_fini(&a->ans.out);
 			free(a);
 			a = next;
 		}
@@ -47,8 +44,7 @@ bool tp_memo_whole_applies(const tp_memo_whole *w, const tp_nodeset *free,
 static tp_memo_whole_ans *find(const tp_memo_whole *w, const tp_alloc_req *req)
 {
 	tp_memo_whole_ans *a = w->by_nodes ? w->by_nodes[req->nodes] : NULL;
-	while (a && (a->max_nodes != req->max_nodes ||
-		     a->boxes_only != req->boxes_only))
+	while (a && !tp_memo_answer_is(&a->ans, req))
 		a = a->next;
 	return a;
 }
@@ -57,13 +53,7 @@ int tp_memo_whole_get(const tp_memo_whole *w, const tp_alloc_req *req,
 		      tp_nodeset *out)
 {
 	const tp_memo_whole_ans *a = find(w, req);
-	if (!a)
-		return 1;
-	if (a->rc)
-		tp_nodeset_zero(out);
-	else
-		tp_nodeset_copy(out, &a->out);
-	return a->rc;
+	return a ? tp_memo_answer_read(&a->ans, out) : 1;
 }
 
 void tp_memo_whole_put(tp_memo_whole *w, const tp_alloc_req *req, int rc,
@@ -77,13 +67,11 @@ void tp_memo_whole_put(tp_memo_whole *w, const tp_alloc_req *req, int rc,
 	tp_memo_whole_ans *a = calloc(1, sizeof(*a));
 	if (!a)
 		return;
-	if (!rc && tp_nodeset_init_copy(&a->out, out)) {
+	if (!rc && tp_nodeset_init(&a->ans.out, w->nnodes)) {
 		free(a);
 		return;
 	}
-	a->max_nodes = req->max_nodes;
-	a->boxes_only = req->boxes_only;
-	a->rc = rc;
+	tp_memo_answer_write(&a->ans, req, rc, out);
 	a->next = w->by_nodes[req->nodes];
 	w->by_nodes[req->nodes] = a;
 	w->held++;
