@@ -325,11 +325,26 @@ static void run_case(const bench_case *bc)
 	tp_torus_free(t);
 }
 
+static bool known_case(const char *label)
+{
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		if (!strcmp(label, cases[i].label))
+			return true;
+	return false;
+}
+
 static void parse_args(int argc, char **argv)
 {
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--case") && i + 1 < argc) {
 			only_case = argv[++i];
+			if (!known_case(only_case)) {
+				fprintf(stderr, "bench_torus: --case: no torus '%s'; the cases:", only_case);
+				for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++)
+					fprintf(stderr, " %s", cases[k].label);
+				fprintf(stderr, "\n");
+				exit(2);
+			}
 		} else if (!strcmp(argv[i], "--alloc") && i + 1 < argc) {
 			only_alloc = argv[++i];
 			if (strcmp(only_alloc, "torus-base") && strcmp(only_alloc, "torus-fs") &&
