@@ -23,6 +23,7 @@
  * (the flat 128-node baseline always runs: every ratio is against it),
  * POLICY only that policy (a profile of one row).
  */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -149,6 +150,10 @@ static int simulate(const machine *m, const char *policy,
 	}
 	tp_policy_destroy(p);
 	tp_alloc_destroy(a);
+	/* a repeated replay builds its machine again: none may pile up in
+	 * the peak RSS */
+	tp_fattree_free(ft);
+	tp_torus_free(tor);
 	return rc;
 }
 
@@ -226,6 +231,23 @@ static int run_one(const tp_workload *src, size_t njobs, const machine *m,
 	return n == (ssize_t)sizeof(*res) && res->ok ? 0 : -1;
 }
 
+/* A MACHINE or POLICY argument that selects nothing is an error, not an
+ * empty table. */
+static bool known_filters(const char *only, const char *only_pol)
+{
+	bool mach = !only, pol = !only_pol;
+	for (size_t m = 1; m < NMACH && !mach; m++)
+		mach = strstr(machines[m].label, only) != NULL;
+	for (size_t p = 0; p < NPOL && !pol; p++)
+		pol = !strcmp(policies[p], only_pol);
+	if (!mach)
+		fprintf(stderr, "bench_scale: no machine label contains '%s'\n", only);
+	if (!pol)
+		fprintf(stderr, "bench_scale: no policy '%s' (fcfs, easy, conservative)\n",
+			only_pol);
+	return mach && pol;
+}
+
 int main(int argc, char **argv)
 {
 	size_t njobs = argc > 1 ? (size_t)atol(argv[1]) : 2000;
@@ -233,6 +255,8 @@ int main(int argc, char **argv)
 		: TP_DEFAULT_DATA_DIR "/traces/SDSC-SP2-1998-4.2-cln.swf.gz";
 	const char *only = argc > 3 ? argv[3] : NULL;
 	const char *only_pol = argc > 4 && argv[4][0] ? argv[4] : NULL;
+	if (!known_filters(only, only_pol))
+		return 2;
 	tp_error err = { "" };
 	tp_workload src = { 0 };
 	if (tp_swf_read(trace, NULL, &src, &err) || src.nodes != 128) {
