@@ -2,6 +2,8 @@
 #include "check_util.h"
 #include "base/nodeset.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 START_TEST(test_set_range_and_count)
@@ -310,6 +312,47 @@ START_TEST(test_count_random)
 }
 END_TEST
 
+/* The node-list text of random sets (indices of one to six digits,
+ * runs of every length) against a reference written with snprintf. */
+START_TEST(test_format_random)
+{
+	uint64_t x = 2463534242ull;
+	for (int round = 0; round < 400; round++) {
+		int n = 1 + (round % 4 ? round * 7 : round * 499);
+		tp_nodeset s;
+		tp_nodeset_init(&s, n);
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		int run = 1 + (int)(x % 12);
+		for (int i = 0; i < n; i += run) {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			if (x % 2)
+				tp_nodeset_set_range(&s, i, i + run < n ? i + run : n);
+		}
+		/* at most 8 digits, a comma or a dash per node */
+		size_t cap = 9 * (size_t)n + 1, len = 0;
+		char *want = calloc(cap, 1);
+		ck_assert_ptr_nonnull(want);
+		for (int i = tp_nodeset_next(&s, 0); i >= 0;) {
+			int j = tp_nodeset_next_clear(&s, i) - 1;
+			const char *sep = len ? "," : "";
+			len += (size_t)(i == j ? snprintf(want + len, cap - len, "%s%d", sep, i)
+					       : snprintf(want + len, cap - len, "%s%d-%d", sep, i, j));
+			ck_assert_uint_lt(len, cap);
+			i = tp_nodeset_next(&s, j + 1);
+		}
+		char *got = tp_nodeset_format(&s);
+		ck_assert_str_eq(got, want);
+		free(got);
+		free(want);
+		tp_nodeset_fini(&s);
+	}
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("nodeset");
@@ -323,6 +366,7 @@ int main(void)
 	tcase_add_test(tc, test_counted_and_spans);
 	tcase_add_test(tc, test_copy_resized);
 	tcase_add_test(tc, test_count_random);
+	tcase_add_test(tc, test_format_random);
 	suite_add_tcase(s, tc);
 	return tp_check_run(s);
 }

@@ -1,10 +1,13 @@
 /* alloc.c - allocator registry and generic helpers; see alloc.h. */
 #include "alloc/alloc.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "alloc/alloc_registry.h"
+
+static atomic_uint_fast64_t next_serial;
 
 tp_alloc *tp_alloc_new(const tp_alloc_ops *ops, int nnodes, void *state)
 {
@@ -14,6 +17,7 @@ tp_alloc *tp_alloc_new(const tp_alloc_ops *ops, int nnodes, void *state)
 		a->flags = ops->flags;
 		a->nnodes = nnodes;
 		a->state = state;
+		a->serial = atomic_fetch_add(&next_serial, 1) + 1;
 	}
 	return a;
 }

@@ -14,6 +14,7 @@
 #define TP_ALLOC_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "base/error.h"
 #include "model/job.h"
@@ -131,6 +132,10 @@ struct tp_alloc {
 	int nnodes;
 	void *state;
 	const tp_groups *groups; /* set by the machine's loader, or NULL */
+	/* Unique to this allocator in the process (tp_alloc_new): what is
+	 * carried from pass to pass names its allocator by it, not by an
+	 * address a new allocator may reuse. */
+	uint64_t serial;
 };
 
 /* What an allocator may be built from; unused members are NULL/0. */

@@ -332,21 +332,20 @@ static bool size_has_box(const tp_torus *t, tp_torus_base_shapes reading,
 /* Shapeless=pack: `nodes` has no box shape on this torus at all (3 on
  * 2x2x2, 5 on 4x4x2x2), or none whose positions are all present
  * (torus_present.c), so no box of it ever frees.  The job gets the
- * lowest-numbered `nodes` available nodes of the smallest box (sizes up to
- * twice the job's, shape order, then low-corner index, for every method)
- * that has that many available: compact, and it runs as on stock Slurm.
+ * lowest-numbered `nodes` available nodes (packed_nodes) of the smallest
+ * box (sizes up to twice the job's, shape order, then low-corner index,
+ * for every method) that has that many available, found into *box:
+ * compact, and it runs as on stock Slurm.
  * A box qualifies on every superset of `avail` and on the job's own nodes,
  * so the allocator stays monotone.  -1 when the size has a shape (the job
  * waits for a box), no box qualifies, or Shapeless=refuse.  "A shape" is
  * one of the method's reading: under BaseShapes=canonical a size whose
  * boxes all lie against the listed order of the dimensions is packed. */
-static int place_packed(const tp_torus *t, tp_torus_base_shapes reading,
-			const tp_nodeset *avail, int nodes, tp_torus_erode *er,
-			tp_shapes_kept *kept, tp_pack_bounds *pb,
-			tp_torus_proj **slot,
-			tp_nodeset *out)
+static int find_packed(const tp_torus *t, tp_torus_base_shapes reading,
+		       const tp_nodeset *avail, int nodes, tp_torus_erode *er,
+		       tp_shapes_kept *kept, tp_pack_bounds *pb,
+		       tp_torus_proj **slot, tp_box *box)
 {
-	tp_nodeset_zero(out);
 	if (tp_torus_options(t)->shapeless != TP_TORUS_SHAPELESS_PACK ||
 	    nodes < 1 || tp_nodeset_count(avail) < nodes ||
 	    size_has_box(t, reading, kept, nodes))
@@ -356,7 +355,6 @@ static int place_packed(const tp_torus *t, tp_torus_base_shapes reading,
 	int most = tp_torus_nnodes(t) < 2 * nodes ? tp_torus_nnodes(t) : 2 * nodes;
 	bool found = false, none = most <= nodes;
 	long counts = 0;
-	tp_box box;
 	dead_scan ds;
 	int n = tp_torus_ndims(t);
 	bool all_free = tp_nodeset_count(avail) == tp_torus_nnodes(t);
@@ -374,19 +372,38 @@ static int place_packed(const tp_torus *t, tp_torus_base_shapes reading,
 				none = true;
 			else if (!inside_dead(&ds.d, sh[r].len, n))
 				found = first_holding(t, er, sh[r].len, nodes,
-						      pb, &box);
+						      pb, box);
 		}
 	}
 	dead_scan_fini(&ds);
-	if (!found)
-		return -1;
-	tp_torus_box_nodes(t, &box, out);
+	return found ? 0 : -1;
+}
+
+/* The lowest-numbered `nodes` available nodes of box into out. */
+static void packed_nodes(const tp_torus *t, const tp_box *box,
+			 const tp_nodeset *avail, int nodes, tp_nodeset *out)
+{
+	tp_torus_box_nodes(t, box, out);
 	tp_nodeset_and(out, avail);
 	int i = -1;
 	for (int k = 0; k < nodes; k++)
 		i = tp_nodeset_next(out, i + 1);
 	while ((i = tp_nodeset_next(out, i + 1)) >= 0)
 		tp_nodeset_clear(out, i);
+}
+
+/* find_packed, its nodes into out unless `probe` (alloc.h). */
+static int place_packed(const tp_torus *t, tp_torus_base_shapes reading,
+			const tp_nodeset *avail, int nodes, tp_torus_erode *er,
+			tp_shapes_kept *kept, tp_pack_bounds *pb,
+			tp_torus_proj **slot, bool probe, tp_nodeset *out)
+{
+	tp_box box;
+	tp_nodeset_zero(out);
+	if (find_packed(t, reading, avail, nodes, er, kept, pb, slot, &box))
+		return -1;
+	if (!probe)
+		packed_nodes(t, &box, avail, nodes, out);
 	return 0;
 }
 
@@ -400,7 +417,7 @@ int tp_torus_place_packed(const tp_torus *t, tp_torus_base_shapes reading,
 	tp_nodeset_zero(out);
 	if (er && kept)
 		rc = place_packed(t, reading, avail, nodes, er, kept, NULL,
-				  &proj, out);
+				  &proj, false, out);
 	tp_torus_proj_free(proj);
 	tp_shapes_kept_free(kept);
 	tp_torus_erode_free(er);
@@ -428,8 +445,12 @@ static int torus_place(tp_alloc *a, const tp_nodeset *avail,
 				       : place_packed(ta->t,
 						method_reading(ta->t, ta->method),
 						avail, req->nodes, ta->er,
-						ta->kept, ta->pb, &ta->proj, out);
-	tp_torus_box_nodes(ta->t, &box, out);
+						ta->kept, ta->pb, &ta->proj,
+						req->probe, out);
+	/* a probe asks whether, not where (alloc.h): the box's nodes are
+	 * not listed */
+	if (!req->probe)
+		tp_torus_box_nodes(ta->t, &box, out);
 	return 0;
 }
 

@@ -363,6 +363,37 @@ int tp_nodeset_lowest_from(const tp_nodeset *s, int from, int count,
 	return got;
 }
 
+/* Decimal digits of v >= 0 at p, backwards from its end; their count. */
+static int put_index(char *end, int v)
+{
+	int l = 0;
+	do {
+		*--end = (char)('0' + v % 10);
+		v /= 10;
+		l++;
+	} while (v);
+	return l;
+}
+
+/* ",i" or ",i-j" (no comma first) into item; its length.  By hand: a
+ * replay lists every job's nodes, and snprintf costs most of it. */
+static int format_range(char *item, bool first, int i, int j)
+{
+	char digits[24];
+	char *end = digits + sizeof(digits);
+	int l = 0;
+	if (i != j) {
+		l = put_index(end, j);
+		*(end - ++l) = '-';
+	}
+	l += put_index(end - l, i);
+	if (!first)
+		*(end - ++l) = ',';
+	memcpy(item, end - l, (size_t)l);
+	item[l] = '\0';
+	return l;
+}
+
 char *tp_nodeset_format(const tp_nodeset *s)
 {
 	size_t cap = 64, len = 0;
@@ -373,8 +404,7 @@ char *tp_nodeset_format(const tp_nodeset *s)
 	for (int i = tp_nodeset_next(s, 0); i >= 0;) {
 		int j = tp_nodeset_next_clear(s, i) - 1;
 		char item[32];
-		int l = (i == j) ? snprintf(item, sizeof(item), "%s%d", len ? "," : "", i)
-				 : snprintf(item, sizeof(item), "%s%d-%d", len ? "," : "", i, j);
+		int l = format_range(item, len == 0, i, j);
 		if (len + (size_t)l + 1 > cap) {
 			cap = 2 * cap + (size_t)l;
 			char *grown = realloc(out, cap);

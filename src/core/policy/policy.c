@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "policy/shadow_kept.h"
 
 static const tp_policy_ops *const policies[] = {
 	&tp_policy_fcfs,
@@ -30,6 +31,8 @@ const tp_policy_ops *tp_policy_find(const char *name)
 
 void tp_policy_destroy(tp_policy *p)
 {
+	if (p)
+		tp_shadow_kept_free(p->shadow_kept);
 	free(p);
 }
 

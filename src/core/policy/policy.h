@@ -80,6 +80,9 @@ struct tp_policy {
 	const tp_policy_ops *ops;
 	tp_policy_opts opts;
 	tp_policy_stats stats;
+	/* EASY's head shadow, carried from pass to pass (shadow_kept.h);
+	 * NULL until its first pass */
+	struct tp_shadow_kept *shadow_kept;
 };
 
 /* The policy called `name`, NULL if none.  Policies are made, with

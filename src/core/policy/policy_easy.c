@@ -10,6 +10,7 @@
 
 #include "policy/first_fit.h"
 #include "policy/shadow.h"
+#include "policy/shadow_kept.h"
 
 typedef struct easy_ctx {
 	tp_cluster *c;
@@ -87,7 +88,11 @@ static int try_backfill(tp_policy *p, easy_ctx *x, size_t i)
 static void easy_by_sets(tp_policy *p, tp_cluster *c)
 {
 	easy_ctx x = { 0 };
-	if (ctx_init(&x, c) || tp_shadow_compute(c, x.head, NULL, &x.shadow))
+	/* without it (ENOMEM) every pass computes the shadow */
+	if (!p->shadow_kept)
+		p->shadow_kept = tp_shadow_kept_new();
+	if (ctx_init(&x, c) ||
+	    tp_shadow_compute_kept(p->shadow_kept, c, x.head, &x.shadow))
 		goto out;
 	if (x.shadow.time == INT64_MAX)
 		goto out; /* never placeable: no reservation, no backfill */

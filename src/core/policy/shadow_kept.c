@@ -1,0 +1,155 @@
+/* shadow_kept.c - the head's shadow carried from pass to pass; see
+ * shadow_kept.h. */
+#include "policy/shadow_kept.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc/alloc.h"
+
+/* A running job as the kept shadow saw it: its nodes are the words
+ * [wlo, whi) of the kept words from `at` on. */
+typedef struct kept_run {
+	int64_t limit;
+	int wlo, whi;
+	size_t at;
+} kept_run;
+
+struct tp_shadow_kept {
+	bool valid;
+	uint64_t alloc;       /* the allocator's serial */
+	int nodes, max_nodes; /* the head's request: without constraints,
+			       * all the shadow reads of it */
+	int64_t now;          /* c->now: time only moves on */
+	tp_nodeset free;      /* c->free */
+	kept_run *run;
+	size_t nrun, caprun;
+	uint64_t *words;      /* the runs' node words */
+	size_t nwords, capwords;
+	int64_t time;         /* the shadow: its time then, its free set */
+	tp_nodeset shadow_free;
+	unsigned long hits;
+};
+
+tp_shadow_kept *tp_shadow_kept_new(void)
+{
+	return calloc(1, sizeof(tp_shadow_kept));
+}
+
+void tp_shadow_kept_free(tp_shadow_kept *k)
+{
+	if (!k)
+		return;
+	tp_nodeset_fini(&k->free);
+	tp_nodeset_fini(&k->shadow_free);
+	free(k->run);
+	free(k->words);
+	free(k);
+}
+
+static bool run_same(const tp_shadow_kept *k, const kept_run *kr,
+		     const tp_run *r)
+{
+	return kr->limit == r->limit && kr->wlo == r->wlo && kr->whi == r->whi &&
+	       !memcmp(k->words + kr->at, r->nodes.w + r->wlo,
+		       (size_t)(r->whi - r->wlo) * sizeof(uint64_t));
+}
+
+static bool same_state(const tp_shadow_kept *k, const tp_cluster *c,
+		       const tp_job *job)
+{
+	if (!k->valid || k->alloc != c->alloc->serial ||
+	    k->nodes != job->nodes || k->max_nodes != job->max_nodes ||
+	    c->now < k->now || k->nrun != c->nrun || k->free.n != c->free.n ||
+	    !tp_nodeset_equal(&k->free, &c->free))
+		return false;
+	for (size_t i = 0; i < c->nrun; i++)
+		if (!run_same(k, &k->run[i], &c->run[i]))
+			return false;
+	return true;
+}
+
+/* Room for n runs and w words; -1 on ENOMEM. */
+static int reserve(tp_shadow_kept *k, size_t n, size_t w)
+{
+	if (n > k->caprun) {
+		kept_run *g = realloc(k->run, n * sizeof(*g));
+		if (!g)
+			return -1;
+		k->run = g;
+		k->caprun = n;
+	}
+	if (w > k->capwords) {
+		uint64_t *g = realloc(k->words, w * sizeof(*g));
+		if (!g)
+			return -1;
+		k->words = g;
+		k->capwords = w;
+	}
+	return 0;
+}
+
+/* Sets of c->nnodes nodes in k; -1 on ENOMEM. */
+static int size_sets(tp_shadow_kept *k, int n)
+{
+	if (k->free.n == n && k->free.w)
+		return 0;
+	tp_nodeset_fini(&k->free);
+	tp_nodeset_fini(&k->shadow_free);
+	return tp_nodeset_init(&k->free, n) ||
+	       tp_nodeset_init(&k->shadow_free, n) ? -1 : 0;
+}
+
+/* Keep s, computed on c for job; k is left invalid on ENOMEM. */
+static void keep(tp_shadow_kept *k, const tp_cluster *c, const tp_job *job,
+		 const tp_shadow *s)
+{
+	size_t words = 0;
+	k->valid = false;
+	for (size_t i = 0; i < c->nrun; i++)
+		words += (size_t)(c->run[i].whi - c->run[i].wlo);
+	if (size_sets(k, c->free.n) || reserve(k, c->nrun, words))
+		return;
+	k->nwords = 0;
+	for (size_t i = 0; i < c->nrun; i++) {
+		const tp_run *r = &c->run[i];
+		size_t len = (size_t)(r->whi - r->wlo);
+		k->run[i] = (kept_run){ .limit = r->limit, .wlo = r->wlo,
+					.whi = r->whi, .at = k->nwords };
+		memcpy(k->words + k->nwords, r->nodes.w + r->wlo,
+		       len * sizeof(uint64_t));
+		k->nwords += len;
+	}
+	k->nrun = c->nrun;
+	k->alloc = c->alloc->serial;
+	k->nodes = job->nodes;
+	k->max_nodes = job->max_nodes;
+	k->now = c->now;
+	tp_nodeset_copy(&k->free, &c->free);
+	k->time = s->time;
+	tp_nodeset_copy(&k->shadow_free, &s->free);
+	k->valid = true;
+}
+
+int tp_shadow_compute_kept(tp_shadow_kept *k, const tp_cluster *c,
+			   const tp_job *job, tp_shadow *s)
+{
+	tp_alloc_req req = tp_job_req(job);
+	if (!k || tp_alloc_req_constrained(&req))
+		return tp_shadow_compute(c, job, NULL, s);
+	if (same_state(k, c, job)) {
+		s->time = k->time > c->now ? k->time : c->now;
+		tp_nodeset_copy(&s->free, &k->shadow_free);
+		k->hits++;
+		return 0;
+	}
+	if (tp_shadow_compute(c, job, NULL, s))
+		return -1;
+	keep(k, c, job, s);
+	return 0;
+}
+
+unsigned long tp_shadow_kept_hits(const tp_shadow_kept *k)
+{
+	return k ? k->hits : 0;
+}
