@@ -436,6 +436,54 @@ static double brute_mean(const tp_torus *t, const tp_box *b)
 	return size > 1 ? sum / (size * (size - 1) / 2.0) : 0;
 }
 
+/* tp_torus_shapes_maximal against its definition: the shapes of the
+ * range (tp_torus_shapes, in its order) that no dimension can lengthen
+ * within the range, on tori of 1 to 5 dimensions and ranges of every
+ * width. */
+START_TEST(test_shapes_maximal)
+{
+	tp_error err = { "" };
+	unsigned x = 12345;
+	for (int round = 0; round < 300; round++) {
+		int n = 1 + round % 5, dims[5];
+		for (int i = 0; i < n; i++) {
+			x = x * 1103515245u + 12345u;
+			dims[i] = 1 + (int)((x >> 8) % (n > 3 ? 6 : 9));
+		}
+		tp_torus *t = tp_torus_generate(n, dims, NULL, &err);
+		ck_assert_msg(t, "%s", err.msg);
+		int N = tp_torus_nnodes(t);
+		x = x * 1103515245u + 12345u;
+		int lo = 1 + (int)((x >> 8) % (unsigned)N);
+		x = x * 1103515245u + 12345u;
+		int hi = lo + (int)((x >> 8) % (unsigned)(lo + 1));
+		tp_torus_shape *all, *got;
+		int nall = tp_torus_shapes(t, lo, hi - lo, &all);
+		int ngot = tp_torus_shapes_maximal(t, lo, hi, &got);
+		ck_assert_int_ge(nall, 0);
+		ck_assert_int_ge(ngot, 0);
+		int k = 0;
+		for (int r = 0; r < nall; r++) {
+			bool grows = false;
+			for (int i = 0; i < n; i++)
+				grows |= all[r].len[i] < dims[i] &&
+					 all[r].size / all[r].len[i] * (all[r].len[i] + 1) <= hi;
+			if (grows)
+				continue;
+			ck_assert_int_lt(k, ngot);
+			ck_assert_int_eq(got[k].size, all[r].size);
+			ck_assert(!memcmp(got[k].len, all[r].len, (size_t)n * sizeof(int)));
+			ck_assert(got[k].pair_sum == all[r].pair_sum);
+			k++;
+		}
+		ck_assert_int_eq(k, ngot);
+		free(all);
+		free(got);
+		tp_torus_free(t);
+	}
+}
+END_TEST
+
 START_TEST(test_mean_diameter_closed_form)
 {
 	/* closed form (shape) and histogram form (any set, used by cost)
@@ -965,6 +1013,7 @@ int main(void)
 	tcase_add_test(tc, test_box_wraparound);
 	tcase_add_test(tc, test_shapes_and_mean_diameter);
 	tcase_add_test(tc, test_mean_diameter_closed_form);
+	tcase_add_test(tc, test_shapes_maximal);
 	tcase_add_test(tc, test_counts_match_node_by_node);
 	tcase_add_test(tc, test_box_nodes_and_mean_distance_random);
 	suite_add_tcase(s, tc);

@@ -79,18 +79,6 @@ int tp_shapes_kept_get(tp_shapes_kept *k, int nodes, int ntransit,
 	return l->n;
 }
 
-/* No dimension of len (of `size` nodes) can grow without the size
- * passing `most`. */
-static bool maximal_shape(const tp_torus *t, const int *len, long size,
-			  int most)
-{
-	for (int i = 0; i < tp_torus_ndims(t); i++)
-		if (len[i] < tp_torus_dims(t)[i] &&
-		    size / len[i] * (len[i] + 1) <= most)
-			return false;
-	return true;
-}
-
 int tp_shapes_kept_largest(tp_shapes_kept *k, int nodes, int most,
 			   const int (**out)[TP_TORUS_MAX_DIMS])
 {
@@ -103,7 +91,7 @@ int tp_shapes_kept_largest(tp_shapes_kept *k, int nodes, int most,
 	if (!b->have) {
 		tp_torus_shape *sh = NULL;
 		int n = tp_torus_ndims(k->t);
-		int nsh = tp_torus_shapes(k->t, nodes + 1, most - nodes - 1, &sh);
+		int nsh = tp_torus_shapes_maximal(k->t, nodes + 1, most, &sh);
 		if (nsh < 0)
 			return -1;
 		if (nsh && !(b->len = malloc((size_t)nsh * sizeof(*b->len)))) {
@@ -111,9 +99,7 @@ int tp_shapes_kept_largest(tp_shapes_kept *k, int nodes, int most,
 			return -1;
 		}
 		for (int r = 0; r < nsh; r++)
-			if (maximal_shape(k->t, sh[r].len, sh[r].size, most))
-				memcpy(b->len[b->n++], sh[r].len,
-				       (size_t)n * sizeof(int));
+			memcpy(b->len[b->n++], sh[r].len, (size_t)n * sizeof(int));
 		free(sh);
 		b->have = true;
 	}

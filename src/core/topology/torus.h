@@ -174,6 +174,11 @@ int tp_torus_shapes(const tp_torus *t, int nodes, int ntransit,
  * order), in the same shape order. */
 int tp_torus_shapes_read(const tp_torus *t, int nodes, int ntransit,
 			 tp_torus_base_shapes reading, tp_torus_shape **out);
+/* The shapes of sizes lo .. hi that no dimension can lengthen without
+ * passing hi (each shape of the range lies in one of them), in the shape
+ * order.  Returns the count, *out malloc'd; -1 on ENOMEM. */
+int tp_torus_shapes_maximal(const tp_torus *t, int lo, int hi,
+			    tp_torus_shape **out);
 double tp_torus_mean_diameter(const tp_torus *t, const int *len);
 
 /* Number of distinct placements of a shape: per dimension d_i on a ring

@@ -185,6 +185,61 @@ int tp_torus_shapes(const tp_torus *t, int nodes, int ntransit,
 				    out);
 }
 
+/* No dimension of len (of `size` nodes) can grow without the size
+ * passing `hi`. */
+static bool maximal_shape(const tp_torus *t, const int *len, long size,
+			  int hi)
+{
+	for (int i = 0; i < tp_torus_ndims(t); i++)
+		if (len[i] < tp_torus_dims(t)[i] &&
+		    size / len[i] * (len[i] + 1) <= hi)
+			return false;
+	return true;
+}
+
+/* Every tuple of lengths (one per position count of the torus, N in all)
+ * is looked at once, rather than every size of the range factorised: a
+ * range of sizes holds most shapes of the torus. */
+int tp_torus_shapes_maximal(const tp_torus *t, int lo, int hi,
+			    tp_torus_shape **out)
+{
+	int n = tp_torus_ndims(t);
+	const int *dims = tp_torus_dims(t);
+	shape_list l = { .ndims = n };
+	tp_torus_shape s = { 0 };
+	*out = NULL;
+	if (lo < 1)
+		lo = 1;
+	if (hi > tp_torus_nnodes(t))
+		hi = tp_torus_nnodes(t);
+	if (lo > hi)
+		return 0;
+	for (int i = 0; i < n; i++)
+		s.len[i] = 1;
+	for (;;) {
+		long size = 1;
+		for (int i = 0; i < n; i++)
+			size *= s.len[i];
+		if (size >= lo && size <= hi && maximal_shape(t, s.len, size, hi)) {
+			shape_fill(t, &s);
+			if (shape_push(&l, &s)) {
+				free(l.v);
+				return -1;
+			}
+		}
+		int i = n - 1;
+		while (i >= 0 && s.len[i] == dims[i])
+			s.len[i--] = 1;
+		if (i < 0)
+			break;
+		s.len[i]++;
+	}
+	if (l.n)
+		qsort(l.v, (size_t)l.n, sizeof(*l.v), shape_cmp);
+	*out = l.v;
+	return l.n;
+}
+
 /* ---- placements and box tests ---------------------------------------- */
 
 static int offsets_in_dim(const tp_torus *t, int i, int len)

@@ -593,18 +593,21 @@ static void window_sum_lines(const tp_torus_erode *e, const int *in,
 			     int *out, int i, int len)
 {
 	int d = e->dims[i];
+	bool wrap = e->wrap[i];
 	for (int base = 0; base < e->N; base += d) {
-		int sum = 0;
+		const int *a = in + base;
+		int *o = out + base, sum = 0, p = 0;
 		for (int k = 0; k < len; k++)
-			sum += in[base + k];
-		for (int p = 0; p < d; p++) {
-			out[base + p] = sum;
-			int q = p + len;
-			sum -= in[base + p];
-			if (q < d)
-				sum += in[base + q];
-			else if (e->wrap[i])
-				sum += in[base + q - d];
+			sum += a[k];
+		/* windows inside the line, then those past its end: no test
+		 * per position */
+		for (; p + len < d; p++) {
+			o[p] = sum;
+			sum += a[p + len] - a[p];
+		}
+		for (; p < d; p++) {
+			o[p] = sum;
+			sum += (wrap ? a[p + len - d] : 0) - a[p];
 		}
 	}
 }

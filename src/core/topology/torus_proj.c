@@ -285,7 +285,9 @@ static void window_axis(const int *in, int *out, int outer, int d, int inner,
 }
 
 /* The largest sum over windows of len positions (around the ring) along
- * the last axis of a grid, lines of d cells. */
+ * the last axis of a grid, lines of d cells.  The windows that wrap
+ * around the ring take their own loop, so neither loop tests for the
+ * wrap (the bounds of a packed search take most of their time here). */
 static int most_along_last(const int *in, int lines, int d, int len)
 {
 	int best = 0;
@@ -294,12 +296,14 @@ static int most_along_last(const int *in, int lines, int d, int len)
 		int sum = 0;
 		for (int k = 0; k < len; k++)
 			sum += a[k];
-		for (int x = 0, q = len; x < d; x++, q++) {
-			if (sum > best)
-				best = sum;
-			if (q >= d)
-				q -= d;
-			sum += a[q] - a[x];
+		int x = 0;
+		for (; x + len < d; x++) {
+			best = sum > best ? sum : best;
+			sum += a[x + len] - a[x];
+		}
+		for (; x < d; x++) {
+			best = sum > best ? sum : best;
+			sum += a[x + len - d] - a[x];
 		}
 	}
 	return best;
