@@ -363,7 +363,8 @@ int tp_nodeset_lowest_from(const tp_nodeset *s, int from, int count,
 	return got;
 }
 
-/* Decimal digits of v >= 0 at p, backwards from its end; their count. */
+/* The decimal digits of v >= 0, written backwards to end just before
+ * `end`; their count. */
 static int put_index(char *end, int v)
 {
 	int l = 0;
