@@ -502,6 +502,36 @@ START_TEST(repeated_keys)
 }
 END_TEST
 
+/* A valid setting the chosen policy does not read is reported once,
+ * with the entry as given and who reads it; settings it reads, settings
+ * that are no policy option, Slurm's keys and bad entries are not. */
+START_TEST(unread_settings)
+{
+	msgs m = { 0 };
+	ck_assert_int_eq(tp_settings_report_unread(
+		"sched_interval=-1,topo_policy=easy, topo_window=4,topo_njob=2,"
+		"topo_WINDOW=5,topo_period=3,topo_bogus=1,topo_window_rule",
+		TP_SCOPE_SCHED, "easy", collect, &m), 2);
+	ck_assert_int_eq(m.n, 2);
+	ck_assert_msg(strstr(m.all, "topo_window=4 has no effect with topo_policy=easy (it is read by window-ff)"),
+		      "%s", m.all);
+	ck_assert_msg(strstr(m.all, "topo_njob=2 has no effect") &&
+		      strstr(m.all, "read by batch-njob"), "%s", m.all);
+	ck_assert_ptr_null(strstr(m.all, "topo_WINDOW"));
+	ck_assert_ptr_null(strstr(m.all, "topo_period"));
+	msgs none = { 0 };
+	ck_assert_int_eq(tp_settings_report_unread("topo_window=4,topo_window_rule=index",
+						   TP_SCOPE_SCHED, "window-ff",
+						   collect, &none), 0);
+	ck_assert_int_eq(tp_settings_report_unread(NULL, TP_SCOPE_SCHED, "easy",
+						   collect, &none), 0);
+	ck_assert_int_eq(tp_settings_report_unread("torus_method=torus-mss",
+						   TP_SCOPE_TORUS, "easy",
+						   collect, &none), 0);
+	ck_assert_int_eq(none.n, 0);
+}
+END_TEST
+
 /* Whole entries only: a key is matched exactly, never as a substring. */
 START_TEST(whole_entries)
 {
@@ -834,6 +864,7 @@ int main(void)
 	tcase_add_test(tc, every_key_parses);
 	tcase_add_test(tc, bad_value_keeps_previous);
 	tcase_add_test(tc, repeated_keys);
+	tcase_add_test(tc, unread_settings);
 	tcase_add_test(tc, whole_entries);
 	tcase_add_test(tc, format_round_trips);
 	tcase_add_test(tc, scopes_share_one_string);

@@ -12,8 +12,10 @@
 #include "torus_fixtures.h"
 
 #include <stdlib.h>
+#include <string.h>
 
-#define JOBS 64
+/* more than a machine's nodes: no running job's record is reused */
+#define JOBS 256
 
 typedef struct chain {
 	tp_cluster c;
@@ -26,6 +28,7 @@ typedef struct chain {
 
 static void chain_init(chain *ch, tp_alloc *a)
 {
+	memset(ch, 0, sizeof(*ch));
 	tp_cluster_init(&ch->c, a->nnodes, a);
 	tp_nodeset_fill(&ch->c.free);
 	tp_cluster_recount_free(&ch->c);

@@ -10,7 +10,8 @@
 #  - a topology.conf that lists a node under two leaf switches stops it
 #    too, naming the line and the node;
 #  - an unknown topo_ key in SchedulerParameters is logged with its name
-#    and ignored; the cluster runs jobs.
+#    and ignored, and a valid one the policy does not read is logged with
+#    the policies that read it; the cluster runs jobs.
 # shellcheck source=test/live/lib.sh
 . "$(dirname "$0")/lib.sh"
 
@@ -67,8 +68,8 @@ assert_match ".*topology/torus: .*torus\.conf:1:.*2xq.*" "$(grep -m1 "torus.conf
 assert_match ".*fatal: topology/torus: cannot load the torus.*" "$(grep -m1 "fatal: topology/torus" <<<"$log")" \
 	"and slurmctld stops with a fatal message"
 
-# ---- sched/topo: an unknown topo_ key
-printf 'SchedulerParameters=sched_interval=-1,topo_policy=easy,topo_bogus=1\n' >"$work/extra.conf"
+# ---- sched/topo: an unknown topo_ key, and one easy does not read
+printf 'SchedulerParameters=sched_interval=-1,topo_policy=easy,topo_bogus=1,topo_window=4\n' >"$work/extra.conf"
 live_start --nodes 4 --select select/cons_tres --sched sched/topo \
 	--plugindir "$TOPO_PLUGINDIR" --extra-conf "$work/extra.conf"
 LOG=$LIVE_DIR/log/slurmctld.log
@@ -76,5 +77,8 @@ id=$(submit 2 1 1 ok) || bail_out "sbatch failed"
 wait_job_state "$id" COMPLETED 60 || fail "a job ran with the unknown key in place"
 assert_match ".*sched/topo: .*unknown key 'topo_bogus'.*ignored.*" "$(grep -m1 "topo_bogus" "$LOG")" \
 	"an unknown topo_ key is logged by name and ignored"
+assert_match ".*sched/topo: .*topo_window=4 has no effect with topo_policy=easy \(it is read by window-ff\).*" \
+	"$(grep -m1 "topo_window=4" "$LOG")" \
+	"a setting the policy does not read is logged with the policies that read it"
 rm -rf "$work"
 done_testing

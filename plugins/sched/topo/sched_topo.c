@@ -114,6 +114,8 @@ static void load_params(const tp_settings *prev)
 	tp_policy_destroy(ctx.policy);
 	ctx.policy = pol;
 	ctx.params = p;
+	tp_settings_report_unread(slurm_conf.sched_params, TP_SCOPE_SCHED,
+				  p.policy, report_param, NULL);
 	snprintf(ctx.stats.policy, sizeof(ctx.stats.policy), "%s", p.policy);
 	st_refuse_set_period(&ctx, p.period);
 	tp_settings_format(&p, TP_SCOPE_SCHED, text, sizeof(text));

@@ -446,6 +446,55 @@ int tp_settings_parse_params(tp_settings *out, const tp_settings *prev,
 	return problems;
 }
 
+/* The table entry of a SchedulerParameters entry ("topo_window=4") of
+ * `scope`: its key matched as the parser does; NULL if it has none. */
+static const tp_setting *entry_setting(const char *entry, const char *prefix,
+				       unsigned scope)
+{
+	size_t plen = strlen(prefix);
+	const char *eq = strchr(entry, '=');
+	if (!eq || strncasecmp(entry, prefix, plen))
+		return NULL;
+	char key[64];
+	size_t klen = (size_t)(eq - entry) - plen;
+	if (klen >= sizeof(key))
+		return NULL;
+	memcpy(key, entry + plen, klen);
+	key[klen] = '\0';
+	return tp_setting_find(key, scope);
+}
+
+int tp_settings_report_unread(const char *params, unsigned scope,
+			      const char *policy, tp_settings_report_fn fn,
+			      void *arg)
+{
+	const char *prefix = tp_setting_prefix(scope);
+	size_t nset = 0;
+	while (tp_settings_table[nset].name)
+		nset++;
+	if (!params || !prefix)
+		return 0;
+	char *copy = strdup(params), *save = NULL;
+	bool *told = calloc(nset, sizeof(*told));
+	int unread = 0;
+	for (char *tok = copy && told ? strtok_r(copy, ",", &save) : NULL; tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		char *entry = trim(tok);
+		const tp_setting *e = entry_setting(entry, prefix, scope);
+		if (!e || tp_setting_for_policy(e, policy) ||
+		    told[e - tp_settings_table])
+			continue;
+		told[e - tp_settings_table] = true;
+		unread++;
+		report(fn, arg,
+		       "SchedulerParameters: %s has no effect with %spolicy=%s (it is read by %s)",
+		       entry, prefix, policy, e->policies);
+	}
+	free(told);
+	free(copy);
+	return unread;
+}
+
 void tp_settings_format(const tp_settings *s, unsigned scope, char *buf,
 			size_t len)
 {
