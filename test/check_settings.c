@@ -525,6 +525,10 @@ START_TEST(unread_settings)
 						   collect, &none), 0);
 	ck_assert_int_eq(tp_settings_report_unread(NULL, TP_SCOPE_SCHED, "easy",
 						   collect, &none), 0);
+	/* entries the parser refuses are its to report */
+	ck_assert_int_eq(tp_settings_report_unread("topo_window=x,topo_njob=0",
+						   TP_SCOPE_SCHED, "easy",
+						   collect, &none), 0);
 	ck_assert_int_eq(tp_settings_report_unread("torus_method=torus-mss",
 						   TP_SCOPE_TORUS, "easy",
 						   collect, &none), 0);

@@ -1,9 +1,10 @@
 /* check_shadow_kept.c - unit tests for shadow_kept.c: on random chains of
  * cluster states (runs starting and ending, limits moved, a run's nodes
- * changed under the same count, nodes leaving the free set, time moving
- * on or back, the head's request and the allocator changing), the kept
- * shadow equals a fresh tp_shadow_compute() every time, on a flat machine
- * and a torus, bare and behind the failure memo; and both answers occur. */
+ * changed under the same count, two runs trading nodes, nodes leaving the
+ * free set, time moving on or back, the head's request and the allocator
+ * changing), the kept shadow equals a fresh tp_shadow_compute() every
+ * time, on a flat machine and a torus, bare and behind the failure memo;
+ * and both answers occur. */
 #include "check_util.h"
 #include "alloc/alloc.h"
 #include "alloc/alloc_memo.h"
@@ -89,6 +90,23 @@ static void move_a_node(chain *ch)
 	tp_cluster_recount_free(&ch->c);
 }
 
+/* Two runs trade nodes, each keeping its limit: the free set and the
+ * limits stay as they were, only the runs' nodes tell. */
+static void trade_nodes(chain *ch)
+{
+	tp_run *a = &ch->c.run[rnd((unsigned)ch->c.nrun)];
+	tp_run *b = &ch->c.run[rnd((unsigned)ch->c.nrun)];
+	tp_run t = *a;
+	a->nodes = b->nodes;
+	a->count = b->count;
+	a->wlo = b->wlo;
+	a->whi = b->whi;
+	b->nodes = t.nodes;
+	b->count = t.count;
+	b->wlo = t.wlo;
+	b->whi = t.whi;
+}
+
 static void step(chain *ch, tp_alloc **alloc, int nalloc)
 {
 	tp_cluster *c = &ch->c;
@@ -111,7 +129,7 @@ static void step(chain *ch, tp_alloc **alloc, int nalloc)
 		break;
 	case 6:
 		if (c->nrun)
-			move_a_node(ch);
+			rnd(2) ? move_a_node(ch) : trade_nodes(ch);
 		break;
 	case 7: /* a node drained */
 		if (pick_free(ch, 1)) {

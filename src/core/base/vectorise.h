@@ -11,7 +11,11 @@
 #ifndef TP_VECTORISE_H
 #define TP_VECTORISE_H
 
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+/* (for __GLIBC__: the loader's choice is an ifunc, which glibc has) */
+#include <limits.h>
+
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && \
+	defined(__GLIBC__)
 #define TP_VECTORISE \
 	__attribute__((optimize("tree-vectorize", "vect-cost-model=dynamic"), \
 		       target_clones("avx2", "default")))

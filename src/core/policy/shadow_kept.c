@@ -7,16 +7,22 @@
 
 #include "alloc/alloc.h"
 
-/* A running job as the kept shadow saw it: its nodes are the words
- * [wlo, whi) of the kept words from `at` on. */
+/* Shadows kept: sched/topo runs one policy over each partition in turn,
+ * every partition a cluster of its own. */
+#define SLOTS 4
+
+/* A running job as a kept shadow saw it: its nodes are the words
+ * [wlo, whi) of the slot's words from `at` on. */
 typedef struct kept_run {
 	int64_t limit;
 	int wlo, whi;
 	size_t at;
 } kept_run;
 
-struct tp_shadow_kept {
+/* One shadow and what it was computed from. */
+typedef struct slot {
 	bool valid;
+	uint64_t used;        /* when last computed or reused */
 	uint64_t alloc;       /* the allocator's serial */
 	int nodes, max_nodes; /* the head's request: without constraints,
 			       * all the shadow reads of it */
@@ -28,6 +34,11 @@ struct tp_shadow_kept {
 	size_t nwords, capwords;
 	int64_t time;         /* the shadow: its time then, its free set */
 	tp_nodeset shadow_free;
+} slot;
+
+struct tp_shadow_kept {
+	slot slot[SLOTS];
+	uint64_t clock;
 	unsigned long hits;
 };
 
@@ -40,23 +51,24 @@ void tp_shadow_kept_free(tp_shadow_kept *k)
 {
 	if (!k)
 		return;
-	tp_nodeset_fini(&k->free);
-	tp_nodeset_fini(&k->shadow_free);
-	free(k->run);
-	free(k->words);
+	for (int i = 0; i < SLOTS; i++) {
+		tp_nodeset_fini(&k->slot[i].free);
+		tp_nodeset_fini(&k->slot[i].shadow_free);
+		free(k->slot[i].run);
+		free(k->slot[i].words);
+	}
 	free(k);
 }
 
-static bool run_same(const tp_shadow_kept *k, const kept_run *kr,
-		     const tp_run *r)
+static bool run_same(const slot *k, const kept_run *kr, const tp_run *r)
 {
+	size_t len = (size_t)(r->whi - r->wlo);
 	return kr->limit == r->limit && kr->wlo == r->wlo && kr->whi == r->whi &&
-	       !memcmp(k->words + kr->at, r->nodes.w + r->wlo,
-		       (size_t)(r->whi - r->wlo) * sizeof(uint64_t));
+	       (!len || !memcmp(k->words + kr->at, r->nodes.w + r->wlo,
+				len * sizeof(uint64_t)));
 }
 
-static bool same_state(const tp_shadow_kept *k, const tp_cluster *c,
-		       const tp_job *job)
+static bool same_state(const slot *k, const tp_cluster *c, const tp_job *job)
 {
 	if (!k->valid || k->alloc != c->alloc->serial ||
 	    k->nodes != job->nodes || k->max_nodes != job->max_nodes ||
@@ -70,7 +82,7 @@ static bool same_state(const tp_shadow_kept *k, const tp_cluster *c,
 }
 
 /* Room for n runs and w words; -1 on ENOMEM. */
-static int reserve(tp_shadow_kept *k, size_t n, size_t w)
+static int reserve(slot *k, size_t n, size_t w)
 {
 	if (n > k->caprun) {
 		kept_run *g = realloc(k->run, n * sizeof(*g));
@@ -89,19 +101,22 @@ static int reserve(tp_shadow_kept *k, size_t n, size_t w)
 	return 0;
 }
 
-/* Sets of c->nnodes nodes in k; -1 on ENOMEM. */
-static int size_sets(tp_shadow_kept *k, int n)
+/* Both sets of k of n nodes; -1 on ENOMEM (then neither). */
+static int size_sets(slot *k, int n)
 {
-	if (k->free.n == n && k->free.w)
+	if (k->free.w && k->shadow_free.w && k->free.n == n)
 		return 0;
 	tp_nodeset_fini(&k->free);
 	tp_nodeset_fini(&k->shadow_free);
-	return tp_nodeset_init(&k->free, n) ||
-	       tp_nodeset_init(&k->shadow_free, n) ? -1 : 0;
+	if (!tp_nodeset_init(&k->free, n) && !tp_nodeset_init(&k->shadow_free, n))
+		return 0;
+	tp_nodeset_fini(&k->free);
+	tp_nodeset_fini(&k->shadow_free);
+	return -1;
 }
 
-/* Keep s, computed on c for job; k is left invalid on ENOMEM. */
-static void keep(tp_shadow_kept *k, const tp_cluster *c, const tp_job *job,
+/* Keep s, computed on c for job, in k; k is left invalid on ENOMEM. */
+static void keep(slot *k, const tp_cluster *c, const tp_job *job,
 		 const tp_shadow *s)
 {
 	size_t words = 0;
@@ -116,8 +131,9 @@ static void keep(tp_shadow_kept *k, const tp_cluster *c, const tp_job *job,
 		size_t len = (size_t)(r->whi - r->wlo);
 		k->run[i] = (kept_run){ .limit = r->limit, .wlo = r->wlo,
 					.whi = r->whi, .at = k->nwords };
-		memcpy(k->words + k->nwords, r->nodes.w + r->wlo,
-		       len * sizeof(uint64_t));
+		if (len)
+			memcpy(k->words + k->nwords, r->nodes.w + r->wlo,
+			       len * sizeof(uint64_t));
 		k->nwords += len;
 	}
 	k->nrun = c->nrun;
@@ -131,21 +147,39 @@ static void keep(tp_shadow_kept *k, const tp_cluster *c, const tp_job *job,
 	k->valid = true;
 }
 
+/* The slot holding c's shadow for job, or NULL; *old: the least recently
+ * used slot. */
+static slot *find_slot(tp_shadow_kept *k, const tp_cluster *c,
+		       const tp_job *job, slot **old)
+{
+	*old = &k->slot[0];
+	for (int i = 0; i < SLOTS; i++) {
+		if (same_state(&k->slot[i], c, job))
+			return &k->slot[i];
+		if (k->slot[i].used < (*old)->used)
+			*old = &k->slot[i];
+	}
+	return NULL;
+}
+
 int tp_shadow_compute_kept(tp_shadow_kept *k, const tp_cluster *c,
 			   const tp_job *job, tp_shadow *s)
 {
 	tp_alloc_req req = tp_job_req(job);
 	if (!k || tp_alloc_req_constrained(&req))
 		return tp_shadow_compute(c, job, NULL, s);
-	if (same_state(k, c, job)) {
-		s->time = k->time > c->now ? k->time : c->now;
-		tp_nodeset_copy(&s->free, &k->shadow_free);
+	slot *old, *hit = find_slot(k, c, job, &old);
+	if (hit) {
+		s->time = hit->time > c->now ? hit->time : c->now;
+		tp_nodeset_copy(&s->free, &hit->shadow_free);
+		hit->used = ++k->clock;
 		k->hits++;
 		return 0;
 	}
 	if (tp_shadow_compute(c, job, NULL, s))
 		return -1;
-	keep(k, c, job, s);
+	keep(old, c, job, s);
+	old->used = ++k->clock;
 	return 0;
 }
 

@@ -464,6 +464,18 @@ static const tp_setting *entry_setting(const char *entry, const char *prefix,
 	return tp_setting_find(key, scope);
 }
 
+/* Would the parser take this entry (no Slurm key in it, a valid value)?
+ * One it refuses is reported by it, not as having no effect. */
+static bool valid_entry(const tp_setting *e, const char *entry)
+{
+	tp_settings scratch;
+	char why[256];
+	tp_settings_default(&scratch, true);
+	return !tp_slurm_key_in(entry) &&
+	       !tp_setting_set(e, &scratch, strchr(entry, '=') + 1, why,
+			       sizeof(why));
+}
+
 int tp_settings_report_unread(const char *params, unsigned scope,
 			      const char *policy, tp_settings_report_fn fn,
 			      void *arg)
@@ -482,7 +494,7 @@ int tp_settings_report_unread(const char *params, unsigned scope,
 		char *entry = trim(tok);
 		const tp_setting *e = entry_setting(entry, prefix, scope);
 		if (!e || tp_setting_for_policy(e, policy) ||
-		    told[e - tp_settings_table])
+		    told[e - tp_settings_table] || !valid_entry(e, entry))
 			continue;
 		told[e - tp_settings_table] = true;
 		unread++;

@@ -197,15 +197,33 @@ static bool maximal_shape(const tp_torus *t, const int *len, long size,
 	return true;
 }
 
-/* Every tuple of lengths (one per position count of the torus, N in all)
- * is looked at once, rather than every size of the range factorised: a
- * range of sizes holds most shapes of the torus. */
+/* The maximal shapes of sizes lo..hi with lengths len[0..i-1] so far
+ * (product `size`) into l: every length of dimension i on, as long as
+ * the product stays within hi.  -1 on ENOMEM. */
+static int maximal_from(const tp_torus *t, shape_list *l, tp_torus_shape *s,
+			int i, long size, int lo, int hi)
+{
+	if (i == l->ndims) {
+		if (size < lo || !maximal_shape(t, s->len, size, hi))
+			return 0;
+		shape_fill(t, s);
+		return shape_push(l, s);
+	}
+	for (int p = 1; p <= tp_torus_dims(t)[i] && size * p <= hi; p++) {
+		s->len[i] = p;
+		if (maximal_from(t, l, s, i + 1, size * p, lo, hi))
+			return -1;
+	}
+	return 0;
+}
+
+/* The tuples of lengths are walked once, cut where their product passes
+ * hi, rather than every size of the range factorised: a range of sizes
+ * holds most shapes up to its top. */
 int tp_torus_shapes_maximal(const tp_torus *t, int lo, int hi,
 			    tp_torus_shape **out)
 {
-	int n = tp_torus_ndims(t);
-	const int *dims = tp_torus_dims(t);
-	shape_list l = { .ndims = n };
+	shape_list l = { .ndims = tp_torus_ndims(t) };
 	tp_torus_shape s = { 0 };
 	*out = NULL;
 	if (lo < 1)
@@ -214,25 +232,9 @@ int tp_torus_shapes_maximal(const tp_torus *t, int lo, int hi,
 		hi = tp_torus_nnodes(t);
 	if (lo > hi)
 		return 0;
-	for (int i = 0; i < n; i++)
-		s.len[i] = 1;
-	for (;;) {
-		long size = 1;
-		for (int i = 0; i < n; i++)
-			size *= s.len[i];
-		if (size >= lo && size <= hi && maximal_shape(t, s.len, size, hi)) {
-			shape_fill(t, &s);
-			if (shape_push(&l, &s)) {
-				free(l.v);
-				return -1;
-			}
-		}
-		int i = n - 1;
-		while (i >= 0 && s.len[i] == dims[i])
-			s.len[i--] = 1;
-		if (i < 0)
-			break;
-		s.len[i]++;
+	if (maximal_from(t, &l, &s, 0, 1, lo, hi)) {
+		free(l.v);
+		return -1;
 	}
 	if (l.n)
 		qsort(l.v, (size_t)l.n, sizeof(*l.v), shape_cmp);
