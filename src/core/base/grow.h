@@ -14,5 +14,9 @@
  * (*cap doubled, or `first` when 0).  NULL when out of memory: items and
  * *cap are then as they were. */
 void *tp_grow(void *items, size_t *cap, size_t n, size_t size, size_t first);
+/* Room for `need` elements of `size` bytes in *items (*cap of them now):
+ * the capacity doubles from 16 until it holds them.  0, or -1 when out
+ * of memory (*items and *cap then as they were). */
+int tp_grow_to(void **items, size_t *cap, size_t need, size_t size);
 
 #endif

@@ -4,21 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Grow *arr (of elements `size` bytes) so it holds at least need. */
-static int grow(void **arr, size_t *cap, size_t need, size_t size)
-{
-	if (need <= *cap)
-		return 0;
-	size_t n = *cap ? *cap : 16;
-	while (n < need)
-		n *= 2;
-	void *p = realloc(*arr, n * size);
-	if (!p)
-		return -1;
-	*arr = p;
-	*cap = n;
-	return 0;
-}
+#include "base/grow.h"
 
 /* dst = a copy of src, whose members are all in words [lo, hi), on the
  * words of a set released earlier when there is one: on a large machine
@@ -40,7 +26,7 @@ static int set_copy(tp_cluster *c, tp_nodeset *dst, const tp_nodeset *src,
 /* Spare sets are kept empty, so clearing words [lo, hi) is enough. */
 static void set_release(tp_cluster *c, tp_nodeset *s, int lo, int hi)
 {
-	if (s->w && !grow((void **)&c->spare, &c->capspare, c->nspare + 1,
+	if (s->w && !tp_grow_to((void **)&c->spare, &c->capspare, c->nspare + 1,
 			  sizeof(*c->spare))) {
 		tp_nodeset_clear_range(s, lo * 64, hi * 64 < s->n ? hi * 64 : s->n);
 		c->spare[c->nspare++] = s->w;
@@ -112,7 +98,7 @@ void tp_cluster_fini(tp_cluster *c)
 
 int tp_cluster_enqueue(tp_cluster *c, tp_job *job)
 {
-	if (grow((void **)&c->queue, &c->capqueue, c->nqueue + 1,
+	if (tp_grow_to((void **)&c->queue, &c->capqueue, c->nqueue + 1,
 		 sizeof(*c->queue)))
 		return -1;
 	c->queue[c->nqueue++] = job;
@@ -125,7 +111,7 @@ static tp_run *push_run(tp_cluster *c, tp_job *job, int64_t start,
 			int64_t limit, const tp_nodeset *nodes, int64_t fill_for,
 			int lo, int hi)
 {
-	if (grow((void **)&c->run, &c->caprun, c->nrun + 1, sizeof(*c->run)))
+	if (tp_grow_to((void **)&c->run, &c->caprun, c->nrun + 1, sizeof(*c->run)))
 		return NULL;
 	tp_run *r = &c->run[c->nrun];
 	memset(r, 0, sizeof(*r));
@@ -213,7 +199,7 @@ int tp_cluster_start(tp_cluster *c, size_t qi, const tp_nodeset *nodes,
 		     int64_t fill_for)
 {
 	tp_job *job = c->queue[qi];
-	if (grow((void **)&c->starts, &c->capstarts, c->nstarts + 1,
+	if (tp_grow_to((void **)&c->starts, &c->capstarts, c->nstarts + 1,
 		 sizeof(*c->starts)))
 		return -1;
 	tp_start *s = &c->starts[c->nstarts];

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "alloc/alloc.h"
+#include "base/grow.h"
 
 /* Shadows kept: sched/topo runs one policy over each partition in turn,
  * every partition a cluster of its own. */
@@ -84,21 +85,9 @@ static bool same_state(const slot *k, const tp_cluster *c, const tp_job *job)
 /* Room for n runs and w words; -1 on ENOMEM. */
 static int reserve(slot *k, size_t n, size_t w)
 {
-	if (n > k->caprun) {
-		kept_run *g = realloc(k->run, n * sizeof(*g));
-		if (!g)
-			return -1;
-		k->run = g;
-		k->caprun = n;
-	}
-	if (w > k->capwords) {
-		uint64_t *g = realloc(k->words, w * sizeof(*g));
-		if (!g)
-			return -1;
-		k->words = g;
-		k->capwords = w;
-	}
-	return 0;
+	return tp_grow_to((void **)&k->run, &k->caprun, n, sizeof(*k->run)) ||
+	       tp_grow_to((void **)&k->words, &k->capwords, w,
+			  sizeof(*k->words)) ? -1 : 0;
 }
 
 /* Both sets of k of n nodes; -1 on ENOMEM (then neither). */
