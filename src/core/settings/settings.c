@@ -410,6 +410,25 @@ static char *trim(char *s)
 	return s;
 }
 
+/* Every entry of x's scope in params into x: how many were problems, -1
+ * on ENOMEM. */
+static int parse_entries(parse_ctx *x, const char *params)
+{
+	const char *prefix = tp_setting_prefix(x->scope);
+	char *copy = strdup(params), *save = NULL;
+	if (!copy)
+		return -1;
+	int problems = 0;
+	for (char *tok = strtok_r(copy, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		char *e = trim(tok);
+		if (!strncasecmp(e, prefix, strlen(prefix)) && parse_entry(x, e))
+			problems++;
+	}
+	free(copy);
+	return problems;
+}
+
 int tp_settings_parse_params(tp_settings *out, const tp_settings *prev,
 			     const char *params, unsigned scope,
 			     tp_settings_report_fn fn, void *arg)
@@ -427,83 +446,43 @@ int tp_settings_parse_params(tp_settings *out, const tp_settings *prev,
 			memcpy(field(e, out), cfield(e, &def), e->size);
 	if (!params || !*params || !prefix)
 		return 0;
-	char *copy = strdup(params), *save = NULL;
-	if (!copy) {
+	parse_ctx x = { .out = out, .prev = prev, .scope = scope, .fn = fn,
+			.arg = arg };
+	int problems = parse_entries(&x, params);
+	if (problems < 0) {
 		*out = *prev;
 		report(fn, arg, "SchedulerParameters: out of memory; settings unchanged");
 		return 1;
 	}
-	parse_ctx x = { .out = out, .prev = prev, .scope = scope, .fn = fn,
-			.arg = arg };
-	int problems = 0;
-	for (char *tok = strtok_r(copy, ",", &save); tok;
-	     tok = strtok_r(NULL, ",", &save)) {
-		char *e = trim(tok);
-		if (!strncasecmp(e, prefix, strlen(prefix)) && parse_entry(&x, e))
-			problems++;
-	}
-	free(copy);
 	return problems;
 }
 
-/* The table entry of a SchedulerParameters entry ("topo_window=4") of
- * `scope`: its key matched as the parser does; NULL if it has none. */
-static const tp_setting *entry_setting(const char *entry, const char *prefix,
-				       unsigned scope)
-{
-	size_t plen = strlen(prefix);
-	const char *eq = strchr(entry, '=');
-	if (!eq || strncasecmp(entry, prefix, plen))
-		return NULL;
-	char key[64];
-	size_t klen = (size_t)(eq - entry) - plen;
-	if (klen >= sizeof(key))
-		return NULL;
-	memcpy(key, entry + plen, klen);
-	key[klen] = '\0';
-	return tp_setting_find(key, scope);
-}
-
-/* Would the parser take this entry (no Slurm key in it, a valid value)?
- * One it refuses is reported by it, not as having no effect. */
-static bool valid_entry(const tp_setting *e, const char *entry)
-{
-	tp_settings scratch;
-	char why[256];
-	tp_settings_default(&scratch, true);
-	return !tp_slurm_key_in(entry) &&
-	       !tp_setting_set(e, &scratch, strchr(entry, '=') + 1, why,
-			       sizeof(why));
-}
-
+/* The settings are read as tp_settings_parse_params reads them (its
+ * problems are its to report: nothing is said of them here), so a
+ * setting counts as given exactly when the parser took its value. */
 int tp_settings_report_unread(const char *params, unsigned scope,
 			      const char *policy, tp_settings_report_fn fn,
 			      void *arg)
 {
 	const char *prefix = tp_setting_prefix(scope);
-	size_t nset = 0;
-	while (tp_settings_table[nset].name)
-		nset++;
-	if (!params || !prefix)
+	tp_settings def, given;
+	tp_settings_default(&def, true);
+	given = def;
+	parse_ctx x = { .out = &given, .prev = &def, .scope = scope };
+	if (!params || !prefix || parse_entries(&x, params) < 0)
 		return 0;
-	char *copy = strdup(params), *save = NULL;
-	bool *told = calloc(nset, sizeof(*told));
 	int unread = 0;
-	for (char *tok = copy && told ? strtok_r(copy, ",", &save) : NULL; tok;
-	     tok = strtok_r(NULL, ",", &save)) {
-		char *entry = trim(tok);
-		const tp_setting *e = entry_setting(entry, prefix, scope);
-		if (!e || tp_setting_for_policy(e, policy) ||
-		    told[e - tp_settings_table] || !valid_entry(e, entry))
+	for (const tp_setting *e = tp_settings_table; e->name; e++) {
+		if (!x.given[e - tp_settings_table] ||
+		    tp_setting_for_policy(e, policy))
 			continue;
-		told[e - tp_settings_table] = true;
+		char val[1100];
+		tp_setting_show(e, &given, val, sizeof(val));
 		unread++;
 		report(fn, arg,
-		       "SchedulerParameters: %s has no effect with %spolicy=%s (it is read by %s)",
-		       entry, prefix, policy, e->policies);
+		       "SchedulerParameters: %s%s=%s has no effect with %spolicy=%s (it is read by %s)",
+		       prefix, e->name, val, prefix, policy, e->policies);
 	}
-	free(told);
-	free(copy);
 	return unread;
 }
 

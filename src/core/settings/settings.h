@@ -109,10 +109,10 @@ int tp_settings_parse_params(tp_settings *out, const tp_settings *prev,
 			     const char *params, unsigned scope,
 			     tp_settings_report_fn report, void *arg);
 
-/* Report each setting of `scope` given in `params` that `policy` does
- * not read (topo_window= with topo_policy=easy), once per setting, with
- * the entry as given and the policies that read it: the value is valid
- * and kept, but has no effect.  Returns how many were reported. */
+/* Report each setting of `scope` that `params` gives a valid value and
+ * `policy` does not read (topo_window= with topo_policy=easy), once per
+ * setting, with the value taken and the policies that read it: it is
+ * kept, but has no effect.  Returns how many were reported. */
 int tp_settings_report_unread(const char *params, unsigned scope,
 			      const char *policy, tp_settings_report_fn fn,
 			      void *arg);
