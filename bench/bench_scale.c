@@ -8,7 +8,8 @@
  * replayed on every machine with each job's size multiplied by
  * nodes / 128, so every machine sees the same schedule shape and the same
  * work per job.  Machines: flat 128, 4,096 and 49,152 nodes (first-free);
- * generated fat trees of 4,096 and 65,536 nodes (fattree); tori 8x8x8x8
+ * generated fat trees of 4,096 and 65,536 nodes (fattree, the default,
+ * and fattree-msu, the patent's units); tori 8x8x8x8
  * and the Blue Gene/Q-sized 8x12x16x16x2 (torus-base; a size no box has
  * is packed, Shapeless=pack).  Each (machine, policy) runs in its own
  * child process: its simulation CPU time, jobs/s and peak RSS are its
@@ -58,6 +59,8 @@ static const machine machines[] = {
 	{ "flat", "first-free", 49152, 3, 0, 0, 0, { 0 } },
 	{ "fat tree 4^6", "fattree", 4096, 3, 6, 4, 0, { 0 } },
 	{ "fat tree 16^4", "fattree", 65536, 3, 4, 16, 0, { 0 } },
+	{ "fat tree 4^6", "fattree-msu", 4096, 3, 6, 4, 0, { 0 } },
+	{ "fat tree 16^4", "fattree-msu", 65536, 3, 4, 16, 0, { 0 } },
 	{ "torus 8x8x8x8", "torus-base", 4096, 3, 0, 0, 4, { 8, 8, 8, 8 } },
 	{ "torus 8x12x16x16x2", "torus-base", 49152, 3, 0, 0, 5, { 8, 12, 16, 16, 2 } },
 };

@@ -361,7 +361,7 @@ START_TEST(test_fattree_exact_fit_not_monotone)
 	machine m;
 	machine_init(&m, false);
 	tp_error err = { "" };
-	tp_alloc *a = tp_alloc_create("fattree", &m.cfg, &err);
+	tp_alloc *a = tp_alloc_create("fattree-msu", &m.cfg, &err);
 	ck_assert_msg(a, "%s", err.msg);
 	ck_assert(!tp_alloc_is_monotone(a));
 	/* Hand-made: unit 0 (n1-n4) has exactly 1 free node, every other unit
@@ -381,7 +381,7 @@ START_TEST(test_fattree_exact_fit_not_monotone)
 	 * idle tree gets unit 0 and one node of unit 1, and on exactly those
 	 * nodes unit 1 is partly used: no 2 completely free units, "no". */
 	machine_init(&m, true);
-	a = tp_alloc_create("fattree", &m.cfg, &err);
+	a = tp_alloc_create("fattree-msu", &m.cfg, &err);
 	ck_assert(!tp_alloc_is_monotone(a));
 	ck_assert_int_eq(tp_alloc_place(a, &s, 1, &out), 0);
 	tp_nodeset_set_range(&s, 0, 64);
@@ -407,7 +407,7 @@ START_TEST(test_memo_same_answers)
 	tp_torus_opts o = *tp_torus_options(m.torus);
 	o.shapeless = TP_TORUS_SHAPELESS_REFUSE;
 	tp_torus_set_options(m.torus, &o, NULL);
-	static const char *names[] = { "torus-mss", "torus-base", "fattree" };
+	static const char *names[] = { "torus-mss", "torus-base", "fattree-msu" };
 	for (size_t k = 0; k < 3; k++) {
 		tp_alloc *bare, *memo;
 		bare_and_memo(&m, names[k], &bare, &memo);
@@ -463,7 +463,7 @@ START_TEST(test_memo_answers_same)
 	o.ntransit = 2;
 	ck_assert_int_eq(tp_torus_set_options(m.torus, &o, NULL), 0);
 	static const char *names[] = { "torus-mss", "torus-base", "torus-fs",
-				       "fattree", "tree-slurm" };
+				       "fattree-msu", "fattree", "tree-slurm" };
 	for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++) {
 		tp_alloc *bare, *memo;
 		bare_and_memo(&m, names[k], &bare, &memo);
@@ -530,8 +530,8 @@ START_TEST(test_memo_whole_machine)
 {
 	machine m;
 	machine_init(&m, false);
-	static const char *names[] = { "torus-mss", "torus-base", "fattree",
-				       "tree-slurm" };
+	static const char *names[] = { "torus-mss", "torus-base", "fattree-msu",
+				       "fattree", "tree-slurm" };
 	for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++) {
 		tp_alloc *bare, *memo;
 		bare_and_memo(&m, names[k], &bare, &memo);
@@ -602,7 +602,7 @@ START_TEST(test_memo_churn_same)
 	machine m;
 	machine_init(&m, false);
 	static const char *names[] = { "torus-base", "torus-fs", "torus-mss",
-				       "torus-anchor", "fattree", "tree-slurm",
+				       "torus-anchor", "fattree-msu", "fattree", "tree-slurm",
 				       "tree-greedy" };
 	for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++) {
 		tp_alloc *bare, *memo;

@@ -1,5 +1,5 @@
 /* check_alloc_fattree.c - unit tests for alloc_fattree.c (the MSU/DP
- * allocator "fattree") and alloc_tree_greedy.c ("tree-greedy"). */
+ * allocator "fattree-msu") and alloc_tree_greedy.c ("tree-greedy"). */
 #include "check_util.h"
 #include "tmpdir_util.h"
 #include "alloc/alloc.h"
@@ -69,6 +69,8 @@ START_TEST(test_create_errors)
 	tp_alloc_cfg cfg = { .nnodes = 64 };
 	ck_assert_ptr_null(tp_alloc_create("fattree", &cfg, &err));
 	ck_assert_str_eq(err.msg, "allocator 'fattree' needs a topology (--topology FILE)");
+	ck_assert_ptr_null(tp_alloc_create("fattree-msu", &cfg, &err));
+	ck_assert_str_eq(err.msg, "allocator 'fattree-msu' needs a topology (--topology FILE)");
 	ck_assert_ptr_null(tp_alloc_create("tree-greedy", &cfg, &err));
 	ck_assert_str_eq(err.msg, "allocator 'tree-greedy' needs a topology (--topology FILE)");
 	tp_fattree *t = gen(3, 4);
@@ -76,10 +78,13 @@ START_TEST(test_create_errors)
 	cfg.nnodes = 65;
 	ck_assert_ptr_null(tp_alloc_create("fattree", &cfg, &err));
 	ck_assert_ptr_nonnull(strstr(err.msg, "65"));
+	ck_assert_ptr_null(tp_alloc_create("fattree-msu", &cfg, &err));
+	ck_assert_ptr_nonnull(strstr(err.msg, "65"));
 	int seen = 0;
 	for (const char *const *n = tp_alloc_names(); *n; n++)
-		seen += !strcmp(*n, "fattree") + !strcmp(*n, "tree-greedy");
-	ck_assert_int_eq(seen, 2);
+		seen += !strcmp(*n, "fattree") + !strcmp(*n, "fattree-msu") +
+			!strcmp(*n, "tree-greedy");
+	ck_assert_int_eq(seen, 3);
 	tp_fattree_free(t);
 }
 END_TEST
@@ -89,7 +94,7 @@ END_TEST
 START_TEST(test_single_unit_rules)
 {
 	tp_fattree *t = gen(3, 4);      /* 16 leaves = 16 MSUs of 4 */
-	tp_alloc *a = make("fattree", t);
+	tp_alloc *a = make("fattree-msu", t);
 	tp_nodeset free, out;
 	tp_nodeset_init(&free, 64);
 	tp_nodeset_init(&out, 64);
@@ -125,12 +130,12 @@ START_TEST(test_single_unit_prefer_full)
 	tp_nodeset_fill(&free);
 	tp_nodeset_clear(&free, 4);
 	tp_nodeset_clear(&free, 5);     /* leaf 1: MSU 2 allocated, MSU 3 free */
-	tp_alloc *a = make("fattree", t);
+	tp_alloc *a = make("fattree-msu", t);
 	ck_assert_int_eq(tp_alloc_place(a, &free, 2, &out), 0);
 	assert_nodes(&out, (int[]){ 6, 7 }, 2);   /* the fuller leaf */
 	tp_alloc_destroy(a);
 	set_opts(t, 2, 0, 0);
-	a = make("fattree", t);
+	a = make("fattree-msu", t);
 	ck_assert_int_eq(tp_alloc_place(a, &free, 2, &out), 0);
 	assert_nodes(&out, (int[]){ 0, 1 }, 2);   /* lowest index */
 	tp_alloc_destroy(a);
@@ -148,13 +153,13 @@ START_TEST(test_single_unit_busy_fallback)
 	tp_nodeset_init(&out, 4);
 	tp_nodeset_set_range(&free, 1, 4);  /* busy, 3 free */
 	set_opts(t, 0, 0, 1);               /* the patent's rule */
-	tp_alloc *a = make("fattree", t);
+	tp_alloc *a = make("fattree-msu", t);
 	ck_assert_int_eq(tp_alloc_place(a, &free, 2, &out), -1);  /* patent */
 	ck_assert_int_eq(tp_nodeset_count(&out), 0);
 	ck_assert_int_eq(tp_alloc_place(a, &free, 3, &out), 0);   /* exact */
 	tp_alloc_destroy(a);
 	set_opts(t, 0, 1, 1);
-	a = make("fattree", t);
+	a = make("fattree-msu", t);
 	ck_assert_int_eq(tp_alloc_place(a, &free, 2, &out), 0);
 	assert_nodes(&out, (int[]){ 1, 2 }, 2);
 	ck_assert_int_eq(tp_alloc_place(a, &free, 4, &out), -1);
@@ -170,7 +175,7 @@ END_TEST
 START_TEST(test_dp_hand)
 {
 	tp_fattree *t = gen(3, 4);
-	tp_alloc *a = make("fattree", t);
+	tp_alloc *a = make("fattree-msu", t);
 	tp_nodeset free, out;
 	tp_nodeset_init(&free, 64);
 	tp_nodeset_init(&out, 64);
@@ -211,7 +216,7 @@ START_TEST(test_dp_short_units)
 	tp_error err = { "" };
 	tp_fattree *t = tp_fattree_load(path, &err);
 	ck_assert_msg(t != NULL, "%s", err.msg);
-	tp_alloc *a = make("fattree", t);
+	tp_alloc *a = make("fattree-msu", t);
 	tp_nodeset free, out;
 	tp_nodeset_init(&free, 10);
 	tp_nodeset_init(&out, 10);
@@ -503,7 +508,7 @@ START_TEST(test_dp_matches_brute_force)
 		int gran = rn(&r, 4);   /* 0: rule; else msu_size 1..3 */
 		tp_fattree *t = random_tree(&r, gran == 1 ? 14 : 40);
 		set_opts(t, gran, rn(&r, 2), rn(&r, 4) != 0);
-		tp_alloc *a = make("fattree", t);
+		tp_alloc *a = make("fattree-msu", t);
 		tp_nodeset free, out;
 		tp_nodeset_init(&free, t->nnodes);
 		tp_nodeset_init(&out, t->nnodes);
@@ -532,7 +537,7 @@ END_TEST
 START_TEST(test_invariants_large)
 {
 	tp_fattree *t = gen(4, 4);      /* 256 nodes, 64 MSUs */
-	tp_alloc *ft = make("fattree", t), *tg = make("tree-greedy", t);
+	tp_alloc *ft = make("fattree-msu", t), *tg = make("tree-greedy", t);
 	tp_nodeset free, out;
 	tp_nodeset_init(&free, 256);
 	tp_nodeset_init(&out, 256);
@@ -613,7 +618,7 @@ START_TEST(test_cache_matches_fresh)
 		int gran = rn(&r, 4);
 		tp_fattree *t = iter % 10 ? random_tree(&r, 300) : gen(4, 4);
 		set_opts(t, gran, rn(&r, 2), rn(&r, 4) != 0);
-		tp_alloc *a = make("fattree", t);
+		tp_alloc *a = make("fattree-msu", t);
 		tp_nodeset free, out, want;
 		tp_nodeset_init(&free, t->nnodes);
 		tp_nodeset_init(&out, t->nnodes);
@@ -622,7 +627,7 @@ START_TEST(test_cache_matches_fresh)
 		for (int step = 0; step < 60; step++) {
 			int n = 1 + rn(&r, rn(&r, 4) ? 12 : t->nnodes);
 			int rc = tp_alloc_place(a, &free, n, &out);
-			tp_alloc *fresh = make("fattree", t);
+			tp_alloc *fresh = make("fattree-msu", t);
 			QUIET_EQ(rc, tp_alloc_place(fresh, &free, n, &want));
 			QUIET(tp_nodeset_equal(&out, &want));
 			tp_alloc_destroy(fresh);
@@ -668,8 +673,8 @@ static void churn_fix_init(churn_fix *f, rnd *r, int iter)
 {
 	f->t = carry_tree(r, iter);
 	set_opts(f->t, rn(r, 4), rn(r, 2), rn(r, 4) != 0);
-	f->a = make("fattree", f->t);
-	f->b = make("fattree", f->t);
+	f->a = make("fattree-msu", f->t);
+	f->b = make("fattree-msu", f->t);
 	tp_fattree_alloc_carry(f->b, false);
 	for (int i = 0; i < 4; i++)
 		f->sizes[i] = 1 + rn(r, f->t->nnodes);
@@ -773,7 +778,7 @@ START_TEST(test_band_matches_fresh)
 		const int *sh = shapes[rn(&r, 5)];
 		tp_fattree *t = iter % 4 ? gen(sh[0], sh[1]) : random_tree(&r, 300);
 		set_opts(t, 1 + rn(&r, 3), rn(&r, 2), rn(&r, 4) != 0);
-		tp_alloc *a = make("fattree", t), *b = make("fattree", t);
+		tp_alloc *a = make("fattree-msu", t), *b = make("fattree-msu", t);
 		tp_fattree_alloc_carry(b, false);
 		int base = 2 + rn(&r, t->nnodes / 2 + 1);
 		tp_nodeset pool[2], out, want;
@@ -967,7 +972,7 @@ START_TEST(test_tree_greedy_hand)
 	assert_nodes(&out, (int[]){ 0, 1, 2, 3, 16, 17 }, 6);
 	ck_assert_int_eq(tp_alloc_place(a, &free, 9, &out), -1);
 	/* the patent's allocator refuses: one completely free MSU only */
-	tp_alloc *f = make("fattree", t);
+	tp_alloc *f = make("fattree-msu", t);
 	ck_assert_int_eq(tp_alloc_place(f, &free, 6, &out), -1);
 	tp_alloc_destroy(f);
 	tp_alloc_destroy(a);

@@ -30,9 +30,9 @@
 /* The same joined by a spine: one fabric. */
 #define JOINED TWO "SwitchName=spine Switches=A,B\n"
 
-static const char *const tree_allocs[] = { "fattree", "tree-greedy",
-	"tree-slurm", "tree-slurm-26.05", NULL };
-#define NALLOC 4
+static const char *const tree_allocs[] = { "fattree", "fattree-msu",
+	"tree-greedy", "tree-slurm", "tree-slurm-26.05", NULL };
+#define NALLOC 5
 
 static tp_fattree *load(const char *name, const char *text)
 {
@@ -251,7 +251,7 @@ START_TEST(test_alloc_random)
 				ck_abort_msg("%s: %d nodes across fabrics", *n, want);
 			if (rc == 0 && want > most)
 				ck_abort_msg("%s: %d nodes placed, largest fabric has %d free", *n, want, most);
-			if (rc != 0 && want <= most && strcmp(*n, "fattree"))
+			if (rc != 0 && want <= most && strcmp(*n, "fattree-msu"))
 				ck_abort_msg("%s: %d nodes refused, a fabric has %d free", *n, want, most);
 		}
 		tp_nodeset_fini(&fr);
@@ -274,7 +274,7 @@ START_TEST(test_fattree_short_units_one_fabric)
 		"SwitchName=B Switches=b[1-4]\n");
 	msu(t, 4);
 	ck_assert_int_eq(t->nfabric, 2);
-	tp_alloc *a = make("fattree", t);
+	tp_alloc *a = make("fattree-msu", t);
 	tp_nodeset fr;
 	tp_nodeset_init(&fr, t->nnodes);
 	tp_nodeset_fill(&fr);

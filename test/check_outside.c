@@ -237,9 +237,10 @@ END_TEST
  * node is free; and never one at all under TP_OUTSIDE_NEVER. */
 START_TEST(test_tree_allocators_property)
 {
-	static const char *const allocs[] = { "fattree", "tree-greedy",
-					      "tree-slurm", "first-free" };
-	for (size_t a = 0; a < 4; a++)
+	static const char *const allocs[] = { "fattree", "fattree-msu",
+					      "tree-greedy", "tree-slurm",
+					      "first-free" };
+	for (size_t a = 0; a < 5; a++)
 		for (int rule = 0; rule < 2; rule++) {
 			tp_topo t;
 			tp_rng rng;

@@ -807,7 +807,7 @@ START_TEST(test_random_not_monotone)
 	tp_fattree *ft = tp_fattree_generate(3, 4, &err);
 	ck_assert_msg(ft != NULL, "%s", err.msg);
 	tp_alloc_cfg cfg = { .nnodes = 64, .fattree = ft };
-	tp_alloc *fat = tp_alloc_create("fattree", &cfg, &err);
+	tp_alloc *fat = tp_alloc_create("fattree-msu", &cfg, &err);
 	ck_assert_msg(fat != NULL, "%s", err.msg);
 	tp_alloc *even = tp_alloc_new(&even_ops, 64, NULL);
 	tp_alloc *allocs[] = { fat, even };

@@ -12,7 +12,7 @@
 #include "engine/metrics.h"
 #include "policy/policy.h"
 #include "rtmodel/rtmodel.h"
-#include "rtmodel/spread.h"
+#include "topology/spread.h"
 #include "settings/settings.h"
 #include "topology/fattree.h"
 #include "topology/torus.h"
@@ -64,10 +64,10 @@ START_TEST(test_fattree_two_levels)
 	tp_error err = { "" };
 	tp_rtmodel m;
 	ck_assert_int_eq(tp_rtmodel_init(&m, t, NULL, 0.3, &err), 0);
-	ck_assert_int_eq(tp_spread_fattree_best(t, 4), 6);
-	ck_assert_int_eq(tp_spread_fattree_best(t, 5), 18);
-	ck_assert_int_eq(tp_spread_fattree_best(t, 1), 0);
-	ck_assert_int_eq(tp_spread_fattree_best(t, 17), -1);
+	ck_assert_int_eq(tp_fattree_node_best(t, 4), 6);
+	ck_assert_int_eq(tp_fattree_node_best(t, 5), 18);
+	ck_assert_int_eq(tp_fattree_node_best(t, 1), 0);
+	ck_assert_int_eq(tp_fattree_node_best(t, 17), -1);
 
 	double s = spread_of(&m, 16, (int[]){ 0, 1, 4, 5 }, 4);
 	ck_assert(fabs(s - 14.0 / 6.0) < 1e-12);
@@ -104,7 +104,7 @@ START_TEST(test_fattree_three_levels)
 	tp_error err = { "" };
 	tp_rtmodel m;
 	ck_assert_int_eq(tp_rtmodel_init(&m, t, NULL, 0.5, &err), 0);
-	ck_assert_int_eq(tp_spread_fattree_best(t, 4), 14);
+	ck_assert_int_eq(tp_fattree_node_best(t, 4), 14);
 	double s = spread_of(&m, 8, (int[]){ 0, 2, 4, 6 }, 4);
 	ck_assert(fabs(s - 26.0 / 14.0) < 1e-12);
 	ck_assert_int_eq(tp_rtmodel_dilate(700, m.share, s), 1000);
@@ -145,7 +145,7 @@ START_TEST(test_fattree_cost_is_node_hop_sum)
 		for (int i = 0; i < 64; i++)
 			if ((int)tp_rng_below(&r, 8) < p)
 				tp_nodeset_set(&s, i);
-		long long c = tp_spread_fattree_cost(t, &s);
+		long long c = tp_fattree_node_cost(t, &s);
 		ck_assert_int_eq(c, pair_hops(t, &s));
 		ck_assert_int_eq(c, tp_fattree_hop_sum(t, &s));
 	}
@@ -172,15 +172,15 @@ static void check_best_brute(const tp_fattree *t)
 		if (tp_fattree_set_fabric(t, &s, NULL) < 0)
 			continue;
 		int k = tp_nodeset_count(&s);
-		long long c = tp_spread_fattree_cost(t, &s);
+		long long c = tp_fattree_node_cost(t, &s);
 		if (least[k] < 0 || c < least[k])
 			least[k] = c;
 	}
 	tp_nodeset_fini(&s);
 	for (int k = 2; k <= n; k++)
-		ck_assert_msg(tp_spread_fattree_best(t, k) == least[k],
+		ck_assert_msg(tp_fattree_node_best(t, k) == least[k],
 			      "k=%d: best %lld, brute force %lld", k,
-			      tp_spread_fattree_best(t, k), least[k]);
+			      tp_fattree_node_best(t, k), least[k]);
 }
 
 START_TEST(test_fattree_best_brute_force)
@@ -209,9 +209,9 @@ START_TEST(test_fattree_best_irregular)
 	tp_fattree *t = tp_fattree_load(p, &err);
 	ck_assert_msg(t != NULL, "%s", err.msg);
 	ck_assert_int_eq(t->nfabric, 2);
-	ck_assert_int_eq(tp_spread_fattree_best(t, 4), 6);
-	ck_assert(tp_spread_fattree_best(t, 6) > 0);
-	ck_assert_int_eq(tp_spread_fattree_best(t, 7), -1);
+	ck_assert_int_eq(tp_fattree_node_best(t, 4), 6);
+	ck_assert(tp_fattree_node_best(t, 6) > 0);
+	ck_assert_int_eq(tp_fattree_node_best(t, 7), -1);
 	check_best_brute(t);
 	tp_fattree_free(t);
 	tmpdir_remove();

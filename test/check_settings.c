@@ -166,7 +166,7 @@ START_TEST(table_defaults_and_scopes)
 		if (e->type == TP_SET_CHOICE || e->type == TP_SET_TEXT)
 			ck_assert_str_eq(buf, e->def);
 	}
-	ck_assert_int_eq(nsched, 12);
+	ck_assert_int_eq(nsched, 13);
 	ck_assert_int_eq(ntorus, 2);
 	tp_error err = { { 0 } };
 	ck_assert_int_eq(tp_settings_check(&sim, ~0u, &err), 0);
@@ -834,7 +834,7 @@ START_TEST(no_key_contains_a_slurm_key)
 			nours++;
 		}
 	}
-	ck_assert_int_eq(nours, 14);
+	ck_assert_int_eq(nours, 15);
 	for (int e = 0; examples[e]; e++)
 		ck_assert_msg(tp_slurm_key_in(examples[e]) == NULL,
 			      "'%s' contains Slurm's '%s'", examples[e],

@@ -314,11 +314,12 @@ START_TEST(test_fattree_loads_real_topology)
 	tp_nodeset_fini(&ns);
 	tp_topo_fini(&t);
 
-	/* the caller's allocator replaces fattree.conf's, and is wrapped */
-	s.alloc = "fattree";
+	/* the caller's allocator replaces fattree.conf's, and is wrapped
+	 * (the failure memo) unless a node count answers for it */
+	s.alloc = "fattree-msu";
 	s.alloc_from = "--alloc ";
 	ck_assert_msg(tp_topo_load(&t, &s, &err) == 0, "%s", err.msg);
-	ck_assert_str_eq(t.alloc_name, "fattree");
+	ck_assert_str_eq(t.alloc_name, "fattree-msu");
 	ck_assert_str_eq(t.alloc_from, "--alloc ");
 	ck_assert(!tp_alloc_is_flat(t.alloc));
 	tp_nodeset all, out;
@@ -328,6 +329,16 @@ START_TEST(test_fattree_loads_real_topology)
 	ck_assert_int_eq(tp_alloc_place(t.alloc, &all, 2, &out), 0);
 	ck_assert_int_eq(tp_nodeset_count(&out), 2);
 	ck_assert_int_eq(units_touched(t.tree, &out), 1); /* one MSU of 2 */
+	tp_topo_fini(&t);
+	s.alloc = "fattree";
+	ck_assert_msg(tp_topo_load(&t, &s, &err) == 0, "%s", err.msg);
+	ck_assert_str_eq(t.alloc_name, "fattree");
+	ck_assert_int_eq(t.tree->nfabric, 1);
+	ck_assert(tp_alloc_is_flat(t.alloc)); /* one fabric: counts decide */
+	ck_assert(tp_alloc_is_monotone(t.alloc));
+	ck_assert_int_eq(tp_alloc_place(t.alloc, &all, 2, &out), 0);
+	ck_assert_int_eq(tp_nodeset_count(&out), 2);
+	ck_assert_int_eq(units_touched(t.tree, &out), 1);
 	tp_nodeset_fini(&all);
 	tp_nodeset_fini(&out);
 	tp_topo_fini(&t);

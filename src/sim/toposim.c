@@ -404,9 +404,9 @@ static void warn_unread_machine(const sim_config *c, const tp_topo *topo)
 	if (c->base_shapes >= 0 && strcmp(a, "torus-base"))
 		fprintf(stderr, "toposim: warning: --base-shapes has no effect with allocator %s (it is read by torus-base)\n",
 			a);
-	if (c->fattree_conf && topo->tree && strcmp(a, "fattree") &&
+	if (c->fattree_conf && topo->tree && strcmp(a, "fattree-msu") &&
 	    !fattree_opts_default(topo->tree))
-		fprintf(stderr, "toposim: warning: --fattree-conf %s: its MsuSize=, BusyFallback= and PreferFull= have no effect with allocator %s (they are read by fattree)\n",
+		fprintf(stderr, "toposim: warning: --fattree-conf %s: its MsuSize=, BusyFallback= and PreferFull= have no effect with allocator %s (they are read by fattree-msu)\n",
 			c->fattree_conf, a);
 }
 

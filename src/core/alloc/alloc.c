@@ -64,6 +64,11 @@ double tp_alloc_cost(tp_alloc *a, const tp_nodeset *nodes)
 	return a->ops->cost ? a->ops->cost(a, nodes) : -1.0;
 }
 
+double tp_alloc_spread(tp_alloc *a, const tp_nodeset *nodes)
+{
+	return a->ops->spread ? a->ops->spread(a, nodes) : 1.0;
+}
+
 bool tp_alloc_fits(tp_alloc *a, const tp_nodeset *free,
 		   const tp_alloc_req *req, tp_nodeset *out)
 {

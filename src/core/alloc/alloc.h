@@ -122,6 +122,12 @@ typedef struct tp_alloc_ops {
 	/* Optional.  Topology cost of a placement (e.g. fat-tree hop sum) for
 	 * reports; NULL means no such metric (reported as -1). */
 	double (*cost)(tp_alloc *a, const tp_nodeset *nodes);
+	/* Optional.  How spread out a placement is: its communication cost
+	 * over the least any placement of as many nodes can have on the
+	 * machine, >= 1 (the runtime model's measure, doc/runtime-model.md),
+	 * for the completion-aware choice (completion.h); NULL: every
+	 * placement counts as 1. */
+	double (*spread)(tp_alloc *a, const tp_nodeset *nodes);
 	void (*destroy)(tp_alloc *a); /* optional: free `state` */
 } tp_alloc_ops;
 
@@ -204,6 +210,12 @@ bool tp_job_can_fit(tp_alloc *a, const tp_nodeset *free, const tp_job *j,
 		    tp_nodeset *scratch);
 int tp_alloc_capacity(tp_alloc *a, const tp_nodeset *free);
 double tp_alloc_cost(tp_alloc *a, const tp_nodeset *nodes);
+/* ops->spread's answer, 1 without one. */
+double tp_alloc_spread(tp_alloc *a, const tp_nodeset *nodes);
+static inline bool tp_alloc_has_spread(const tp_alloc *a)
+{
+	return a->ops->spread != NULL;
+}
 static inline bool tp_alloc_is_flat(const tp_alloc *a)
 {
 	return a->flags & TP_ALLOC_FLAT;

@@ -1,5 +1,5 @@
 /*
- * alloc_fattree.c - "fattree": the patent's allocation in minimum
+ * alloc_fattree.c - "fattree-msu": the patent's allocation in minimum
  * scheduling units (ALGORITHMS.md A), with the minimum pairwise-hop choice
  * of MSUs solved exactly by dynamic programming over the tree instead of
  * enumerating combinations.  Derivation and complexity:
@@ -53,6 +53,7 @@
 #include "alloc/fattree_merge.h"
 #include "alloc/memo_answers.h"
 #include "topology/fattree.h"
+#include "topology/spread.h"
 
 #define INF INT64_MAX
 
@@ -77,6 +78,7 @@ typedef struct ft_alloc {
 	/* DP tables carried between questions (no short units only) */
 	ft_dpcache dp;
 	bool carry;       /* use answers and dp (tests turn it off) */
+	tp_spread spread; /* least node-level costs by size, on first use */
 	tp_fattree_opts seen_opts; /* the rules `answers` were given under */
 	/* DP over switches */
 	int *live;        /* [nswitch] switches with free units, pre-order */
@@ -712,11 +714,18 @@ static double fattree_cost(tp_alloc *a, const tp_nodeset *nodes)
 	return (double)tp_fattree_hop_sum(st->t, nodes);
 }
 
+static double fattree_spread(tp_alloc *a, const tp_nodeset *nodes)
+{
+	ft_alloc *st = a->state;
+	return tp_spread_of(&st->spread, nodes);
+}
+
 static void fattree_destroy(tp_alloc *a)
 {
 	ft_alloc *st = a->state;
 	if (!st)
 		return;
+	tp_spread_fini(&st->spread);
 	ft_counts_fini(&st->c);
 	ft_counts_fini(&st->pc);
 	tp_memo_answers_fini(&st->answers);
@@ -739,11 +748,12 @@ static void fattree_destroy(tp_alloc *a)
 }
 
 static const tp_alloc_ops fattree_ops = {
-	.name = "fattree",
+	.name = "fattree-msu",
 	.flags = 0,
 	.place = fattree_place,
 	.capacity = fattree_capacity,
 	.cost = fattree_cost,
+	.spread = fattree_spread,
 	.destroy = fattree_destroy,
 };
 
@@ -776,6 +786,7 @@ static ft_alloc *state_new(const tp_fattree *t)
 	if (!st->live || !st->picked || !st->F || !st->S || !st->xcap || !st->dcap ||
 	    !st->first || !st->mg_lo || !st->mg_n || !st->off || !st->mg ||
 	    !st->stack || ensure_cap(st, 4096) || ft_counts_init(&st->c, t) ||
+	    tp_spread_init(&st->spread, t, NULL) ||
 	    ft_counts_init(&st->pc, t) ||
 	    ft_dpcache_init(&st->dp, t)) {
 		tp_alloc tmp = { .state = st };
@@ -791,11 +802,11 @@ static tp_alloc *fattree_create(const tp_alloc_cfg *cfg, tp_error *err)
 {
 	const tp_fattree *t = cfg->fattree;
 	if (!t) {
-		tp_errorf(err, "allocator 'fattree' needs a topology (--topology FILE)");
+		tp_errorf(err, "allocator 'fattree-msu' needs a topology (--topology FILE)");
 		return NULL;
 	}
 	if (cfg->nnodes != t->nnodes) {
-		tp_errorf(err, "fattree: the cluster has %d nodes but topology %s has %d",
+		tp_errorf(err, "fattree-msu: the cluster has %d nodes but topology %s has %d",
 			  cfg->nnodes, t->path, t->nnodes);
 		return NULL;
 	}
@@ -813,13 +824,13 @@ static tp_alloc *fattree_create(const tp_alloc_cfg *cfg, tp_error *err)
 			tp_alloc tmp = { .state = st };
 			fattree_destroy(&tmp);
 		}
-		tp_errorf(err, "fattree: out of memory");
+		tp_errorf(err, "fattree-msu: out of memory");
 	}
 	return a;
 }
 
 const tp_alloc_entry tp_alloc_entry_fattree = {
-	.name = "fattree",
+	.name = "fattree-msu",
 	.create = fattree_create,
 };
 

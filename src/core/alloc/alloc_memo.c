@@ -166,6 +166,11 @@ static double memo_cost(tp_alloc *a, const tp_nodeset *nodes)
 	return tp_alloc_cost(((memo *)a->state)->inner, nodes);
 }
 
+static double memo_spread(tp_alloc *a, const tp_nodeset *nodes)
+{
+	return tp_alloc_spread(((memo *)a->state)->inner, nodes);
+}
+
 static void memo_free(memo *m)
 {
 	if (!m)
@@ -212,6 +217,7 @@ tp_alloc *tp_alloc_memo_wrap(tp_alloc *inner)
 	m->ops.place = memo_place;
 	m->ops.capacity = inner->ops->capacity ? memo_capacity : NULL;
 	m->ops.cost = inner->ops->cost ? memo_cost : NULL;
+	m->ops.spread = inner->ops->spread ? memo_spread : NULL;
 	m->ops.destroy = memo_destroy;
 	tp_alloc *a = NULL;
 	if (!lanes_init(m, inner->nnodes) &&

@@ -136,6 +136,15 @@ static double wrap_cost(tp_alloc *a, const tp_nodeset *nodes)
 	return tp_alloc_cost(w->inner, &w->in_free);
 }
 
+/* Outside nodes have no place in the topology: the spread of the part
+ * inside it. */
+static double wrap_spread(tp_alloc *a, const tp_nodeset *nodes)
+{
+	wrap *w = a->state;
+	tp_nodeset_copy_resized(&w->in_free, nodes);
+	return tp_alloc_spread(w->inner, &w->in_free);
+}
+
 static void wrap_free(wrap *w)
 {
 	if (!w)
@@ -174,6 +183,7 @@ tp_alloc *tp_alloc_outside_wrap(tp_alloc *inner, const tp_outside *o,
 	w->ops.place = wrap_place;
 	w->ops.capacity = wrap_capacity;
 	w->ops.cost = inner->ops->cost ? wrap_cost : NULL;
+	w->ops.spread = inner->ops->spread ? wrap_spread : NULL;
 	w->ops.destroy = wrap_destroy;
 	tp_alloc *a = NULL;
 	if (!tp_nodeset_init(&w->usable, o->nnodes) &&

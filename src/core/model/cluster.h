@@ -87,6 +87,12 @@ typedef struct tp_cluster {
 			     * all clear */
 	size_t nspare, capspare;
 
+	/* The completion-aware choice's share for this pass (alloc/
+	 * completion.h), 0 off: set by tp_policy_pass() from the policy's
+	 * settings.  A job then starts now only where waiting for a more
+	 * compact placement would not end it sooner. */
+	double completion_share;
+
 	/* The head job's reservation from the last backfilling pass
 	 * (resv_job = NULL if none); read by the simulator's invariant checks
 	 * and the plugin's logs. */

@@ -51,6 +51,7 @@ void tp_policy_pass(tp_policy *p, tp_cluster *c)
 	p->stats.passes++;
 	if (!p->ops->pass)
 		return; /* heterogeneous: tp_het_pass() */
+	c->completion_share = p->opts.completion_share;
 	p->ops->pass(p, c);
 	p->stats.started += c->nstarts - before;
 }

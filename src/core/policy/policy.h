@@ -41,6 +41,9 @@ typedef struct tp_policy_opts {
 				 * extension, with a corrected estimate */
 	double rbhar_factor;    /* rb-har: corrected estimate = factor x time
 				 * already run (>= 1) */
+	double completion_share; /* the completion-aware choice's share of
+				  * run time that is communication, 0 off
+				  * (alloc/completion.h) */
 } tp_policy_opts;
 
 /* Counters, readable by the plugin's statistics and the simulator. */

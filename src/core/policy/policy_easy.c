@@ -183,7 +183,8 @@ static bool counts_suffice(const tp_cluster *c)
 	const tp_job *head = c->queue[0];
 	tp_alloc_req req = tp_job_req(head);
 	return tp_alloc_is_flat(c->alloc) && !c->nodes_shared &&
-	       head->nodes >= 1 && !tp_alloc_req_constrained(&req);
+	       head->nodes >= 1 && !tp_alloc_req_constrained(&req) &&
+	       !tp_completion_on(c);
 }
 
 void tp_easy_pass(tp_policy *p, tp_cluster *c)

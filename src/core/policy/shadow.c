@@ -3,7 +3,9 @@
 
 #include <stdlib.h>
 
+#include "alloc/completion.h"
 #include "alloc/place.h"
+#include "policy/first_fit.h"
 
 int tp_shadow_init(tp_shadow *s, int nnodes)
 {
@@ -26,19 +28,23 @@ void tp_shadow_fini(tp_shadow *s)
 int tp_shadow_compute(const tp_cluster *c, const tp_job *job,
 		      const tp_nodeset *hold, tp_shadow *s)
 {
-	tp_release *rel = malloc((c->nrun + 1) * sizeof(*rel));
+	tp_release *rel = tp_cluster_releases(c);
 	if (!rel)
 		return -1;
-	for (size_t i = 0; i < c->nrun; i++)
-		rel[i] = (tp_release){ .time = c->run[i].limit,
-				       .nodes = &c->run[i].nodes };
 	tp_alloc_req req = tp_job_req(job);
-	req.probe = true; /* when, not where: s->place is scratch */
-	int k = tp_place_earliest(c->alloc, c->now, &c->free, rel, c->nrun,
-				  hold, job->nodes,
-				  tp_job_has_range(job) ? job->max_nodes : job->nodes,
-				  &req, &s->free,
-				  &s->place, &s->time);
+	int hi = tp_job_has_range(job) ? job->max_nodes : job->nodes, k;
+	if (tp_completion_on(c)) {
+		/* the start the job would choose, not its earliest fit */
+		k = tp_place_completion(c->alloc, c->completion_share,
+					job->estimate, c->now, &c->free, rel,
+					c->nrun, hold, job->nodes, hi, &req,
+					&s->free, &s->place, &s->time);
+	} else {
+		req.probe = true; /* when, not where: s->place is scratch */
+		k = tp_place_earliest(c->alloc, c->now, &c->free, rel, c->nrun,
+				      hold, job->nodes, hi, &req, &s->free,
+				      &s->place, &s->time);
+	}
 	free(rel);
 	return k == -2 ? -1 : 0;
 }

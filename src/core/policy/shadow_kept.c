@@ -7,6 +7,7 @@
 
 #include "alloc/alloc.h"
 #include "base/grow.h"
+#include "policy/first_fit.h"
 
 /* Shadows kept: sched/topo runs one policy over each partition in turn,
  * every partition a cluster of its own. */
@@ -155,7 +156,9 @@ int tp_shadow_compute_kept(tp_shadow_kept *k, const tp_cluster *c,
 			   const tp_job *job, tp_shadow *s)
 {
 	tp_alloc_req req = tp_job_req(job);
-	if (!k || tp_alloc_req_constrained(&req))
+	/* the completion-aware choice weighs the start now against later
+	 * ones: its answer depends on the time itself */
+	if (!k || tp_alloc_req_constrained(&req) || tp_completion_on(c))
 		return tp_shadow_compute(c, job, NULL, s);
 	slot *old, *hit = find_slot(k, c, job, &old);
 	if (hit) {

@@ -11,7 +11,7 @@
  *
  * rounded to the nearest second: the share s of the run that is
  * communication slows down in proportion to the placement's cost, the
- * rest does not.  cost and best are those of spread.h: the node-level hop
+ * rest does not.  cost and best are those of topology/spread.h: the node-level hop
  * sum on a fat tree, the mean pair distance on a torus; best(k) is the
  * least cost any placement of k nodes can have on the machine, so the
  * most compact placement runs its trace time.  A placement cheaper than
@@ -31,6 +31,7 @@
 #include "base/error.h"
 #include "base/nodeset.h"
 #include "topology/fattree.h"
+#include "topology/spread.h"
 #include "topology/torus.h"
 
 /* The communication share "spread" takes when none is given: an
@@ -39,11 +40,7 @@
 
 typedef struct tp_rtmodel {
 	double share;              /* s, in [0, 1] */
-	const tp_fattree *tree;    /* one of these two */
-	const tp_torus *torus;
-	int nnodes;                /* the topology's nodes */
-	double *best;              /* [nnodes + 1]: best(k), computed on
-				    * first use; -2 not yet, -1 none */
+	tp_spread spread;          /* the measure (topology/spread.h) */
 } tp_rtmodel;
 
 /* Parse --runtime-model's value: "none" (*on = 0) or "spread[:SHARE]"

@@ -1,5 +1,6 @@
-/* spread_fattree.c - node-level hop sums of a fat tree; see spread.h. */
-#include "rtmodel/spread.h"
+/* fattree_nodecost.c - node-level hop sums of a fat tree; see
+ * fattree_nodecost.h. */
+#include "topology/fattree_nodecost.h"
 
 #include <stdlib.h>
 
@@ -10,7 +11,7 @@ static long long link_term(int j, int k)
 	return (long long)j * (k - j);
 }
 
-long long tp_spread_fattree_cost(const tp_fattree *t, const tp_nodeset *s)
+long long tp_fattree_node_cost(const tp_fattree *t, const tp_nodeset *s)
 {
 	long long *x = calloc((size_t)t->nswitch, sizeof(*x));
 	if (!x)
@@ -84,7 +85,7 @@ static long long *solve(const tp_fattree *t, int v, int k, int *len)
 	return g;
 }
 
-long long tp_spread_fattree_best(const tp_fattree *t, int k)
+long long tp_fattree_node_best(const tp_fattree *t, int k)
 {
 	if (k < 2)
 		return k >= 0 && k <= t->nnodes ? 0 : -1;
