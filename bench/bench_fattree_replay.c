@@ -1,7 +1,8 @@
 /*
  * bench_fattree_replay.c - what the fat-tree allocation buys on real
  * traces: each trace is replayed under EASY backfilling with each
- * allocator ("fattree", the Slurm-like baselines "tree-greedy" (22.05),
+ * allocator ("fattree", the default; the patent's "fattree-msu" with each
+ * small-job rule; the Slurm-like baselines "tree-greedy" (22.05),
  * "tree-slurm" (24.05 to 24.11) and "tree-slurm-26.05" (label ts-26.05),
  * and the topology-blind "first-free") on a fat tree of the trace's
  * size, through the same core calls toposim makes (tp_swf_read,
@@ -17,9 +18,11 @@
  * Printed per (trace, allocator): mean hop sum (the patent's metric,
  * tp_fattree_hop_sum: pairwise hops between the MSUs a job touches) over
  * multi-node runs (tp_summary.mean_cost) and over multi-unit runs (more
- * nodes than one 4-node unit), utilisation, mean wait and the simulation's
- * wall time; then the ratios fattree / tree-greedy, the baseline measured
- * in the same run.  first-free has no cost of its own: the bench wraps it
+ * nodes than one 4-node unit), the mean node-level spread of multi-node
+ * runs (topology/spread.h: every pair of nodes, 1 = most compact; the
+ * run-time model at share 0 measures it without changing run times),
+ * utilisation, mean wait and the simulation's wall time; then ratios
+ * against the baselines measured in the same run.  first-free has no cost of its own: the bench wraps it
  * so its placements are scored with the same hop sum.  Nothing is
  * asserted.  Traces are read from $TP_SHARED_DATA/traces (default
  * ../shared/data beside the source tree); a missing one is reported and
@@ -40,6 +43,7 @@
 #include "policy/policy.h"
 #include "trace/swf.h"
 #include "trace/workload.h"
+#include "rtmodel/rtmodel.h"
 
 #ifndef TP_DEFAULT_DATA_DIR
 #define TP_DEFAULT_DATA_DIR "../shared/data"
@@ -47,9 +51,9 @@
 
 #define WIDTH 4 /* leaf size and switch fan-out of both machines */
 
-/* The variants replayed: "fattree" with each small-job rule (exact fit
- * only, the patent's; or BusyFallback, partly used units when no free unit
- * remains), then the baselines. */
+/* The variants replayed: the default, the patent's "fattree-msu" with
+ * each small-job rule (exact fit only, the patent's; or BusyFallback,
+ * partly used units when no free unit remains), then the baselines. */
 typedef struct variant {
 	const char *label, *alloc;
 	int busy_fallback;
@@ -57,21 +61,23 @@ typedef struct variant {
 
 static const variant variants[] = {
 	{ "fattree", "fattree", 0 },
-	{ "ft-busyfb", "fattree", 1 },
+	{ "ft-msu", "fattree-msu", 0 },
+	{ "msu-busyfb", "fattree-msu", 1 },
 	{ "tree-greedy", "tree-greedy", 0 },
 	{ "tree-slurm", "tree-slurm", 0 },
 	{ "ts-26.05", "tree-slurm-26.05", 0 },
 	{ "first-free", "first-free", 0 },
 };
 #define NVAR (sizeof(variants) / sizeof(variants[0]))
-#define V_EXACT 0
-#define V_BUSY 1
-#define V_TG 2
-#define V_TS 3
-#define V_TS26 4
+#define V_DEFAULT 0
+#define V_EXACT 1
+#define V_BUSY 2
+#define V_TG 3
+#define V_TS 4
+#define V_TS26 5
 
 typedef struct result {
-	double hop_node, hop_unit, util, wait, bsld, secs;
+	double hop_node, hop_unit, spread, util, wait, bsld, secs;
 	int64_t makespan;
 	size_t runs;
 } result;
@@ -213,7 +219,14 @@ static int replay(const tp_workload *w, tp_fattree *t, const variant *v,
 		tp_policy_destroy(p);
 		return -1;
 	}
-	tp_engine_opts eo = { 0 };
+	/* share 0: spreads measured, run times unchanged */
+	tp_rtmodel model;
+	if (tp_rtmodel_init(&model, t, NULL, 0.0, err)) {
+		tp_alloc_destroy(a);
+		tp_policy_destroy(p);
+		return -1;
+	}
+	tp_engine_opts eo = { .runtime_model = &model };
 	tp_sim_result res = { 0 };
 	double t0 = now_s();
 	int rc = tp_simulate(w, p, a, &eo, &res, err);
@@ -222,6 +235,7 @@ static int replay(const tp_workload *w, tp_fattree *t, const variant *v,
 		tp_summary s;
 		tp_summarize(&res, &s);
 		r->hop_node = s.mean_cost;
+		r->spread = s.mean_spread_multi;
 		r->util = s.utilisation;
 		r->wait = s.mean_wait;
 		r->bsld = s.mean_bsld;
@@ -238,6 +252,7 @@ static int replay(const tp_workload *w, tp_fattree *t, const variant *v,
 		r->hop_unit = n ? sum / (double)n : -1;
 	}
 	tp_sim_result_fini(&res);
+	tp_rtmodel_fini(&model);
 	tp_alloc_destroy(a);
 	tp_policy_destroy(p);
 	return rc;
@@ -255,9 +270,9 @@ static int bench_workload(const char *label, const tp_workload *w, tp_fattree *t
 	printf("%s: %d nodes, %d levels, %d MSUs of %d; %zu jobs; policy easy\n",
 	       label, tp_fattree_nnodes(t), t->levels, tp_fattree_nmsu(t),
 	       tp_fattree_nunit(t), w->njobs);
-	printf("  %-12s %10s %10s %8s %12s %9s %11s %7s\n", "allocator",
-	       "hop_multi", "hop_unit", "util", "mean_wait_s", "mean_bsld",
-	       "makespan_s", "sim_s");
+	printf("  %-12s %10s %10s %8s %8s %12s %9s %11s %7s\n", "allocator",
+	       "hop_multi", "hop_unit", "spread", "util", "mean_wait_s",
+	       "mean_bsld", "makespan_s", "sim_s");
 	result r[NVAR];
 	for (size_t i = 0; i < NVAR; i++) {
 		if (replay(w, t, &variants[i], &r[i], &err)) {
@@ -265,22 +280,27 @@ static int bench_workload(const char *label, const tp_workload *w, tp_fattree *t
 				label, variants[i].label, err.msg);
 			return -1;
 		}
-		printf("  %-12s %10.3f %10.3f %8.4f %12.1f %9.2f %11lld %7.2f\n",
-		       variants[i].label, r[i].hop_node, r[i].hop_unit, r[i].util,
-		       r[i].wait, r[i].bsld, (long long)r[i].makespan, r[i].secs);
+		printf("  %-12s %10.3f %10.3f %8.4f %8.4f %12.1f %9.2f %11lld %7.2f\n",
+		       variants[i].label, r[i].hop_node, r[i].hop_unit,
+		       r[i].spread, r[i].util, r[i].wait, r[i].bsld,
+		       (long long)r[i].makespan, r[i].secs);
 	}
 	static const struct { const char *name; int a, b; } ratios[] = {
-		{ "ft/tg", V_EXACT, V_TG },
+		{ "ft/ts", V_DEFAULT, V_TS },
+		{ "ft/ts-26.05", V_DEFAULT, V_TS26 },
+		{ "ft/ft-msu", V_DEFAULT, V_EXACT },
+		{ "msu/tg", V_EXACT, V_TG },
 		{ "busyfb/tg", V_BUSY, V_TG },
-		{ "busyfb/ft", V_BUSY, V_EXACT },
-		{ "ft/ts", V_EXACT, V_TS },
-		{ "ft/ts-26.05", V_EXACT, V_TS26 },
+		{ "busyfb/msu", V_BUSY, V_EXACT },
+		{ "msu/ts", V_EXACT, V_TS },
+		{ "msu/ts-26.05", V_EXACT, V_TS26 },
 	};
 	for (size_t k = 0; k < sizeof(ratios) / sizeof(ratios[0]); k++) {
 		const result *a = &r[ratios[k].a], *b = &r[ratios[k].b];
-		printf("  %-12s %10.4f %10.4f %8.4f %12.4f %9.4f %11.4f %7.2f\n",
+		printf("  %-12s %10.4f %10.4f %8.4f %8.4f %12.4f %9.4f %11.4f %7.2f\n",
 		       ratios[k].name, ratio(a->hop_node, b->hop_node),
-		       ratio(a->hop_unit, b->hop_unit), ratio(a->util, b->util),
+		       ratio(a->hop_unit, b->hop_unit), ratio(a->spread, b->spread),
+		       ratio(a->util, b->util),
 		       ratio(a->wait, b->wait), ratio(a->bsld, b->bsld),
 		       ratio((double)a->makespan, (double)b->makespan),
 		       ratio(a->secs, b->secs));

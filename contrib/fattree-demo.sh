@@ -8,10 +8,13 @@
 # jobs with our plugin, one with Slurm's own topology/tree.  Both run at the
 # same time and get the same seeded stream of `sleep` jobs at the same
 # instants; when all have ended the clusters are stopped and the script
-# prints, per job, where each cluster ran it, its wait and its hop sum (sum
-# of pairwise hops between the 4-node units it touches, computed by the core
-# library through `ftconf hopsum`), then per cluster the total and mean hop
-# sum, the mean wait and the makespan.
+# prints, per job, where each cluster ran it, its wait, its hop sum (sum
+# of pairwise hops between the 4-node units it touches) and its spread
+# (node level: the routers between every pair of its nodes over the least
+# any as many nodes have on the tree, 1 = most compact; both computed by
+# the core library through `ftconf hopsum --spread`), then per cluster the
+# total and mean hop sum, the mean spread of the multi-node jobs, the mean
+# wait and the makespan.
 #
 # The Slurm release is the build tree's (configure --with-slurm-version):
 #   ours        22.05: SelectType=select/fattree;
@@ -44,7 +47,8 @@
 #               the seed and the mix, gaps only on the seed and the load.
 #   --records F append one line per job and cluster to F:
 #               "topology seed load mix job nodes sleep submit start end
-#               state nodelist hops" (epoch seconds; contrib/head-to-head.sh)
+#               state nodelist hops spread" (epoch seconds;
+#               contrib/head-to-head.sh)
 #   --brief     no per-job table
 #   --keep      keep the work directory (cluster logs, SWF traces)
 # Needs root (network namespaces, daemons), the packages of
@@ -225,8 +229,8 @@ for t in "${topos[@]}"; do "$cluster" stop --dir "$dir/$t" >/dev/null 2>&1 & don
 wait
 note "clusters stopped ($(($(date +%s) - t_begin)) s from the first start)"
 
-# $dir/TOPO.jobs: "job nodes sleep submit start end state nodelist hops",
-# one line per job of the stream, in submission order.
+# $dir/TOPO.jobs: "job nodes sleep submit start end state nodelist hops
+# spread", one line per job of the stream, in submission order.
 for t in "${topos[@]}"; do
 	for ((i = 0; i < jobs; i++)); do
 		read -r _ st nl s b e < <(awk -v id="${id_of[$t:$i]}" '$1 == id' "$dir/$t.parsed") ||
@@ -234,7 +238,7 @@ for t in "${topos[@]}"; do
 		[[ "$st" =~ ^($final)$ ]] || die "job ${id_of[$t:$i]} on $(name_of "$t") is $st"
 		echo "$((i + 1)) ${n_of[i]} ${sleep_of[i]} $s $b $e $st $nl"
 	done >"$dir/$t.pre"
-	mapfile -t hops < <(awk '{ print $8 }' "$dir/$t.pre" | "$ftconf" hopsum --topology "$topo")
+	mapfile -t hops < <(awk '{ print $8 }' "$dir/$t.pre" | "$ftconf" hopsum --topology "$topo" --spread)
 	[ "${#hops[@]}" = "$jobs" ] || die "ftconf hopsum gave ${#hops[@]} results for $jobs jobs"
 	paste -d' ' "$dir/$t.pre" <(printf '%s\n' "${hops[@]}") >"$dir/$t.jobs"
 	[ -z "$records" ] ||
@@ -253,11 +257,12 @@ swf() { # JOBS-FILE
 		END { for (k = 1; k <= NR; k++) printf "%d %d -1 %d %d -1 -1 %d 60 -1 1 1 1 -1 1 -1 -1 -1\n",
 			k, t[k] - t0, (rt[k] < 1 ? 1 : rt[k]), n[k], n[k] }' "$1"
 }
-# sim TRACE POLICY ALLOC: "INDEX NODELIST HOPSUM" per job.
+# sim TRACE POLICY ALLOC: "INDEX NODES NODELIST HOPSUM SPREAD" per job
+# (the run-time model at share 0 measures the spread, changing nothing).
 sim() {
 	"$toposim" --workload "$1" --policy "$2" --topology "$topo" --alloc "$3" \
-		--jobs-csv - --summary-json /dev/null --quiet |
-		sed -n '2,$ s/^\([0-9]*\),[^"]*"\([^"]*\)",[^,]*,[^,]*,\(.*\)$/\1 \2 \3/p'
+		--runtime-model spread:0 --jobs-csv - --summary-json /dev/null --quiet |
+		sed -n '2,$ s/^\([0-9]*\),[^,]*,[^,]*,[^,]*,[^,]*,\([0-9]*\),[^"]*"\([^"]*\)",[^,]*,[^,]*,\([^,]*\),\([^,]*\),.*$/\1 \2 \3 \4 \5/p'
 }
 first=${topos[0]}
 swf "$dir/$first.jobs" >"$dir/stream.swf"
@@ -270,7 +275,8 @@ declare -A sim_total
 for a in fattree "$tree_model" tree-greedy; do
 	sim "$dir/stream.swf" easy "$a" >"$dir/sim.$a"
 	[ "$(wc -l <"$dir/sim.$a")" = "$jobs" ] || die "toposim --alloc $a did not place all $jobs jobs"
-	sim_total[$a]=$(awk '{ s += $3 } END { print s + 0 }' "$dir/sim.$a")
+	sim_total[$a]=$(awk '{ s += $4; if ($2 > 1) { p += $5; n++ } }
+		END { printf "%d (spread %.4f)", s, n ? p / n : 1 }' "$dir/sim.$a")
 done
 
 # ------------------------------------------------------------- the table
@@ -278,20 +284,21 @@ gaps=$([ "$load" = heavy ] && echo "0-1 s" || echo "1-3 s")
 sizes=$(case $mix in demo) echo "1-16 nodes" ;; unit) echo "4, 8, 12, 16 nodes" ;; odd) echo "1-24 nodes" ;; esac)
 echo "Slurm $series, 64-node fat tree (16 leaves x 4 nodes, 4 middle switches, 1 root), sched/backfill, whole nodes"
 echo "$jobs jobs, seed $seed: $sizes, sleep 3-10 s, one every $gaps; the same stream to every cluster"
-echo "hops = sum of pairwise hops between the 4-node units a job touches"
+echo "hops = sum of pairwise hops between the 4-node units a job touches;"
+echo "spread = routers between every pair of a job's nodes over the least any as many nodes have (1 = most compact)"
 if [ -z "$brief" ]; then
 	echo
 	# Node list columns as wide as the longest list.
 	nw=$(for t in "${topos[@]}"; do awk '{ print length($8) }' "$dir/$t.jobs"; done | sort -n | tail -n1)
 	[ "$nw" -ge 16 ] || nw=16
 	hdr=$(printf '%-4s %5s %5s' job nodes sleep)
-	for t in "${topos[@]}"; do hdr+=$(printf '  %-*s %4s %4s' "$nw" "$(name_of "$t")" wait hops); done
+	for t in "${topos[@]}"; do hdr+=$(printf '  %-*s %4s %4s %6s' "$nw" "$(name_of "$t")" wait hops spread); done
 	echo "$hdr"
 	for ((i = 0; i < jobs; i++)); do
 		line=$(printf '%-4s %5s %5s' "$((i + 1))" "${n_of[i]}" "${sleep_of[i]}")
 		for t in "${topos[@]}"; do
-			read -r _ _ _ s b _ _ nl h < <(sed -n "$((i + 1))p" "$dir/$t.jobs")
-			line+=$(printf '  %-*s %4s %4s' "$nw" "$nl" "$((b - s))" "$h")
+			read -r _ _ _ s b _ _ nl h sp < <(sed -n "$((i + 1))p" "$dir/$t.jobs")
+			line+=$(printf '  %-*s %4s %4s %6s' "$nw" "$nl" "$((b - s))" "$h" "$sp")
 		done
 		echo "$line"
 	done
@@ -301,18 +308,18 @@ echo
 summary() {
 	awk -v name="$1" '
 		{ h += $9; w += $5 - $4; if (NR == 1 || $4 < s0) s0 = $4; if ($6 > e1) e1 = $6
-		  if ($2 > 1) { hm += $9; nm++ } }
-		END { printf "%-18s %9d %10.2f %12.2f %12.1f %10d\n", name, h, h / NR,
-			nm ? hm / nm : 0, w / NR, e1 - s0 }' "$2"
+		  if ($2 > 1) { hm += $9; sm += $10; nm++ } }
+		END { printf "%-18s %9d %10.2f %12.2f %12.4f %12.1f %10d\n", name, h, h / NR,
+			nm ? hm / nm : 0, nm ? sm / nm : 1, w / NR, e1 - s0 }' "$2"
 }
-printf '%-18s %9s %10s %12s %12s %10s\n' cluster "hop sum" "mean/job" "mean/multi" "mean wait s" "makespan s"
+printf '%-18s %9s %10s %12s %12s %12s %10s\n' cluster "hop sum" "mean/job" "mean/multi" "mean spread" "mean wait s" "makespan s"
 for t in "${topos[@]}"; do summary "$(name_of "$t")" "$dir/$t.jobs"; done
 if [ "${#topos[@]}" = 2 ]; then
 	awk -v a="$(awk '{ s += $9 } END { print s }' "$dir/ours.jobs")" \
 		-v b="$(awk '{ s += $9 } END { print s }' "$dir/slurm-tree.jobs")" -v n1="$ours_name" \
 		'BEGIN { printf "hop sum %s / topology/tree: %s\n", n1, b ? sprintf("%.3f", a / b) : "-" }'
 fi
-echo "simulator on the same stream (EASY, $(name_of "$first")'s submit and run times), hop sum:" \
+echo "simulator on the same stream (EASY, $(name_of "$first")'s submit and run times), hop sum (mean spread of multi-node jobs):" \
 	"fattree ${sim_total[fattree]}, $tree_model ($tree_of) ${sim_total[$tree_model]}," \
 	"tree-greedy (Slurm 22.05's) ${sim_total[tree-greedy]}"
 for t in "${topos[@]}"; do

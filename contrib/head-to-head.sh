@@ -7,9 +7,11 @@
 # plugin and one with Slurm's topology/tree (select/cons_tres,
 # sched/backfill, whole-node partition), side by side; this script
 # collects every job of every run and prints markdown tables: per run the
-# total and mean hop sum, mean wait and makespan of both, per cell (load x
-# mix, all seeds together) the totals, and where Slurm's tree had the lower
-# hop sum.
+# total hop sum (pairs of 4-node units), the mean node-level spread of the
+# multi-node jobs (every pair of nodes, over the least any as many nodes
+# have: the one scale for placements of any granularity), mean wait and
+# makespan of both, per cell (load x mix, all seeds together) the totals,
+# and where Slurm's tree had the lower hop sum or spread.
 #
 # Usage: head-to-head.sh [BUILDDIR] [--slurm 22.05|24.11|26.05]
 #          [--seeds "1 2 3"] [--loads "moderate heavy"] [--mixes "unit odd"]
@@ -82,7 +84,7 @@ ours=$(awk '$1 != "topology/tree" { print $1; exit }' "$records")
 
 # Per run (topology, load, mix, seed): jobs, hop sum, waits, makespan.
 # Record fields: 1 topology 2 seed 3 load 4 mix 5 job 6 nodes 7 sleep
-# 8 submit 9 start 10 end 11 state 12 nodelist 13 hops.
+# 8 submit 9 start 10 end 11 state 12 nodelist 13 hops 14 spread.
 awk -v ours="$ours" -v wall="$wall" -v serial="$serial" '
 	function key(l, m) { return l SUBSEP m }
 	{
@@ -90,49 +92,63 @@ awk -v ours="$ours" -v wall="$wall" -v serial="$serial" '
 		if (!(r in seen)) { seen[r] = 1; runs[++nr] = r }
 		if (!(key($3, $4) in cseen)) { cseen[key($3, $4)] = 1; cells[++nc] = key($3, $4) }
 		n[r, t]++; h[r, t] += $13; w[r, t] += $9 - $8
+		if ($6 > 1) { sp[r, t] += $14; ns[r, t]++ }
 		if (!((r, t) in s0) || $8 < s0[r, t]) s0[r, t] = $8
 		if ($10 > e1[r, t]) e1[r, t] = $10
 		if ($11 != "COMPLETED") bad[r, t]++
 	}
 	function f2(x) { return sprintf("%.2f", x) }
+	function f3(x) { return sprintf("%.3f", x) }
+	function mean(a, b) { return b ? a / b : 1 }
 	function ratio(a, b) { return b ? sprintf("%.3f", a / b) : "-" }
 	END {
-		print "| load | sizes | seed | jobs | hop sum ours | hop sum tree | ratio | mean hops ours | mean hops tree | mean wait ours (s) | mean wait tree (s) | makespan ours (s) | makespan tree (s) |"
-		print "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+		print "| load | sizes | seed | jobs | hop sum ours | hop sum tree | ratio | mean spread ours | mean spread tree | ratio | mean wait ours (s) | mean wait tree (s) | ratio | makespan ours (s) | makespan tree (s) |"
+		print "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 		for (i = 1; i <= nr; i++) {
 			r = runs[i]; split(r, p, SUBSEP)
 			mo = e1[r, "o"] - s0[r, "o"]; mt = e1[r, "t"] - s0[r, "t"]
-			printf "| %s | %s | %s | %d | %d | %d | %s | %s | %s | %s | %s | %d | %d |\n", p[1], p[2], p[3],
+			so = mean(sp[r, "o"], ns[r, "o"]); st = mean(sp[r, "t"], ns[r, "t"])
+			printf "| %s | %s | %s | %d | %d | %d | %s | %s | %s | %s | %s | %s | %s | %d | %d |\n", p[1], p[2], p[3],
 				n[r, "o"], h[r, "o"], h[r, "t"], ratio(h[r, "o"], h[r, "t"]),
-				f2(h[r, "o"] / n[r, "o"]), f2(h[r, "t"] / n[r, "t"]),
-				f2(w[r, "o"] / n[r, "o"]), f2(w[r, "t"] / n[r, "t"]), mo, mt
+				f3(so), f3(st), ratio(so, st),
+				f2(w[r, "o"] / n[r, "o"]), f2(w[r, "t"] / n[r, "t"]), ratio(w[r, "o"], w[r, "t"]), mo, mt
 			c = key(p[1], p[2])
 			cn[c, "o"] += n[r, "o"]; cn[c, "t"] += n[r, "t"]
 			ch[c, "o"] += h[r, "o"]; ch[c, "t"] += h[r, "t"]
+			cs[c, "o"] += sp[r, "o"]; cs[c, "t"] += sp[r, "t"]
+			cns[c, "o"] += ns[r, "o"]; cns[c, "t"] += ns[r, "t"]
 			cw[c, "o"] += w[r, "o"]; cw[c, "t"] += w[r, "t"]
 			cm[c, "o"] += mo; cm[c, "t"] += mt; cr[c]++
 			if (h[r, "t"] < h[r, "o"]) won = won sprintf("%s%s load, %s sizes, seed %s (%d vs %d)",
 				won == "" ? "" : "; ", p[1], p[2], p[3], h[r, "t"], h[r, "o"])
+			if (st < so) swon = swon sprintf("%s%s load, %s sizes, seed %s (%.3f vs %.3f)",
+				swon == "" ? "" : "; ", p[1], p[2], p[3], st, so)
 			if (bad[r, "o"] || bad[r, "t"]) nbad += bad[r, "o"] + bad[r, "t"]
 		}
 		print ""
-		print "| load | sizes | runs | jobs | hop sum ours | hop sum tree | ratio | mean hops ours | mean hops tree | mean wait ours (s) | mean wait tree (s) | mean makespan ours (s) | mean makespan tree (s) |"
-		print "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+		print "| load | sizes | runs | jobs | hop sum ours | hop sum tree | ratio | mean spread ours | mean spread tree | ratio | mean wait ours (s) | mean wait tree (s) | ratio | mean makespan ours (s) | mean makespan tree (s) |"
+		print "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 		for (i = 1; i <= nc; i++) {
 			c = cells[i]; split(c, p, SUBSEP)
-			printf "| %s | %s | %d | %d | %d | %d | %s | %s | %s | %s | %s | %s | %s |\n", p[1], p[2], cr[c],
+			so = mean(cs[c, "o"], cns[c, "o"]); st = mean(cs[c, "t"], cns[c, "t"])
+			printf "| %s | %s | %d | %d | %d | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", p[1], p[2], cr[c],
 				cn[c, "o"], ch[c, "o"], ch[c, "t"], ratio(ch[c, "o"], ch[c, "t"]),
-				f2(ch[c, "o"] / cn[c, "o"]), f2(ch[c, "t"] / cn[c, "t"]),
-				f2(cw[c, "o"] / cn[c, "o"]), f2(cw[c, "t"] / cn[c, "t"]),
+				f3(so), f3(st), ratio(so, st),
+				f2(cw[c, "o"] / cn[c, "o"]), f2(cw[c, "t"] / cn[c, "t"]), ratio(cw[c, "o"], cw[c, "t"]),
 				sprintf("%.1f", cm[c, "o"] / cr[c]), sprintf("%.1f", cm[c, "t"] / cr[c])
 			to += ch[c, "o"]; tt += ch[c, "t"]; jo += cn[c, "o"]; jt += cn[c, "t"]
 			wo += cw[c, "o"]; wt += cw[c, "t"]
+			aso += cs[c, "o"]; ast += cs[c, "t"]; ano += cns[c, "o"]; ant += cns[c, "t"]
 		}
-		printf "| all | | %d | %d | %d | %d | %s | %s | %s | %s | %s | | |\n", nr, jo, to, tt, ratio(to, tt),
-			f2(to / jo), f2(tt / jt), f2(wo / jo), f2(wt / jt)
+		so = mean(aso, ano); st = mean(ast, ant)
+		printf "| all | | %d | %d | %d | %d | %s | %s | %s | %s | %s | %s | %s | | |\n", nr, jo, to, tt, ratio(to, tt),
+			f3(so), f3(st), ratio(so, st), f2(wo / jo), f2(wt / jt), ratio(wo, wt)
 		print ""
-		print "ours = " ours ", tree = Slurm'"'"'s topology/tree; hops: sum of pairwise hops between the 4-node units a job touches"
+		print "ours = " ours ", tree = Slurm'"'"'s topology/tree; hop sum: pairwise hops between the 4-node units a job touches;"
+		print "spread: node level, the routers between every pair of a job'"'"'s nodes over the least any as many nodes have"
+		print "(1 = most compact), mean over jobs of two or more nodes"
 		print "Slurm'"'"'s tree had the lower hop sum in: " (won == "" ? "no run" : won)
+		print "Slurm'"'"'s tree had the lower mean spread in: " (swon == "" ? "no run" : swon)
 		if (nbad) print nbad " jobs did not complete"
 		printf "%d runs of %d jobs on each cluster, %s, in %d s\n", nr, jo / nr, serial ? "the two clusters one after the other" : "the two clusters side by side", wall
 	}' "$records"

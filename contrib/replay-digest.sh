@@ -32,7 +32,7 @@ for t in sdsc lub; do
 done
 # Fat trees of the traces' sizes (4^3 x 2 = 128, 4^4 = 256), first 5,000 jobs.
 "$(tool ftconf)" generate --levels 4 --width 4 -o "$out/ft256.conf"
-for a in fattree tree-greedy first-free; do
+for a in fattree fattree-msu tree-greedy first-free; do
 	for p in easy rb-har; do
 		run "ft-lub-$a-$p" --workload "$lub" --policy $p --topology "$out/ft256.conf" --alloc $a --jobs 1:3000
 	done

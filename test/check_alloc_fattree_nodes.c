@@ -183,8 +183,9 @@ static void assert_placed(const tp_fattree *t, tp_alloc *a, const tp_nodeset *fr
 	tp_nodeset_fini(&out);
 }
 
-/* Ties of equal cost, worked by hand: the subtree with the least free
- * share wins, at every level. */
+/* Ties of equal cost, worked by hand: the fewest free nodes over the
+ * switches above each node placed, summed, wins (best fit at every
+ * level). */
 START_TEST(test_ties_best_fit)
 {
 	tp_fattree *t = load("regular.conf", REGULAR);
@@ -194,19 +195,43 @@ START_TEST(test_ties_best_fit)
 	/* l1 all free, l2 two free (n5,n6), l3 all free, l4 three free */
 	set_names(t, &free, (const char *const[]){ "n1", "n2", "n3", "n4", "n5",
 		"n6", "n9", "n10", "n11", "n12", "n14", "n15", "n16", NULL });
-	/* 2 nodes: one leaf (1 hop); l2 is the fullest leaf with 2 free */
+	/* m1 has 6 free nodes, m2 7, top 13 (the same above every node).
+	 * 2 nodes: one leaf (1 hop); per node l2 + m1 = 2 + 6 beats l1's
+	 * 4 + 6, l3's 4 + 7 and l4's 3 + 7 */
 	assert_placed(t, a, &free, 2, "n5,n6");
-	/* 3 nodes: l1, l3 or l4; l4 is fuller than l1 and l3 */
-	assert_placed(t, a, &free, 3, "n14,n15,n16");
-	/* 4 nodes: l1 or l3, equal leaves; m1 (6 of 8 free) is fuller than
-	 * m2 (7 of 8) */
+	/* 3 nodes: l1 (4 + 6), l3 (4 + 7) or l4 (3 + 7): l1 and l4 tie, the
+	 * earlier wins */
+	assert_placed(t, a, &free, 3, "n1,n2,n3");
+	/* 4 nodes: l1 (4 + 6) or l3 (4 + 7) */
 	assert_placed(t, a, &free, 4, "n1,n2,n3,n4");
 	/* 6 nodes: l1 + l2 (6 + 16 = 22, plus C(6,2)) beats any split
-	 * across m1 and m2; the same cost in m2 (l3 + two of l4) loses the
-	 * tie: m1 is fuller */
+	 * across m1 and m2; the same cost in m2 (l3 + two of l4: 4 x 11 +
+	 * 2 x 10) loses the tie to m1 (4 x 10 + 2 x 8) */
 	assert_placed(t, a, &free, 6, "n1,n2,n3,n4,n5,n6");
-	/* 1 node: the fullest leaf with a free node, l2 */
+	/* 1 node: l2 + m1 = 8, the fewest */
 	assert_placed(t, a, &free, 1, "n5");
+	tp_nodeset_fini(&free);
+	tp_alloc_destroy(a);
+	tp_fattree_free(t);
+}
+END_TEST
+
+/* Equal cost and equal free nodes above: the smaller fabric, whose nodes
+ * fewer jobs can use. */
+START_TEST(test_ties_smaller_fabric)
+{
+	/* two lone leaves, each its own fabric (as maatthias-site's) */
+	tp_fattree *t = load("lone.conf", "SwitchName=big Nodes=n[1-4]\n"
+				       "SwitchName=small Nodes=n[5-6]\n");
+	tp_alloc *a = make("fattree", t);
+	tp_nodeset free;
+	tp_nodeset_init(&free, t->nnodes);
+	set_names(t, &free, (const char *const[]){ "n1", "n5", NULL });
+	assert_placed(t, a, &free, 1, "n5");
+	/* with more free nodes in the small fabric, the larger one's
+	 * single free node is the better fit */
+	set_names(t, &free, (const char *const[]){ "n1", "n5", "n6", NULL });
+	assert_placed(t, a, &free, 1, "n1");
 	tp_nodeset_fini(&free);
 	tp_alloc_destroy(a);
 	tp_fattree_free(t);
@@ -334,6 +359,7 @@ int main(void)
 	tcase_add_test(tc, test_least_cost_uneven);
 	tcase_add_test(tc, test_least_cost_two_fabrics);
 	tcase_add_test(tc, test_ties_best_fit);
+	tcase_add_test(tc, test_ties_smaller_fabric);
 	tcase_add_test(tc, test_feasibility_by_count);
 	tcase_add_test(tc, test_carry_same_answers);
 	tcase_add_test(tc, test_idle_tree_by_hand);

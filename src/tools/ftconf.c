@@ -4,7 +4,7 @@
  * See ftconf(1).
  *
  *   ftconf generate --levels L --width W [-o FILE]
- *   ftconf hopsum --topology FILE [--msu-size N] [HOSTLIST...]
+ *   ftconf hopsum --topology FILE [--msu-size N] [--spread] [HOSTLIST...]
  *
  * `hopsum` prints, per host list (arguments, else one per line of standard
  * input), the patent's placement metric: the sum over unordered pairs of
@@ -13,15 +13,21 @@
  * "tree-greedy" allocators report as their cost, so a placement Slurm made
  * can be compared with the simulator's hop_sum column.  A host list across
  * two fabrics (trees with no switch above both) is refused: no link joins
- * them, so it has no hop sum.
+ * them, so it has no hop sum.  With --spread each line also gives the
+ * list's node-level spread: its node-level hop sum over the least any as
+ * many nodes can have on the tree (topology/spread.h, the runtime
+ * model's measure), so placements of any granularity compare on one
+ * scale.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "topology/fattree.h"
+#include "topology/spread.h"
 #include "base/hostlist.h"
 #include "base/nodeset.h"
 
@@ -31,10 +37,12 @@ static void usage(FILE *fp)
 {
 	fprintf(fp,
 		"usage: %s generate --levels L --width W [-o FILE]\n"
-		"       %s hopsum --topology FILE [--msu-size N] [HOSTLIST...]\n"
+		"       %s hopsum --topology FILE [--msu-size N] [--spread] [HOSTLIST...]\n"
 		"generate: a regular fat tree (W^L nodes n1..nN) as topology.conf.\n"
 		"hopsum:   per host list (arguments, else one per input line) the sum\n"
-		"          of pairwise hops between the MSUs its nodes touch.\n",
+		"          of pairwise hops between the MSUs its nodes touch; with\n"
+		"          --spread also its node-level spread (>= 1: node-level hop\n"
+		"          sum over the least any as many nodes have on the tree).\n",
 		prog, prog);
 }
 
@@ -165,6 +173,18 @@ out:
 	return r;
 }
 
+/* The spread measure when --spread is given, else NULL. */
+static tp_spread *spread;
+
+/* One output line: the hop sum, and the spread when asked. */
+static void print_result(long long h, const tp_nodeset *set)
+{
+	if (spread)
+		printf("%lld %.4f\n", h, tp_spread_of(spread, set));
+	else
+		printf("%lld\n", h);
+}
+
 static int hopsum_stdin(const tp_fattree *t, tp_nodeset *set)
 {
 	char *line = NULL, where[64];
@@ -181,7 +201,7 @@ static int hopsum_stdin(const tp_fattree *t, tp_nodeset *set)
 		if (h < 0)
 			rc = 1;
 		else
-			printf("%lld\n", h);
+			print_result(h, set);
 	}
 	free(line);
 	return rc;
@@ -192,14 +212,17 @@ static int cmd_hopsum(int argc, char **argv)
 	static const struct option lo[] = {
 		{ "topology", required_argument, NULL, 't' },
 		{ "msu-size", required_argument, NULL, 'm' },
+		{ "spread", no_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *topo = NULL;
 	int msu = -1, c;
+	bool want_spread = false;
 	while ((c = getopt_long(argc, argv, "t:h", lo, NULL)) != -1) {
 		switch (c) {
 		case 't': topo = optarg; break;
+		case 's': want_spread = true; break;
 		case 'm': msu = parse_int("--msu-size", optarg, 0, 1 << 24); break;
 		case 'h': usage(stdout); return 0;
 		default: die_usage("%s", "bad option");
@@ -223,8 +246,17 @@ static int cmd_hopsum(int argc, char **argv)
 		}
 	}
 	tp_nodeset set;
+	tp_spread sp;
+	if (want_spread && tp_spread_init(&sp, t, NULL)) {
+		fprintf(stderr, "%s: out of memory\n", prog);
+		tp_fattree_free(t);
+		return 1;
+	}
+	spread = want_spread ? &sp : NULL;
 	if (tp_nodeset_init(&set, tp_fattree_nnodes(t))) {
 		fprintf(stderr, "%s: out of memory\n", prog);
+		if (spread)
+			tp_spread_fini(spread);
 		tp_fattree_free(t);
 		return 1;
 	}
@@ -239,12 +271,14 @@ static int cmd_hopsum(int argc, char **argv)
 			if (h < 0)
 				rc = 1;
 			else
-				printf("%lld\n", h);
+				print_result(h, &set);
 		}
 	}
 	if (fflush(stdout))
 		rc = 1;
 	tp_nodeset_fini(&set);
+	if (spread)
+		tp_spread_fini(spread);
 	tp_fattree_free(t);
 	return rc;
 }

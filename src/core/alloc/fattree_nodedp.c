@@ -35,15 +35,6 @@ struct ftn_table {
 	int nkid;
 };
 
-/* Free share of a switch in 1/FTN_TIE_STEPS: the tie-break weight of a
- * node placed below it. */
-#define FTN_TIE_STEPS 64
-
-static int64_t free_weight(const ftn_dp *d, int v)
-{
-	return d->size[v] ? (int64_t)d->sub_free[v] * FTN_TIE_STEPS / d->size[v] : 0;
-}
-
 /* ---- counts ---- */
 
 static void counts_changed(ftn_dp *d, int leaf, int delta)
@@ -105,12 +96,15 @@ static void state_fini(ftn_state *s, int nswitch)
 }
 
 /* cost * M + tie stays within int64 for every value of any job size: M
- * exceeds any tie sum; without room, ties get no weight. */
+ * exceeds any tie sum (a node's weights over the switches above it sum
+ * to at most the nodes of all levels, 2n on a tree of width 2 or more,
+ * and the tree's depth times n on any); without room, ties get no
+ * weight. */
 static void scale_for(const ftn_dp *d, ftn_state *s)
 {
-	double levels = d->max_depth + 1.0, cap = d->t->nnodes;
-	double tie = (double)FTN_TIE_STEPS * cap * levels + 1;
-	double cost = cap * cap * (levels + 1) + cap * cap * levels;
+	double levels = d->max_depth + 1.0, n = d->t->nnodes;
+	double tie = n * n * levels + 1;
+	double cost = n * n * (levels + 1) + n * n * levels;
 	s->tie_on = cost * tie < 4e18;
 	s->M = s->tie_on ? (int64_t)tie : 1;
 }
@@ -163,7 +157,7 @@ static int table_room(ftn_table *tb, int nchild, int n, size_t ncho)
 static void add_own(const ftn_dp *d, const ftn_state *s, int v, int64_t *val,
 		    int n, int64_t lin)
 {
-	int64_t w = s->tie_on ? free_weight(d, v) : 0;
+	int64_t w = s->tie_on ? ftn_tie_weight(d, v) : 0;
 	for (int x = 0; x <= n; x++)
 		val[x] += s->M * (lin * x - (int64_t)x * x) + w * x;
 }
@@ -382,10 +376,13 @@ int ftn_dp_place(ftn_dp *d, const tp_nodeset *free, int k, tp_nodeset *out,
 		if (!ok)
 			return -1;
 		/* fabrics compare by their whole cost: k^2 D of uniform ones
-		 * is not in the tables; ties to the earlier fabric */
+		 * is not in the tables; ties to the smaller fabric (a job that
+		 * fits a small one leaves the large one whole), then the
+		 * earlier */
 		if (d->uniform)
 			v += s->M * (int64_t)k * k * d->fabric_depth[f];
-		if (best < 0 || v < bv) {
+		if (best < 0 || v < bv ||
+		    (v == bv && d->size[r] < d->size[best])) {
 			best = r;
 			bv = v;
 		}

@@ -12,7 +12,7 @@
  * where the free set holds one - wholly free subtrees where the packing
  * takes whole ones, the remainder packed the same way below - it is a
  * least-cost placement, found by counting free nodes, without a table.
- * Among such placements the tie-break is the DP's: the least free share
+ * Among such placements the tie-break is the DP's: the fewest free nodes
  * summed over the placement's nodes and every switch above them, then
  * earlier children.  Most answers of the trace replays are found here;
  * the others go to the DP.
@@ -23,22 +23,20 @@
 
 #define NONE (-1)
 
-/* fattree_nodedp.c's tie-break weight: the free share in 1/64. */
-static int64_t share(const ftn_dp *d, int v)
-{
-	return d->size[v] ? (int64_t)d->sub_free[v] * 64 / d->size[v] : 0;
-}
-
 static bool whole_free(const ftn_dp *d, int v)
 {
 	return d->sub_free[v] == d->size[v];
 }
 
-/* The tie-break of a wholly free subtree taken whole: its nodes under
- * each of its switches, share 64, at every level. */
+/* The tie-break of a wholly free subtree taken whole: under each of its
+ * switches all its nodes, each weighing the switch's size; per height
+ * size[v] nodes times that height's subtree size. */
 static int64_t whole_tie(const ftn_dp *d, int v)
 {
-	return (int64_t)d->size[v] * 64 * (d->height[v] + 1);
+	int64_t sum = 0;
+	for (int h = 0; h <= d->height[v]; h++)
+		sum += d->level_size[h];
+	return (int64_t)d->size[v] * sum;
 }
 
 /* The least tie-break of a packing of x nodes in regular subtree v on
@@ -51,7 +49,7 @@ static int64_t packed_tie(const ftn_dp *d, int v, int x, int *rem)
 	if (d->sub_free[v] < x)
 		return NONE;
 	if (!sw->nchild)
-		return share(d, v) * x;
+		return ftn_tie_weight(d, v) * x;
 	int s = d->child_size[v], q = x / s, r = x % s, whole = 0;
 	for (int c = 0; c < sw->nchild; c++)
 		whole += whole_free(d, sw->child[c]);
@@ -74,7 +72,7 @@ static int64_t packed_tie(const ftn_dp *d, int v, int x, int *rem)
 		return NONE;
 	}
 	int64_t full = q ? whole_tie(d, sw->child[0]) * q : 0;
-	return best + full + share(d, v) * x;
+	return best + full + ftn_tie_weight(d, v) * x;
 }
 
 /* Every node below v (all free). */
@@ -117,12 +115,12 @@ static void take(const ftn_dp *d, const tp_nodeset *free, int v, int x,
 			}
 }
 
-/* The shares of v's ancestors (v excluded), summed. */
-static int64_t above_share(const ftn_dp *d, int v)
+/* The tie-break weights of v's ancestors (v excluded), summed. */
+static int64_t above_weight(const ftn_dp *d, int v)
 {
 	int64_t sum = 0;
 	for (int a = d->t->sw[v].parent; a >= 0; a = d->t->sw[a].parent)
-		sum += share(d, a);
+		sum += ftn_tie_weight(d, a);
 	return sum;
 }
 
@@ -146,7 +144,7 @@ int ftn_ideal_place(ftn_dp *d, const tp_nodeset *free, int k, tp_nodeset *out)
 		int64_t tie = packed_tie(d, v, k, &rem);
 		if (tie == NONE)
 			continue;
-		tie += k * above_share(d, v);
+		tie += k * above_weight(d, v);
 		if (best == NONE || tie < bt) {
 			best = v;
 			bt = tie;
