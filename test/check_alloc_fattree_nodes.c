@@ -50,9 +50,19 @@ static long long pair_cost(const tp_fattree *t, const tp_nodeset *s)
 	return sum;
 }
 
+static void random_free(tp_rng *r, tp_nodeset *free, int n, int pct)
+{
+	tp_nodeset_zero(free);
+	for (int i = 0; i < n; i++)
+		if ((int)(tp_rng_next(r) % 100) < pct)
+			tp_nodeset_set(free, i);
+}
+
 /* Least pair_cost over the k-subsets of `free` within one fabric, by
- * enumeration (nodes <= 20); -1 when none. */
-static long long brute(const tp_fattree *t, const tp_nodeset *free, int k)
+ * enumeration (nodes <= 20); -1 when none.  *kept (if keep): the fewest
+ * nodes of keep among the least-cost subsets. */
+static long long brute_keep(const tp_fattree *t, const tp_nodeset *free, int k,
+			    const tp_nodeset *keep, int *kept)
 {
 	int n = t->nnodes;
 	long long best = -1;
@@ -71,19 +81,63 @@ static long long brute(const tp_fattree *t, const tp_nodeset *free, int k)
 		if (!ok || tp_fattree_set_fabric(t, &s, NULL) < 0)
 			continue;
 		long long c = pair_cost(t, &s);
-		if (best < 0 || c < best)
+		int kk = 0;
+		for (int i = 0; keep && i < n; i++)
+			kk += (m >> i & 1) && tp_nodeset_test(keep, i);
+		if (best < 0 || c < best || (c == best && kept && kk < *kept)) {
+			if (kept)
+				*kept = kk;
 			best = c;
+		}
 	}
 	tp_nodeset_fini(&s);
 	return best;
 }
 
-static void random_free(tp_rng *r, tp_nodeset *free, int n, int pct)
+static long long brute(const tp_fattree *t, const tp_nodeset *free, int k)
 {
-	tp_nodeset_zero(free);
-	for (int i = 0; i < n; i++)
-		if ((int)(tp_rng_next(r) % 100) < pct)
-			tp_nodeset_set(free, i);
+	return brute_keep(t, free, k, NULL, NULL);
+}
+
+static int count_in(const tp_nodeset *a, const tp_nodeset *b)
+{
+	int c = 0;
+	for (int i = tp_nodeset_next(a, 0); i >= 0; i = tp_nodeset_next(a, i + 1))
+		c += tp_nodeset_test(b, i);
+	return c;
+}
+
+/* A request that keeps nodes free now: still a least-cost placement,
+ * with as few kept nodes as any least-cost placement has. */
+static void check_keep_against_brute(const char *conf, int cases)
+{
+	tp_fattree *t = load("tree.conf", conf);
+	tp_alloc *a = make("fattree", t);
+	tp_rng r;
+	tp_rng_seed(&r, 77);
+	tp_nodeset free, keep, out;
+	tp_nodeset_init(&free, t->nnodes);
+	tp_nodeset_init(&keep, t->nnodes);
+	tp_nodeset_init(&out, t->nnodes);
+	for (int c = 0; c < cases; c++) {
+		random_free(&r, &free, t->nnodes, 40 + (int)(tp_rng_next(&r) % 60));
+		random_free(&r, &keep, t->nnodes, 50);
+		tp_nodeset_and(&keep, &free);
+		int k = 1 + (int)(tp_rng_next(&r) % (unsigned)t->nnodes), kept = 0;
+		long long want = brute_keep(t, &free, k, &keep, &kept);
+		tp_alloc_req req = { .nodes = k, .keep_free = &keep };
+		int rc = tp_alloc_place_req(a, &free, &req, &out);
+		QUIET_EQ(rc, want < 0 ? -1 : 0);
+		if (rc)
+			continue;
+		QUIET_EQ(pair_cost(t, &out), want);
+		QUIET_EQ(count_in(&out, &keep), kept);
+	}
+	tp_nodeset_fini(&free);
+	tp_nodeset_fini(&keep);
+	tp_nodeset_fini(&out);
+	tp_alloc_destroy(a);
+	tp_fattree_free(t);
 }
 
 /* Every answer is a least-cost placement within one fabric, its reported
@@ -159,6 +213,14 @@ END_TEST
 START_TEST(test_least_cost_two_fabrics)
 {
 	check_against_brute(TWO_FABRICS, 400);
+}
+END_TEST
+
+START_TEST(test_keep_free)
+{
+	check_keep_against_brute(REGULAR, 300);
+	check_keep_against_brute(UNEVEN, 300);
+	check_keep_against_brute(TWO_FABRICS, 300);
 }
 END_TEST
 
@@ -358,6 +420,7 @@ int main(void)
 	tcase_add_test(tc, test_least_cost_regular);
 	tcase_add_test(tc, test_least_cost_uneven);
 	tcase_add_test(tc, test_least_cost_two_fabrics);
+	tcase_add_test(tc, test_keep_free);
 	tcase_add_test(tc, test_ties_best_fit);
 	tcase_add_test(tc, test_ties_smaller_fabric);
 	tcase_add_test(tc, test_feasibility_by_count);

@@ -33,11 +33,15 @@ static uint64_t cpus_on(const topology_eval_t *e, bitstr_t *chosen)
 	return cpus;
 }
 
+/* slurmctld's idle nodes (the one in Slurm's topology-common code,
+ * compiled into this plugin, stands in for it elsewhere). */
+extern bitstr_t *idle_node_bitmap;
+
 typedef struct placing {
 	tpt_state *st;
 	const tpt_ops *ops;
 	topology_eval_t *e;
-	tp_nodeset usable, chosen, required;
+	tp_nodeset usable, chosen, required, idle;
 	tp_alloc_req proto;
 	int lo, hi, cap;
 } placing;
@@ -149,6 +153,23 @@ static tpt_choice no_placement(placing *p)
 	return c;
 }
 
+/* A question about a later start (WILL_RUN: node_map holds nodes busy
+ * now that free by then): the nodes idle now are the ones jobs could
+ * start on at once, which a reservation should leave them where its
+ * cost allows (tp_alloc_req.keep_free). */
+static void keep_idle(placing *p)
+{
+	if (!idle_node_bitmap || bit_size(idle_node_bitmap) != bit_size(p->e->node_map))
+		return;
+	bitstr_t *idle = bit_copy(p->e->node_map);
+	bit_and(idle, idle_node_bitmap);
+	if (bit_set_count(idle) < bit_set_count(p->e->node_map)) {
+		tpl_bits_to_set(&p->st->map, idle, &p->idle);
+		p->proto.keep_free = &p->idle;
+	}
+	FREE_NULL_BITMAP(idle);
+}
+
 static tpt_choice decide(placing *p)
 {
 	topology_eval_t *e = p->e;
@@ -166,6 +187,7 @@ static tpt_choice decide(placing *p)
 	}
 	p->proto.contiguous = j->details->contiguous;
 	p->proto.max_nodes = p->cap;
+	keep_idle(p);
 	k = place_switches(p, bits);
 	if (k < 0) {
 		c = no_placement(p);
@@ -224,14 +246,17 @@ tpt_choice tpt_eval_choose(tpt_state *st, const tpt_ops *ops,
 	if (tp_nodeset_init(&p.usable, st->map.ntopo))
 		return slurm_chooses(&p);
 	if (tp_nodeset_init(&p.chosen, st->map.ntopo) ||
-	    tp_nodeset_init(&p.required, st->map.ntopo)) {
+	    tp_nodeset_init(&p.required, st->map.ntopo) ||
+	    tp_nodeset_init(&p.idle, st->map.ntopo)) {
 		tp_nodeset_fini(&p.usable);
 		tp_nodeset_fini(&p.chosen);
+		tp_nodeset_fini(&p.required);
 		return slurm_chooses(&p);
 	}
 	c = decide(&p);
 	tp_nodeset_fini(&p.usable);
 	tp_nodeset_fini(&p.chosen);
 	tp_nodeset_fini(&p.required);
+	tp_nodeset_fini(&p.idle);
 	return c == TPT_SLURM ? slurm_chooses(&p) : c;
 }

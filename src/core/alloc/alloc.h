@@ -86,6 +86,13 @@ typedef struct tp_alloc_req {
 	 * spares a flat allocator the scan past the busy start of a large
 	 * machine; allocators may ignore it. */
 	int empty_words;
+	/* Nodes free now, in a question about a later start (a reservation
+	 * on nodes that free by then, WILL_RUN): a placement there keeps
+	 * them from the jobs that could start on them now.  A preference,
+	 * never a constraint: among placements of equal cost, one using
+	 * fewer of them (allocators may ignore it; "fattree" honours it).
+	 * NULL: none.  Answers with it are never kept (memo_answers.h). */
+	const tp_nodeset *keep_free;
 	/* Only whether the request fits is asked (a reservation's test, a
 	 * backfill check): an allocator may answer 0 without choosing the
 	 * nodes, leaving `out` with some or none of them, which the caller

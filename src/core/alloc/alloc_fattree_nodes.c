@@ -35,11 +35,11 @@ typedef struct ftn_alloc {
 	tp_spread spread;   /* least costs by size, on first use */
 } ftn_alloc;
 
-static int place_fresh(ftn_alloc *st, const tp_nodeset *free, int nodes,
-		       tp_nodeset *out)
+static int place_fresh(ftn_alloc *st, const tp_nodeset *free,
+		       const tp_nodeset *keep, int nodes, tp_nodeset *out)
 {
 	ftn_dp_update(&st->dp, free);
-	return ftn_dp_place(&st->dp, free, nodes, out, NULL);
+	return ftn_dp_place(&st->dp, free, keep, nodes, out, NULL);
 }
 
 static int fattree_nodes_place(tp_alloc *a, const tp_nodeset *free,
@@ -58,11 +58,13 @@ static int fattree_nodes_place(tp_alloc *a, const tp_nodeset *free,
 		if (req->probe)
 			return 0;
 	}
+	if (req->keep_free) /* an answer of its own, not kept */
+		return place_fresh(st, free, req->keep_free, nodes, out);
 	tp_alloc_req key = { .nodes = nodes };
 	int rc = tp_memo_answers_get(&st->answers, free, &key, out);
 	if (rc != 1)
 		return rc;
-	rc = place_fresh(st, free, nodes, out);
+	rc = place_fresh(st, free, NULL, nodes, out);
 	tp_memo_answers_put(&st->answers, free, &key, rc, out);
 	return rc;
 }
@@ -156,5 +158,5 @@ int tp_fattree_nodes_place_cost(tp_alloc *a, const tp_nodeset *free, int nodes,
 	ftn_alloc *st = a->state;
 	tp_nodeset_zero(out);
 	ftn_dp_update(&st->dp, free);
-	return ftn_dp_place(&st->dp, free, nodes, out, cost);
+	return ftn_dp_place(&st->dp, free, NULL, nodes, out, cost);
 }

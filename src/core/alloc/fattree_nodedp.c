@@ -107,6 +107,10 @@ static void scale_for(const ftn_dp *d, ftn_state *s)
 	double cost = n * n * (levels + 1) + n * n * levels;
 	s->tie_on = cost * tie < 4e18;
 	s->M = s->tie_on ? (int64_t)tie : 1;
+	if (s->k == -1) { /* keep mode: the tie is the kept nodes taken */
+		s->tie_on = true;
+		s->M = (int64_t)n + 1;
+	}
 }
 
 /* The state for k (0: any), with tables up to cap: a kept one, else the
@@ -157,13 +161,14 @@ static int table_room(ftn_table *tb, int nchild, int n, size_t ncho)
 static void add_own(const ftn_dp *d, const ftn_state *s, int v, int64_t *val,
 		    int n, int64_t lin)
 {
-	int64_t w = s->tie_on ? ftn_tie_weight(d, v) : 0;
+	int64_t w = s->tie_on && !d->keep ? ftn_tie_weight(d, v) : 0;
 	for (int x = 0; x <= n; x++)
 		val[x] += s->M * (lin * x - (int64_t)x * x) + w * x;
 }
 
 /* A leaf's table: any x of its free nodes; no pair inside it costs more
- * than the C(k,2) every placement pays. */
+ * than the C(k,2) every placement pays.  In keep mode the tie-break is
+ * the kept nodes taken: the leaf's others go first. */
 static int build_leaf(ftn_dp *d, ftn_state *s, int v)
 {
 	ftn_table *tb = &s->tab[v];
@@ -171,7 +176,9 @@ static int build_leaf(ftn_dp *d, ftn_state *s, int v)
 	if (table_room(tb, 0, n, 0))
 		return -1;
 	memset(tb->val, 0, ((size_t)n + 1) * sizeof(*tb->val));
-	add_own(d, s, v, tb->val, n, d->uniform ? 0 : (int64_t)s->k * d->depth[v]);
+	for (int x = d->keep ? d->leaf_other[v] + 1 : n + 1; x <= n; x++)
+		tb->val[x] = x - d->leaf_other[v];
+	add_own(d, s, v, tb->val, n, (int64_t)s->klin * d->depth[v]);
 	tb->n = n;
 	return 0;
 }
@@ -276,7 +283,7 @@ static bool table_serves(const ftn_dp *d, const ftn_table *tb, int v, int cap)
 static int ensure(ftn_dp *d, ftn_state *s, int v)
 {
 	ftn_table *tb = &s->tab[v];
-	if (table_serves(d, tb, v, s->cap)) {
+	if (!d->keep && table_serves(d, tb, v, s->cap)) {
 		d->reused++;
 		return 0;
 	}
@@ -317,8 +324,22 @@ static int64_t root_value(ftn_dp *d, ftn_state *s, int r, int k, bool *ok)
 
 /* ---- answers ---- */
 
+/* x of the lowest nodes of leaf sw in `from` not in out yet, into out;
+ * what is still wanted. */
+static int take_lowest(const tp_nodeset *from, const tp_fattree_switch *sw,
+		       int x, tp_nodeset *out)
+{
+	for (int i = sw->node_lo; x > 0 && i < sw->node_hi; i++)
+		if (tp_nodeset_test(from, i) && !tp_nodeset_test(out, i)) {
+			tp_nodeset_set(out, i);
+			x--;
+		}
+	return x;
+}
+
 /* Nodes below each switch from fabric root r down, following the
- * tables' choices; each leaf's share is its lowest free nodes. */
+ * tables' choices; each leaf's share is its lowest free nodes (in keep
+ * mode those not kept first). */
 static void pick(ftn_dp *d, const ftn_state *s, const tp_nodeset *free,
 		 int r, int k, tp_nodeset *out)
 {
@@ -332,11 +353,9 @@ static void pick(ftn_dp *d, const ftn_state *s, const tp_nodeset *free,
 			continue;
 		const tp_fattree_switch *sw = &t->sw[v];
 		if (!sw->nchild) {
-			for (int i = sw->node_lo; x > 0; i++)
-				if (tp_nodeset_test(free, i)) {
-					tp_nodeset_set(out, i);
-					x--;
-				}
+			x = take_lowest(d->keep ? &d->other : free, sw, x, out);
+			if (x > 0)
+				take_lowest(free, sw, x, out);
 			continue;
 		}
 		const ftn_table *tb = &s->tab[v];
@@ -351,20 +370,42 @@ static void pick(ftn_dp *d, const ftn_state *s, const tp_nodeset *free,
 	}
 }
 
-int ftn_dp_place(ftn_dp *d, const tp_nodeset *free, int k, tp_nodeset *out,
-		 int64_t *cost)
+/* Keep mode for this call when some free node is not kept: each leaf's
+ * count of those; false when every free node is kept (nothing to
+ * prefer). */
+static bool keep_mode(ftn_dp *d, const tp_nodeset *free, const tp_nodeset *keep)
 {
 	const tp_fattree *t = d->t;
-	if (k < 1 || !ftn_dp_fits(d, k))
-		return -1;
-	if (!ftn_ideal_place(d, free, k, out)) {
-		if (cost)
-			*cost = tp_fattree_node_cost(t, out);
-		return 0;
+	d->keep = NULL;
+	if (!keep)
+		return false;
+	tp_nodeset_copy(&d->other, free);
+	tp_nodeset_andnot(&d->other, keep);
+	if (!tp_nodeset_count(&d->other))
+		return false;
+	for (int l = 0; l < t->nleaf; l++) {
+		const tp_fattree_switch *sw = &t->sw[t->leaves[l]];
+		d->leaf_other[t->leaves[l]] =
+			tp_fattree_count_range(&d->other, sw->node_lo, sw->node_hi);
 	}
-	ftn_state *s = take_state(d, k, d->uniform ? 0 : k);
-	if (!s)
-		return -1;
+	d->keep = keep;
+	return true;
+}
+
+/* The table set of this call: keep mode has its own (k -1), rebuilt. */
+static ftn_state *state_for(ftn_dp *d, int k)
+{
+	ftn_state *s = take_state(d, k, d->keep ? -1 : d->uniform ? 0 : k);
+	if (s)
+		s->klin = d->uniform ? 0 : k;
+	return s;
+}
+
+/* The DP's answer in state s. */
+static int place_dp(ftn_dp *d, ftn_state *s, const tp_nodeset *free, int k,
+		    tp_nodeset *out)
+{
+	const tp_fattree *t = d->t;
 	int best = -1;
 	int64_t bv = 0;
 	for (int f = 0; f < t->nfabric; f++) {
@@ -388,9 +429,27 @@ int ftn_dp_place(ftn_dp *d, const tp_nodeset *free, int k, tp_nodeset *out,
 		}
 	}
 	pick(d, s, free, best, k, out); /* each root keeps its own choices */
-	if (cost)
-		*cost = tp_fattree_node_cost(t, out);
 	return 0;
+}
+
+int ftn_dp_place(ftn_dp *d, const tp_nodeset *free, const tp_nodeset *keep,
+		 int k, tp_nodeset *out, int64_t *cost)
+{
+	const tp_fattree *t = d->t;
+	if (k < 1 || !ftn_dp_fits(d, k))
+		return -1;
+	bool keeping = keep_mode(d, free, keep);
+	if (!keeping && !ftn_ideal_place(d, free, k, out)) {
+		if (cost)
+			*cost = tp_fattree_node_cost(t, out);
+		return 0;
+	}
+	ftn_state *s = state_for(d, k);
+	int rc = s ? place_dp(d, s, free, k, out) : -1;
+	d->keep = NULL;
+	if (!rc && cost)
+		*cost = tp_fattree_node_cost(t, out);
+	return rc;
 }
 
 void ftn_dp_carry(ftn_dp *d, bool on)
@@ -420,6 +479,8 @@ void ftn_dp_fini(ftn_dp *d)
 	free(d->height);
 	free(d->child_size);
 	free(d->level_size);
+	free(d->leaf_other);
+	tp_nodeset_fini(&d->other);
 	memset(d, 0, sizeof(*d));
 }
 
@@ -471,7 +532,9 @@ int ftn_dp_init(ftn_dp *d, const tp_fattree *t)
 	d->height = calloc(ns, sizeof(int));
 	d->child_size = calloc(ns, sizeof(int));
 	d->level_size = calloc(ns + 1, sizeof(int));
-	if (!d->leaf_free || !d->sub_free || !d->size || !d->depth ||
+	d->leaf_other = calloc(ns, sizeof(int));
+	if (tp_nodeset_init(&d->other, t->nnodes) || !d->leaf_other ||
+	    !d->leaf_free || !d->sub_free || !d->size || !d->depth ||
 	    !d->fabric_depth || !d->seen || !d->stamp || !d->stack ||
 	    !d->regular || !d->height || !d->child_size || !d->level_size) {
 		ftn_dp_fini(d);

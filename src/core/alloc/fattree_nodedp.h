@@ -49,7 +49,10 @@ typedef struct ftn_table ftn_table; /* one switch's table (fattree_nodedp.c) */
 typedef struct ftn_state {
 	bool valid;
 	int cap;             /* entries wanted this call: 0..the job's size */
-	int k;               /* the job size the tables are for, 0 for any */
+	int k;               /* the job size the tables are for, 0 for any,
+			      * -1 keep mode */
+	int klin;            /* the job size of this call's k x d term (0
+			      * where every leaf lies at one depth) */
 	int64_t M;           /* a value is cost * M + tie */
 	bool tie_on;         /* room for ties in an int64 (else cost alone) */
 	uint64_t used;       /* least recently used goes first */
@@ -81,6 +84,11 @@ typedef struct ftn_dp {
 		int64_t *acc, *tmp;  /* merge buffers */
 	size_t nacc, ntmp;
 	int *stack;          /* [2 * nswitch] */
+	/* keep mode (one call): the free nodes not to keep, and each leaf's
+	 * count of them */
+	const tp_nodeset *keep;
+	tp_nodeset other;
+	int *leaf_other;     /* [nswitch] */
 	/* statistics (tests, benchmarks) */
 	uint64_t built, reused;
 } ftn_dp;
@@ -100,9 +108,12 @@ void ftn_dp_update(ftn_dp *d, const tp_nodeset *free);
 bool ftn_dp_fits(const ftn_dp *d, int k);
 /* The least-cost placement of k nodes on `free` (ftn_dp_update()d to it)
  * into `out` (cleared by the caller), its cost in *cost if not NULL.
- * 0, or -1 when no fabric holds k free nodes or on ENOMEM. */
-int ftn_dp_place(ftn_dp *d, const tp_nodeset *free, int k, tp_nodeset *out,
-		 int64_t *cost);
+ * `keep` (NULL: none): nodes to use as few of as the least cost allows
+ * (tp_alloc_req.keep_free); it replaces the tie-break, and its tables are
+ * built for the call.  0, or -1 when no fabric holds k free nodes or on
+ * ENOMEM. */
+int ftn_dp_place(ftn_dp *d, const tp_nodeset *free, const tp_nodeset *keep,
+		 int k, tp_nodeset *out, int64_t *cost);
 /* Carry tables between calls (default) or build every one afresh (tests:
  * the answers must be the same). */
 void ftn_dp_carry(ftn_dp *d, bool on);

@@ -26,7 +26,7 @@ void tp_memo_answers_fini(tp_memo_answers *m)
 
 bool tp_memo_answers_keeps(const tp_alloc_req *req)
 {
-	return !tp_alloc_req_constrained(req);
+	return !tp_alloc_req_constrained(req) && !req->keep_free;
 }
 
 bool tp_memo_answer_is(const tp_memo_answer *a, const tp_alloc_req *req)

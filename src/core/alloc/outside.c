@@ -50,7 +50,7 @@ typedef struct wrap {
 	tp_alloc *inner;
 	tp_outside o;
 	tp_nodeset usable;  /* o.nnodes: what a request may use */
-	tp_nodeset in_free, in_required, in_out; /* o.ninside: inner's view */
+	tp_nodeset in_free, in_required, in_out, in_keep; /* o.ninside: inner's view */
 } wrap;
 
 static int refuse(tp_nodeset *out)
@@ -73,6 +73,10 @@ static int place_inside(wrap *w, const tp_alloc_req *req, tp_nodeset *out)
 		in.required = &w->in_required;
 	} else {
 		in.required = NULL;
+	}
+	if (req->keep_free) {
+		tp_nodeset_copy_resized(&w->in_keep, req->keep_free);
+		in.keep_free = &w->in_keep;
 	}
 	tp_nodeset_copy_resized(&w->in_free, &w->usable);
 	if (tp_alloc_place_req(w->inner, &w->in_free, &in, &w->in_out))
@@ -153,6 +157,7 @@ static void wrap_free(wrap *w)
 	tp_nodeset_fini(&w->usable);
 	tp_nodeset_fini(&w->in_free);
 	tp_nodeset_fini(&w->in_required);
+	tp_nodeset_fini(&w->in_keep);
 	tp_nodeset_fini(&w->in_out);
 	free(w);
 }
@@ -189,6 +194,7 @@ tp_alloc *tp_alloc_outside_wrap(tp_alloc *inner, const tp_outside *o,
 	if (!tp_nodeset_init(&w->usable, o->nnodes) &&
 	    !tp_nodeset_init(&w->in_free, o->ninside) &&
 	    !tp_nodeset_init(&w->in_required, o->ninside) &&
+	    !tp_nodeset_init(&w->in_keep, o->ninside) &&
 	    !tp_nodeset_init(&w->in_out, o->ninside) &&
 	    (a = tp_alloc_new(&w->ops, o->nnodes, w)))
 		a->flags = (inner->flags & ~TP_ALLOC_FLAT) |
