@@ -69,6 +69,13 @@ case $err in
 *"warning: $tmp/noest.swf: no job has a requested time in SWF field 9"*) ok ;;
 *) bad "no warning without requested times: $err" ;;
 esac
+# ... unless --estimate-error makes the estimates (none keeps the trace's)
+err=$("$toposim" --workload "$tmp/noest.swf" --policy easy --estimate-error uniform:2-2 \
+	--jobs-csv /dev/null --summary-json /dev/null 2>&1 >/dev/null)
+case $err in
+*"no job has a requested time"*) bad "warning with --estimate-error: $err" ;;
+*) ok ;;
+esac
 
 # --jobs FIRST:COUNT replays a slice by position; out of range is an error.
 out=$("$toposim" --workload "$tmp/t.swf" --policy easy --jobs 1:1 --quiet --jobs-csv - \

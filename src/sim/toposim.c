@@ -453,6 +453,8 @@ static void warn_unread_machine(const sim_config *c, const tp_topo *topo)
 static void warn_no_estimates(const sim_config *c, const tp_workload *w)
 {
 	int field = c->swf.estimate_field ? c->swf.estimate_field : 9;
+	if (c->esterr && strcmp(c->esterr, "none"))
+		return; /* --estimate-error makes the estimates */
 	if (c->sacct && w->njobs && w->estimate_missing == w->njobs)
 		fprintf(stderr, "toposim: warning: %s: no job has a Timelimit: every estimate is the job's run time (exact)\n",
 			c->workload);
