@@ -87,6 +87,16 @@ usage_error "--alloc: unknown allocator 'fat-tree' (did you mean fattree?); vali
 usage_error "--policy: unknown policy 'bacth'; valid: fcfs, easy," toposim --workload x --policy bacth \
 	--jobs-csv - --summary-json /dev/null
 usage_error "ambiguous option '--job': --job-requests, --jobs, --jobs-csv begin with it" toposim --job x
+usage_error "--estimate-error: estimate error 'lognorm:0.5': unknown model 'lognorm' (none, lognormal, uniform, scale)" \
+	toposim --workload x --policy easy --estimate-error lognorm:0.5 --jobs-csv - --summary-json /dev/null
+# a partition slurm.conf lacks (the file's fault, exit 1): the ones it has
+printf 'NodeName=n[1-4]\nPartitionName=batch Nodes=n[1-4]\nPartitionName=debug Nodes=n1\n' >"$tmp/slurm.conf"
+printf '1 0 -1 10 1 -1 -1 1 10 -1 1 -1 -1 -1 -1 -1 -1 -1\n' >"$tmp/p.swf"
+"$toposim" --workload "$tmp/p.swf" --policy easy --partition bacth --slurm-conf "$tmp/slurm.conf" \
+	--jobs-csv /dev/null --summary-json /dev/null 2>"$tmp/err"
+rc=$?
+if [ $rc = 1 ] && grep -qF "no PartitionName=bacth (the partitions there: batch, debug)" "$tmp/err"; then ok; else
+	bad "--partition bacth --slurm-conf: exit $rc: $(cat "$tmp/err")"; fi
 
 # ---- an option given twice: refused, naming both values -------------------
 usage_error "--jobs-csv given twice ('a', then 'b'): give it once" toposim --workload x --policy easy \

@@ -17,6 +17,7 @@
 #include "alloc/outside.h"
 #include "policy/policy.h"
 #include "rtmodel/rtmodel.h"
+#include "trace/esterr.h"
 #include "topology/torus.h"
 #include "cli/cli.h"
 
@@ -237,6 +238,18 @@ static int runtime_model_arg(tp_cli *cl, sim_config *c, const char *v)
 	return 0;
 }
 
+/* --estimate-error SPEC: checked here (a usage error, exit 2); applied
+ * once the trace is read. */
+static int esterr_arg(tp_cli *cl, sim_config *c, const char *v)
+{
+	tp_esterr e;
+	tp_error err;
+	if (tp_esterr_parse(v, &e, &err))
+		return tp_cli_fail(cl, "--estimate-error: %s", err.msg);
+	c->esterr = v;
+	return 0;
+}
+
 /* --alloc: a name of the registry, checked before anything is read
  * (whether it suits the machine is the loader's to say). */
 static int alloc_arg(tp_cli *cl, sim_config *c, const char *v)
@@ -299,7 +312,7 @@ static int parse_value(tp_cli *cl, sim_config *c, int o, const char *arg)
 			return TP_CLI_ERROR;
 		c->swf.estimate_field = (int)v;
 		return 0;
-	case OPT_ESTERR: c->esterr = arg; return 0;
+	case OPT_ESTERR: return esterr_arg(cl, c, arg);
 	case OPT_SEED:
 		if (int_arg(cl, "seed", arg, 0, INT64_MAX, &v))
 			return TP_CLI_ERROR;

@@ -238,7 +238,7 @@ static void torus_sizes(const char *spec, int nodes, size_dist *d)
 		errno = 0;
 		long s = strtol(p, &end, 10);
 		if (end == p || *end != ':' || errno || s < 1 || s > nodes)
-			die_usage("--size-weights: expected SIZE:WEIGHT with SIZE in 1..--nodes, at '%s'", p);
+			die_usage("--size-weights: expected inverse, uniform or SIZE:WEIGHT,... with SIZE in 1..--nodes, at '%s'", p);
 		p = end + 1;
 		double w = strtod(p, &end);
 		if (end == p || (*end && *end != ',') || !isfinite(w) || w < 0)
