@@ -30,9 +30,10 @@ static double num(const char *opt, const char *v, double lo, double hi)
 	char *end;
 	double x = strtod(v, &end);
 	if (!*v || *end || x < lo || x > hi) {
-		fprintf(stderr, "hetgen: --%s: expected a number in [%g, %g], got '%s'\n",
-			opt, lo, hi, v);
-		exit(2);
+		char msg[256];
+		snprintf(msg, sizeof(msg), "--%s: expected a number in [%g, %g], got '%s'",
+			 opt, lo, hi, v);
+		exit(tp_cli_usage_error("hetgen", msg));
 	}
 	return x;
 }
@@ -60,8 +61,9 @@ static void prio_arg(tp_hetgen_opts *o, const char *v)
 	if (sscanf(v, "%d/%d/%d", &o->prio[0], &o->prio[1], &o->prio[2]) != 3 ||
 	    o->prio[0] < 0 || o->prio[1] < 0 || o->prio[2] < 0 ||
 	    o->prio[0] + o->prio[1] + o->prio[2] != 100) {
-		fprintf(stderr, "hetgen: --prio: expected P0/P1/P2 summing to 100, got '%s'\n", v);
-		exit(2);
+		char msg[256];
+		snprintf(msg, sizeof(msg), "--prio: expected P0/P1/P2 summing to 100, got '%s'", v);
+		exit(tp_cli_usage_error("hetgen", msg));
 	}
 }
 

@@ -51,6 +51,8 @@ typedef struct gen_opts {
 static const char *prog = "topogen";
 
 static void die_usage(const char *fmt, const char *arg)
+	__attribute__((noreturn));
+static void die_usage(const char *fmt, const char *arg)
 {
 	fprintf(stderr, "%s: ", prog);
 	fprintf(stderr, fmt, arg);
@@ -78,9 +80,10 @@ static long parse_long(const char *opt, const char *s, long min, long max)
 	errno = 0;
 	long v = strtol(s, &end, 10);
 	if (!*s || *end || errno || v < min || v > max) {
-		fprintf(stderr, "%s: %s: expected an integer in %ld..%ld, got '%s'\n",
-			prog, opt, min, max, s);
-		exit(2);
+		char msg[256];
+		snprintf(msg, sizeof(msg), "%s: expected an integer in %ld..%ld, got '%s'",
+			 opt, min, max, s);
+		die_usage("%s", msg);
 	}
 	return v;
 }
@@ -91,9 +94,10 @@ static double parse_double(const char *opt, const char *s, double min)
 	errno = 0;
 	double v = strtod(s, &end);
 	if (!*s || *end || errno || !isfinite(v) || v < min) {
-		fprintf(stderr, "%s: %s: expected a number >= %g, got '%s'\n", prog,
-			opt, min, s);
-		exit(2);
+		char msg[256];
+		snprintf(msg, sizeof(msg), "%s: expected a number >= %g, got '%s'",
+			 opt, min, s);
+		die_usage("%s", msg);
 	}
 	return v;
 }
@@ -118,9 +122,10 @@ static range parse_range(const char *opt, const char *s)
 				return r;
 		}
 	}
-	fprintf(stderr, "%s: %s: expected LO-HI with 0 <= LO <= HI, got '%s'\n", prog,
-		opt, s);
-	exit(2);
+	char msg[256];
+	snprintf(msg, sizeof(msg), "%s: expected LO-HI with 0 <= LO <= HI, got '%s'",
+		 opt, s);
+	die_usage("%s", msg);
 }
 
 enum {
