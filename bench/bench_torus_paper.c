@@ -1232,6 +1232,16 @@ static void write_data(const bench_opts *o, const task *ts, long ntasks,
 		if (o->use_torus[k])
 			fprintf(fp, " %s", tori[k].label);
 	fprintf(fp, "\n");
+	/* the same list for the plot script, which loads it (a shell
+	 * command reading it there would pass the directory's name through
+	 * a shell) */
+	FILE *gp = open_out(o, "tori.gp");
+	fprintf(gp, "tori = '");
+	for (int k = 0, sep = 0; k < NTORI; k++)
+		if (o->use_torus[k])
+			fprintf(gp, "%s%s", sep++ ? " " : "", tori[k].label);
+	fprintf(gp, "'\n");
+	fclose(gp);
 	for (int k = 0; k < NTORI; k++) {
 		if (!o->use_torus[k])
 			continue;

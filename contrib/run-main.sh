@@ -10,7 +10,8 @@
 # streams (seeds 1-3, 30 jobs of 1-24 nodes, one every 0-1 s) and a table
 # of the three (contrib/head-to-head.sh).  Between
 # the two, the heterogeneous simulator compares OLB, min-min, min-max, SJS
-# and PJS on the paper's 142-machine site.
+# and PJS on the paper's 142-machine site (the simulator part:
+# contrib/sim-main.sh).
 #
 # Usage: run-main.sh [--slurm 24.11|26.05]
 #   --slurm  the Slurm release of the live clusters: 24.11 (default;
@@ -32,23 +33,7 @@ case $slurm in 24.11 | 26.05) ;; *) echo "run-main: --slurm: expected 24.11 or 2
 data=${TP_SHARED_DATA:-$root/../shared/data}
 ./contrib/install-deps.sh
 ./contrib/build.sh build/main
-echo "== simulator: SDSC-SP2 (128 nodes), all policies, flat allocation"
-./contrib/sim-table.sh build/main/src/sim/toposim \
-	"$data/traces/SDSC-SP2-1998-4.2-cln.swf.gz"
-echo
-echo "== simulator: heterogeneous site (142 machines in 18 clusters, 6 speeds), 15 jobs at t=0,"
-echo "   half of them possibly parallel; every heterogeneous policy (doc/heterogeneous.md)"
-het=$(mktemp -d)
-build/main/src/tools/hetgen --machine site --jobs 15 --parallel 50 --seed 1 --out "$het/w"
-printf '%-8s %16s %10s\n' policy total_job_time_s parallel
-for p in olb min-min min-max sjs pjs; do
-	build/main/src/sim/toposim --machine "$het/w.machine" --het-jobs "$het/w.jobs" \
-		--truth "$het/w.truth" --oracle --policy "$p" --jobs-csv /dev/null \
-		--summary-json - --quiet |
-		sed -n 's/^  "\(total_job_time\|fraction_parallel\)": \([0-9.]*\),$/\2/p' |
-		paste -sd' ' | awk -v p="$p" '{ printf "%-8s %16.0f %9.1f%%\n", p, $1, 100 * $2 }'
-done
-rm -rf "$het"
+./contrib/sim-main.sh build/main "$data"
 echo
 echo "== live clusters on Slurm $slurm: 64-node 3-level width-4 fat tree, our topology/fattree"
 echo "   against Slurm's own topology/tree, side by side, the same job streams (contrib/head-to-head.sh)"

@@ -10,8 +10,16 @@ keys=(jobs utilisation mean_wait mean_bounded_slowdown mean_response_ratio
       mean_wait_over_estimate makespan fill_completion_rate killed wall_seconds)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# each policy only the settings it reads (toposim warns about the others)
+settings() {
+	case $1 in
+	window-ff) echo --window 4 ;;
+	batch-njob) echo --njob 4 ;;
+	esac
+}
 for p in "${policies[@]}"; do
-	"$toposim" --workload "$trace" --policy "$p" --window 4 --quiet \
+	# shellcheck disable=SC2046 # the settings, split on purpose
+	"$toposim" --workload "$trace" --policy "$p" $(settings "$p") --quiet \
 		--jobs-csv /dev/null --summary-json "$tmp/$p.json" "$@"
 done
 value() { sed -n "s/^  \"$2\": \([^,]*\),*$/\1/p" "$tmp/$1.json"; }

@@ -30,7 +30,7 @@ expect_fail "--policy is required" --workload "$tmp/t.swf" --jobs-csv - --summar
 # messages as sched/topo's topo_ keys.
 expect_fail "--window: '0' is not a whole number from 1 to 1000000" --workload "$tmp/t.swf" \
 	--policy window-ff --window 0 --jobs-csv - --summary-json /dev/null
-expect_fail "--policy: 'nope' is not one of fcfs easy" --workload "$tmp/t.swf" --policy nope \
+expect_fail "--policy: unknown policy 'nope'; valid: fcfs, easy" --workload "$tmp/t.swf" --policy nope \
 	--jobs-csv - --summary-json /dev/null
 expect_fail "--rbhar-requeue: 'maybe' is not yes or no" --workload "$tmp/t.swf" --policy rb-har \
 	--rbhar-requeue maybe --jobs-csv - --summary-json /dev/null
@@ -69,6 +69,13 @@ case $err in
 *"warning: $tmp/noest.swf: no job has a requested time in SWF field 9"*) ok ;;
 *) bad "no warning without requested times: $err" ;;
 esac
+# ... unless --estimate-error makes the estimates (none keeps the trace's)
+err=$("$toposim" --workload "$tmp/noest.swf" --policy easy --estimate-error uniform:2-2 \
+	--jobs-csv /dev/null --summary-json /dev/null 2>&1 >/dev/null)
+case $err in
+*"no job has a requested time"*) bad "warning with --estimate-error: $err" ;;
+*) ok ;;
+esac
 
 # --jobs FIRST:COUNT replays a slice by position; out of range is an error.
 out=$("$toposim" --workload "$tmp/t.swf" --policy easy --jobs 1:1 --quiet --jobs-csv - \
@@ -102,7 +109,7 @@ expect_fail "exclude each other" --workload "$tmp/t.swf" --policy easy \
 
 # Both outputs on stdout; the CSV has the hand-worked EASY schedule.
 out=$("$toposim" --workload "$tmp/t.swf" --policy easy --quiet --jobs-csv - --summary-json /dev/null)
-if echo "$out" | grep -q '^3,2,2,5,1,1,3,3,completed,0,"3",1,1,$'; then ok; else bad "csv: $out"; fi
+if echo "$out" | grep -q '^3,2,2,5,1,1,3,3,completed,0,"n4",1,1,$'; then ok; else bad "csv: $out"; fi
 if echo "$out" | head -1 | grep -q '^id,submit,start,end,nodes_req,nodes_alloc,estimate,runtime,status,extensions,nodelist'; then
 	ok; else bad "csv header"; fi
 
@@ -179,7 +186,7 @@ if [ "$out" = '1,0,"n[1-4]" 2,100,"n[1-2]" 3,2,"n5"' ] &&
 	grep -q "n5; outside the torus" "$tmp/err"; then ok; else bad "torus --nodes 5: '$out' $(cat "$tmp/err")"; fi
 expect_fail "--nodes 3, but $tmp/etc/topology.conf has 4 nodes" --workload "$tmp/t.swf" --policy easy \
 	--topology "$tmp/etc/topology.conf" --nodes 3 --jobs-csv - --summary-json /dev/null
-expect_fail "--outside-rule: expected never or one-node, got 'some'" --workload "$tmp/t.swf" \
+expect_fail "--outside-rule: unknown rule 'some'; valid: never, one-node" --workload "$tmp/t.swf" \
 	--policy easy --topology "$tmp/etc/topology.conf" --outside-rule some --jobs-csv - --summary-json /dev/null
 expect_fail "--outside-rule is for nodes outside a topology" --workload "$tmp/t.swf" \
 	--policy easy --outside-rule never --jobs-csv - --summary-json /dev/null
@@ -218,7 +225,7 @@ printf 'Dimensions=2x2\nNodes=n[1-4]\nBaseShapes=sorted\n' > "$tmp/etc/torus.con
 expect_fail "torus.conf:3: unknown BaseShapes=sorted (canonical or all)" --workload "$tmp/t.swf" \
 	--policy easy --torus "$tmp/etc/torus.conf" --jobs-csv - --summary-json /dev/null
 printf 'Dimensions=2x2\nNodes=n[1-4]\n' > "$tmp/etc/torus.conf"
-expect_fail "--base-shapes: expected canonical or all, got 'some'" --workload "$tmp/t.swf" \
+expect_fail "--base-shapes: unknown reading 'some'; valid: canonical, all" --workload "$tmp/t.swf" \
 	--policy easy --torus "$tmp/etc/torus.conf" --base-shapes some --jobs-csv - --summary-json /dev/null
 expect_fail "--base-shapes is a torus option: it needs --torus" --workload "$tmp/t.swf" \
 	--policy easy --base-shapes all --jobs-csv - --summary-json /dev/null

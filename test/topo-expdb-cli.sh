@@ -78,11 +78,13 @@ printf 'topo-expdb 1\nlearned_until 1764000000\n' > "$tmp/marked.expdb"
 	ok || bad "show learned_until: $("$expdb" show "$tmp/marked.expdb")"
 
 # usage errors
-expect 2 "usage:" show
-expect 2 "unknown command 'frob'" frob
-expect 2 "--key: not one of name user wckey comment: 'host'" seed --key host "$db"
-expect 2 "--key is required" seed "$db"
-expect 2 "option needs a value: '--from'" seed --key name "$db" --from
+expect 2 "topo-expdb show: FILE is required" show
+expect 2 "unknown command 'frob'; valid: show, seed, add" frob
+expect 2 "--key: unknown key 'host'; valid: name, user, wckey, comment" seed --key host "$db"
+expect 2 "--key name|user|wckey|comment is required" seed "$db"
+expect 2 "option '--from' needs a value" seed --key name "$db" --from
+expect 2 "--from given twice ('a', then 'b')" seed --key name --from a --from b "$db"
+expect 2 "--from needs a value, but '--key' follows it" seed --from --key name "$db"
 expect 2 "NODES: not a whole number >= 1: '0'" add "$db" a b 0 5
 expect 2 "SECONDS: not a finite number >= 0: '-3'" add "$db" a b 1 -3
 

@@ -69,8 +69,10 @@ if cmp -s "$tmp/a" "$tmp/b" && [ -s "$tmp/a" ]; then ok; else bad "not reproduci
 has "$tmp/a" "job_id,submit,first_start,end,job_time,tasks,replicas,reruns"
 
 # Command line and input errors.
-expect_fail 2 "--nodes and --jobs are required" --nodes "$ex/nodes.conf"
-expect_fail 2 "usage: topotasks" --nodes "$ex/nodes.conf" --jobs "$ex/jobs.conf" --bogus
+expect_fail 2 "--nodes FILE and --jobs FILE are required" --nodes "$ex/nodes.conf"
+expect_fail 2 "unknown option '--bogus'; valid: --nodes, --jobs, --jobs-csv" --nodes "$ex/nodes.conf" --jobs "$ex/jobs.conf" --bogus
+expect_fail 2 "--jobs given twice" --nodes "$ex/nodes.conf" --jobs "$ex/jobs.conf" --jobs "$ex/jobs.conf"
+expect_fail 2 "--nodes needs a value, but '--jobs' follows it" --nodes --jobs "$ex/jobs.conf"
 expect_fail 2 "unexpected argument 'extra'" --nodes "$ex/nodes.conf" --jobs "$ex/jobs.conf" extra
 expect_fail 1 "$tmp/missing: cannot open" --nodes "$tmp/missing" --jobs "$ex/jobs.conf"
 printf 'NodeName=a CPUs=2 Memory=100\nNodeName=b CPUs=2 Memory=100 Speed=fast\n' > "$tmp/bad.nodes"

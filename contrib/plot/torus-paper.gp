@@ -3,9 +3,10 @@
 #
 #   gnuplot -e "dir='torus-paper'" contrib/plot/torus-paper.gp
 #
-# reads DIR/by-window.dat and DIR/by-torus.dat (columns: window,
+# reads DIR/by-window.dat, DIR/by-torus.dat (columns: window,
 # U base/FS/FS+MSS in %, mean Q/Wtime base/FS/FS+MSS, U and Q/Wtime of
-# torus-anchor) and writes
+# torus-anchor) and DIR/tori.gp (the tori of by-torus.dat's blocks, in
+# order, as bench_torus_paper wrote them) and writes
 #   DIR/torus-paper.png        means over the tori: utilisation and
 #                              delay vs window (the paper's figs 5, 6)
 #   DIR/torus-paper-tori.png   the same per torus (rows: U, then Q/Wtime)
@@ -48,7 +49,7 @@ unset logscale y
 unset multiplot
 
 # ---- per torus ---------------------------------------------------------------
-tori = system("sed -n 's/^# tori: //p' ".per)
+load dir.'/tori.gp'  # sets tori (no shell: dir may hold any character)
 n = words(tori)
 cols = (n < 5 ? n : 5)
 rows = (n + cols - 1) / cols

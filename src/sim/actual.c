@@ -122,6 +122,9 @@ int sim_actual_build(const tp_sacct *s, const tp_topo *topo,
 		return tp_errorf(err, "%s: out of memory", s->name);
 	}
 	int rc = 0;
+	/* the column is there for every job or for none */
+	a->checked = (topo->kind != TP_TOPO_FLAT || part) &&
+		     s->w.njobs && s->runs[0].nodelist;
 	for (size_t i = 0; i < s->w.njobs && !rc; i++)
 		if (one_job(s, i, &n, &set, a))
 			rc = tp_errorf(err, "%s:%zu: out of memory", s->name,

@@ -8,6 +8,8 @@
 #ifndef SIM_ACTUAL_H
 #define SIM_ACTUAL_H
 
+#include <stdbool.h>
+
 #include "base/hostlist.h"
 #include "engine/engine.h"
 #include "machine/topo.h"
@@ -17,6 +19,9 @@ typedef struct sim_actual {
 	tp_sim_result r;   /* one record a job, attempt 1 */
 	size_t outside;    /* jobs with a node the machine lacks */
 	size_t placed;     /* jobs whose every node is on the machine */
+	bool checked;      /* the nodes could be looked up: the file has
+			    * NodeLists and the machine names its nodes
+			    * (else outside and placed say nothing) */
 	char first_outside[128]; /* "FILE:LINE: name" of the first, or "" */
 } sim_actual;
 

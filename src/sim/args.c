@@ -5,6 +5,7 @@
 #error "PACKAGE_VERSION comes from configure (AC_INIT)"
 #endif
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,7 +17,9 @@
 #include "alloc/outside.h"
 #include "policy/policy.h"
 #include "rtmodel/rtmodel.h"
+#include "trace/esterr.h"
 #include "topology/torus.h"
+#include "cli/cli.h"
 
 enum {
 	OPT_NODES = 256, OPT_PPN, OPT_ALLOC, OPT_TOPOLOGY, OPT_FATTREE_CONF,
@@ -26,6 +29,7 @@ enum {
 	OPT_MACHINE, OPT_HET_JOBS, OPT_TRUTH, OPT_EXPDB, OPT_ORACLE,
 	OPT_OUTSIDE_RULE, OPT_SCALE_SIZES, OPT_LOAD, OPT_SACCT, OPT_PARTITION, OPT_SLURM_CONF,
 	OPT_BATSIM_CSV, OPT_SWF_OUT, OPT_RUNTIME_MODEL, OPT_VERSION, OPT_FRAG_CSV,
+	OPT_ALLOW_EMPTY,
 	OPT_SETTING = 1024, /* + index in tp_settings_table */
 };
 
@@ -57,6 +61,7 @@ static const struct option fixed_opts[] = {
 	{ "plot", required_argument, NULL, OPT_PLOT },
 	{ "batsim-csv", required_argument, NULL, OPT_BATSIM_CSV },
 	{ "swf-out", required_argument, NULL, OPT_SWF_OUT },
+	{ "allow-empty", no_argument, NULL, OPT_ALLOW_EMPTY },
 	{ "check", no_argument, NULL, OPT_CHECK },
 	{ "quiet", no_argument, NULL, OPT_QUIET },
 	{ "help", no_argument, NULL, OPT_HELP },
@@ -95,8 +100,11 @@ static void build_opts(struct option *opts)
 			continue;
 		flag_name(tp_settings_table[i].name, flag_names[i],
 			  sizeof(flag_names[i]));
+		/* -p is --policy: one option, given once */
+		int val = strcmp(tp_settings_table[i].name, "policy") ?
+			  OPT_SETTING + (int)i : 'p';
 		opts[n++] = (struct option){ flag_names[i], required_argument,
-					     NULL, OPT_SETTING + (int)i };
+					     NULL, val };
 	}
 	opts[n] = (struct option){ NULL, 0, NULL, 0 };
 }
@@ -120,7 +128,7 @@ static void usage_setting(FILE *fp, const tp_setting *e)
 		fprintf(fp, " (default %s)\n", e->def);
 }
 
-static void usage(FILE *fp)
+void sim_usage(FILE *fp)
 {
 	fprintf(fp, "usage: toposim {--workload FILE | --sacct FILE} --policy NAME [settings]\n"
 		"               [--partition NAME [--slurm-conf FILE]] [--scale-sizes F] [--load F]\n"
@@ -128,6 +136,7 @@ static void usage(FILE *fp)
 		"               [--topology FILE [--fattree-conf FILE] | --torus FILE [--base-shapes canonical|all]]\n"
 		"               [--jobs FIRST:COUNT | --windows K:LEN:SEED | --windows LEN@I1,I2,...]\n"
 		"               [--estimate-field N] [--job-requests FILE] [--lenient] [--estimate-error SPEC] [--seed S] [--check] [--quiet]\n"
+		"               [--allow-empty]\n"
 		"               [--runtime-model none|spread[:SHARE]]\n"
 		"               [--plot PREFIX] [--batsim-csv OUT] [--swf-out OUT] [--frag-csv OUT]\n"
 		"               --jobs-csv OUT --summary-json OUT\n"
@@ -145,157 +154,198 @@ static void usage(FILE *fp)
 	fprintf(fp, "\nsee toposim(1)\n");
 }
 
-/* Whole-string integer in [lo, hi], or exit naming the option. */
-static long long int_arg(const char *opt, const char *v, long long lo,
-			 long long hi)
+/* Whole-string integer in [lo, hi] into *out, or a usage error naming
+ * the option. */
+static int int_arg(tp_cli *cl, const char *opt, const char *v, long long lo,
+		   long long hi, long long *out)
 {
 	char *end;
+	errno = 0;
 	long long x = strtoll(v, &end, 10);
-	if (!*v || *end || x < lo || x > hi) {
-		fprintf(stderr, "toposim: --%s: expected an integer in [%lld, %lld], "
-			"got '%s'\n", opt, lo, hi, v);
-		exit(2);
-	}
-	return x;
+	if (!*v || *end || errno || x < lo || x > hi)
+		return tp_cli_fail(cl, "--%s: expected an integer in [%lld, %lld], got '%s'",
+				   opt, lo, hi, v);
+	*out = x;
+	return 0;
 }
 
-/* A factor: a number in (0, 1e6], or exit naming the option. */
-static double factor_arg(const char *opt, const char *v)
+/* A factor: a number in (0, 1e6], or a usage error naming the option. */
+static int factor_arg(tp_cli *cl, const char *opt, const char *v, double *out)
 {
 	char *end;
 	double x = strtod(v, &end);
-	if (!*v || *end || !(x > 0 && x <= 1e6)) {
-		fprintf(stderr, "toposim: --%s: expected a number above 0 (at most 1e6), got '%s'\n",
-			opt, v);
-		exit(2);
-	}
-	return x;
+	if (!*v || *end || !(x > 0 && x <= 1e6))
+		return tp_cli_fail(cl, "--%s: expected a number above 0 (at most 1e6), got '%s'",
+				   opt, v);
+	*out = x;
+	return 0;
 }
 
-/* --jobs FIRST:COUNT: FIRST >= 0, COUNT >= 1, or exit naming the value. */
-static void slice_arg(sim_config *c, const char *v)
+/* --jobs FIRST:COUNT: FIRST >= 0, COUNT >= 1. */
+static int slice_arg(tp_cli *cl, sim_config *c, const char *v)
 {
 	char *end;
+	errno = 0;
 	long long first = strtoll(v, &end, 10), count = -1;
 	if (end != v && *end == ':' && end[1])
 		count = strtoll(end + 1, &end, 10);
-	if (*v == '-' || *end || first < 0 || count < 1) {
-		fprintf(stderr, "toposim: --jobs: expected FIRST:COUNT (FIRST >= 0, "
-			"COUNT >= 1), got '%s'\n", v);
-		exit(2);
-	}
+	if (*v == '-' || *end || errno || first < 0 || count < 1)
+		return tp_cli_fail(cl, "--jobs: expected FIRST:COUNT (FIRST >= 0, "
+				   "COUNT >= 1), got '%s'", v);
 	c->slice_first = (size_t)first;
 	c->slice_count = (size_t)count;
+	return 0;
 }
 
-static void windows_arg(sim_config *c, const char *v)
+static int windows_arg(tp_cli *cl, sim_config *c, const char *v)
 {
 	char why[128];
-	sim_windows_fini(&c->windows);
-	if (sim_windows_parse(v, &c->windows, why, sizeof(why))) {
-		fprintf(stderr, "toposim: --windows: '%s': %s\n", v, why);
-		exit(2);
-	}
+	if (sim_windows_parse(v, &c->windows, why, sizeof(why)))
+		return tp_cli_fail(cl, "--windows: '%s': %s", v, why);
+	return 0;
 }
 
 /* --base-shapes: torus-base's reading, replacing torus.conf's BaseShapes=. */
-static void base_shapes_arg(sim_config *c, const char *v)
+static int base_shapes_arg(tp_cli *cl, sim_config *c, const char *v)
 {
+	static const char *const names[] = { "canonical", "all", NULL };
 	tp_torus_base_shapes r;
-	if (tp_torus_base_shapes_parse(v, &r)) {
-		fprintf(stderr, "toposim: --base-shapes: expected canonical or all, got '%s'\n",
-			v);
-		exit(2);
-	}
+	if (tp_torus_base_shapes_parse(v, &r))
+		return tp_cli_choice(cl, "--base-shapes", v, names, "reading");
 	c->base_shapes = (int)r;
+	return 0;
 }
 
 /* --outside-rule: which jobs may use the nodes beyond the topology's
  * (alloc/outside.h). */
-static void outside_rule_arg(sim_config *c, const char *v)
+static int outside_rule_arg(tp_cli *cl, sim_config *c, const char *v)
 {
+	static const char *const names[] = { "never", "one-node", NULL };
 	tp_outside_rule r;
-	if (tp_outside_rule_parse(v, &r)) {
-		fprintf(stderr, "toposim: --outside-rule: expected never or one-node, got '%s'\n",
-			v);
-		exit(2);
-	}
+	if (tp_outside_rule_parse(v, &r))
+		return tp_cli_choice(cl, "--outside-rule", v, names, "rule");
 	c->outside_rule = (int)r;
+	return 0;
 }
 
 /* --runtime-model none|spread[:SHARE] (rtmodel.h). */
-static void runtime_model_arg(sim_config *c, const char *v)
+static int runtime_model_arg(tp_cli *cl, sim_config *c, const char *v)
 {
 	char why[128];
 	if (tp_rtmodel_parse(v, &c->runtime_model, &c->comm_share, why,
-			     sizeof(why))) {
-		fprintf(stderr, "toposim: --runtime-model: '%s': %s\n", v, why);
-		exit(2);
-	}
+			     sizeof(why)))
+		return tp_cli_fail(cl, "--runtime-model: '%s': %s", v, why);
+	return 0;
 }
 
-static void set_setting(sim_config *c, size_t i, const char *arg)
+/* --estimate-error SPEC: checked here (a usage error, exit 2); applied
+ * once the trace is read. */
+static int esterr_arg(tp_cli *cl, sim_config *c, const char *v)
+{
+	tp_esterr e;
+	tp_error err;
+	if (tp_esterr_parse(v, &e, &err))
+		return tp_cli_fail(cl, "--estimate-error: %s", err.msg);
+	c->esterr = v;
+	return 0;
+}
+
+/* --alloc: a name of the registry, checked before anything is read
+ * (whether it suits the machine is the loader's to say). */
+static int alloc_arg(tp_cli *cl, sim_config *c, const char *v)
+{
+	c->alloc = v;
+	return tp_cli_choice(cl, "--alloc", v, tp_alloc_names(), "allocator");
+}
+
+/* A setting of the table: a name among its choices (with the nearest
+ * suggested), else the table's own check. */
+static int set_setting(tp_cli *cl, sim_config *c, size_t i, const char *arg)
 {
 	const tp_setting *e = &tp_settings_table[i];
-	char why[256];
-	if (tp_setting_set(e, &c->set, arg, why, sizeof(why))) {
-		fprintf(stderr, "toposim: --%s: '%s' is %s\n", flag_names[i], arg,
-			why);
-		exit(2);
-	}
+	char why[256], flag[40];
+	snprintf(flag, sizeof(flag), "--%s", flag_names[i]);
+	if (e->type == TP_SET_CHOICE &&
+	    tp_cli_choice(cl, flag, arg, e->choices(), flag_names[i]))
+		return TP_CLI_ERROR;
+	if (tp_setting_set(e, &c->set, arg, why, sizeof(why)))
+		return tp_cli_fail(cl, "%s: '%s' is %s", flag, arg, why);
 	if (!strcmp(e->name, "policy"))
 		c->policy_given = true;
 	setting_given[i] = true;
+	return 0;
 }
 
-static void parse_one(sim_config *c, int o, const char *arg)
+/* An option's value into c: 0, or TP_CLI_ERROR. */
+static int parse_value(tp_cli *cl, sim_config *c, int o, const char *arg)
+{
+	long long v;
+	switch (o) {
+	case 'w': c->workload = arg; return 0;
+	case OPT_SACCT: c->sacct = arg; return 0;
+	case OPT_SCALE_SIZES: return factor_arg(cl, "scale-sizes", arg, &c->swf.scale_sizes);
+	case OPT_LOAD: return factor_arg(cl, "load", arg, &c->load);
+	case OPT_PARTITION: c->partition = arg; return 0;
+	case OPT_SLURM_CONF: c->slurm_conf = arg; return 0;
+	case 'p': return set_setting(cl, c, 0, arg);
+	case OPT_NODES:
+		if (int_arg(cl, "nodes", arg, 1, 1 << 24, &v))
+			return TP_CLI_ERROR;
+		c->swf.nodes = (int)v;
+		return 0;
+	case OPT_PPN:
+		if (int_arg(cl, "ppn", arg, 1, 1 << 20, &v))
+			return TP_CLI_ERROR;
+		c->swf.ppn = (int)v;
+		return 0;
+	case OPT_ALLOC: return alloc_arg(cl, c, arg);
+	case OPT_TOPOLOGY: c->topology = arg; return 0;
+	case OPT_FATTREE_CONF: c->fattree_conf = arg; return 0;
+	case OPT_TORUS: c->torus = arg; return 0;
+	case OPT_BASE_SHAPES: return base_shapes_arg(cl, c, arg);
+	case OPT_OUTSIDE_RULE: return outside_rule_arg(cl, c, arg);
+	case OPT_JOB_REQS: c->job_reqs = arg; return 0;
+	case OPT_SLICE: return slice_arg(cl, c, arg);
+	case OPT_WINDOWS: return windows_arg(cl, c, arg);
+	case OPT_EST_FIELD:
+		if (int_arg(cl, "estimate-field", arg, 1, 18, &v))
+			return TP_CLI_ERROR;
+		c->swf.estimate_field = (int)v;
+		return 0;
+	case OPT_ESTERR: return esterr_arg(cl, c, arg);
+	case OPT_SEED:
+		if (int_arg(cl, "seed", arg, 0, INT64_MAX, &v))
+			return TP_CLI_ERROR;
+		c->seed = (uint64_t)v;
+		return 0;
+	case OPT_JOBS_CSV: c->jobs_csv = arg; return 0;
+	case OPT_SUMMARY: c->summary_json = arg; return 0;
+	case OPT_FRAG_CSV: c->frag_csv = arg; return 0;
+	case OPT_PLOT: c->plot = arg; return 0;
+	case OPT_BATSIM_CSV: c->batsim_csv = arg; return 0;
+	case OPT_SWF_OUT: c->swf_out = arg; return 0;
+	case OPT_MACHINE: c->machine = arg; return 0;
+	case OPT_HET_JOBS: c->het_jobs = arg; return 0;
+	case OPT_TRUTH: c->truth = arg; return 0;
+	case OPT_EXPDB: c->expdb = arg; return 0;
+	case OPT_RUNTIME_MODEL: return runtime_model_arg(cl, c, arg);
+	default:
+		if (o >= OPT_SETTING && o < OPT_SETTING + MAX_SETTINGS)
+			return set_setting(cl, c, (size_t)(o - OPT_SETTING), arg);
+		return tp_cli_fail(cl, "internal: option %d not handled", o);
+	}
+}
+
+/* A flag into c. */
+static void parse_flag(sim_config *c, int o)
 {
 	switch (o) {
-	case 'w': c->workload = arg; break;
-	case OPT_SACCT: c->sacct = arg; break;
-	case OPT_SCALE_SIZES: c->swf.scale_sizes = factor_arg("scale-sizes", arg); break;
-	case OPT_LOAD: c->load = factor_arg("load", arg); break;
-	case OPT_PARTITION: c->partition = arg; break;
-	case OPT_SLURM_CONF: c->slurm_conf = arg; break;
-	case 'p': set_setting(c, 0, arg); break;
-	case OPT_NODES: c->swf.nodes = (int)int_arg("nodes", arg, 1, 1 << 24); break;
-	case OPT_PPN: c->swf.ppn = (int)int_arg("ppn", arg, 1, 1 << 20); break;
-	case OPT_ALLOC: c->alloc = arg; break;
-	case OPT_TOPOLOGY: c->topology = arg; break;
-	case OPT_FATTREE_CONF: c->fattree_conf = arg; break;
-	case OPT_TORUS: c->torus = arg; break;
-	case OPT_BASE_SHAPES: base_shapes_arg(c, arg); break;
-	case OPT_OUTSIDE_RULE: outside_rule_arg(c, arg); break;
-	case OPT_JOB_REQS: c->job_reqs = arg; break;
-	case OPT_SLICE: slice_arg(c, arg); break;
-	case OPT_WINDOWS: windows_arg(c, arg); break;
-	case OPT_EST_FIELD: c->swf.estimate_field = (int)int_arg("estimate-field", arg, 1, 18); break;
 	case OPT_LENIENT: c->swf.lenient = true; break;
-	case OPT_ESTERR: c->esterr = arg; break;
-	case OPT_SEED: c->seed = (uint64_t)int_arg("seed", arg, 0, INT64_MAX); break;
-	case OPT_JOBS_CSV: c->jobs_csv = arg; break;
-	case OPT_SUMMARY: c->summary_json = arg; break;
-	case OPT_FRAG_CSV: c->frag_csv = arg; break;
-	case OPT_PLOT: c->plot = arg; break;
-	case OPT_BATSIM_CSV: c->batsim_csv = arg; break;
-	case OPT_SWF_OUT: c->swf_out = arg; break;
 	case OPT_CHECK: c->check = true; break;
 	case OPT_QUIET: c->quiet = true; break;
-	case OPT_HELP: usage(stdout); exit(0);
-	case OPT_VERSION: printf("toposim (%s) %s\n", PACKAGE_NAME, PACKAGE_VERSION); exit(0);
-	case OPT_MACHINE: c->machine = arg; break;
-	case OPT_HET_JOBS: c->het_jobs = arg; break;
-	case OPT_TRUTH: c->truth = arg; break;
-	case OPT_EXPDB: c->expdb = arg; break;
 	case OPT_ORACLE: c->oracle = true; break;
-	case OPT_RUNTIME_MODEL: runtime_model_arg(c, arg); break;
-	default:
-		if (o >= OPT_SETTING && o < OPT_SETTING + MAX_SETTINGS) {
-			set_setting(c, (size_t)(o - OPT_SETTING), arg);
-			break;
-		}
-		usage(stderr);
-		exit(2);
+	case OPT_ALLOW_EMPTY: c->allow_empty = true; break;
+	default: break;
 	}
 }
 
@@ -312,118 +362,118 @@ static int policy_het_algo(const sim_config *c)
 	return a;
 }
 
-static void usage_error(const char *msg)
-{
-	fprintf(stderr, "toposim: %s\n", msg);
-	exit(2);
-}
-
 /* --machine: the heterogeneous simulator; its options only. */
-static void check_het(sim_config *c)
+static int check_het(tp_cli *cl, sim_config *c)
 {
 	if (!c->policy_given)
-		usage_error("--policy is required (olb, min-min, min-max, sjs or pjs with --machine)");
-	if (c->het_algo < 0) {
-		fprintf(stderr, "toposim: --policy %s is not a heterogeneous policy: "
-			"--machine needs olb, min-min, min-max, sjs or pjs\n", c->set.policy);
-		exit(2);
-	}
-	if (!c->het_jobs || !c->truth)
-		usage_error(!c->het_jobs ? "--machine needs --het-jobs FILE"
-				       : "--machine needs --truth FILE (the actual run times)");
+		return tp_cli_fail(cl, "--policy is required (olb, min-min, min-max, sjs or pjs with --machine)");
+	if (c->het_algo < 0)
+		return tp_cli_fail(cl, "--policy %s is not a heterogeneous policy: "
+				   "--machine needs olb, min-min, min-max, sjs or pjs", c->set.policy);
+	if (!c->het_jobs)
+		return tp_cli_fail(cl, "--machine needs --het-jobs FILE");
+	if (!c->truth)
+		return tp_cli_fail(cl, "--machine needs --truth FILE (the actual run times)");
 	if (c->expdb && c->oracle)
-		usage_error("--expdb and --oracle exclude each other");
+		return tp_cli_fail(cl, "--expdb and --oracle exclude each other");
 	if (c->workload || c->sacct || c->swf.scale_sizes || c->load || c->partition || c->slurm_conf || c->topology || c->fattree_conf || c->torus ||
 	    c->job_reqs || c->windows.k || c->slice_count || c->plot || c->esterr ||
-	    c->outside_rule >= 0 || c->swf_out || c->runtime_model)
-		usage_error("--machine runs the heterogeneous simulator: --workload, --sacct, --scale-sizes, --load, --partition, --slurm-conf, --topology, "
-			    "--fattree-conf, --torus, --job-requests, --windows, --jobs, --plot, "
-			    "--swf-out, --estimate-error, --outside-rule and --runtime-model do not apply");
+	    c->outside_rule >= 0 || c->swf_out || c->runtime_model || c->alloc)
+		return tp_cli_fail(cl, "--machine runs the heterogeneous simulator: --workload, --sacct, --scale-sizes, --load, --partition, --slurm-conf, --topology, "
+				   "--fattree-conf, --torus, --alloc, --job-requests, --windows, --jobs, --plot, "
+				   "--swf-out, --estimate-error, --outside-rule and --runtime-model do not apply");
+	return 0;
 }
 
 /* --sacct is the workload; --partition and --slurm-conf go with it or
  * restrict any workload's machine. */
-static void check_sacct(sim_config *c)
+static int check_sacct(tp_cli *cl, sim_config *c)
 {
 	if (c->sacct && c->workload)
-		usage_error("--workload and --sacct exclude each other (one workload)");
+		return tp_cli_fail(cl, "--workload and --sacct exclude each other (one workload)");
 	if (c->sacct) {
 		c->workload = c->sacct;
 		if (c->swf.estimate_field)
-			usage_error("--estimate-field is an SWF option: sacct's estimate is Timelimit");
+			return tp_cli_fail(cl, "--estimate-field is an SWF option: sacct's estimate is Timelimit");
 		if (c->swf.ppn)
-			usage_error("--ppn is an SWF option: sacct gives NNodes");
+			return tp_cli_fail(cl, "--ppn is an SWF option: sacct gives NNodes");
 	}
 	if (c->slurm_conf && !c->partition)
-		usage_error("--slurm-conf gives a partition's nodes: it needs --partition NAME");
+		return tp_cli_fail(cl, "--slurm-conf gives a partition's nodes: it needs --partition NAME");
 	if (c->partition && !c->slurm_conf && !c->sacct)
-		usage_error("--partition NAME needs --slurm-conf FILE (its nodes) or --sacct FILE (its jobs)");
+		return tp_cli_fail(cl, "--partition NAME needs --slurm-conf FILE (its nodes) or --sacct FILE (its jobs)");
 	if (c->partition && c->slurm_conf && c->swf.nodes)
-		usage_error("--partition with --slurm-conf sizes the machine: not with --nodes");
+		return tp_cli_fail(cl, "--partition with --slurm-conf sizes the machine: not with --nodes");
 	if (c->partition && c->slurm_conf && c->torus)
-		usage_error("--partition with --slurm-conf restricts a fat tree or a flat machine, not a torus");
+		return tp_cli_fail(cl, "--partition with --slurm-conf restricts a fat tree or a flat machine, not a torus");
+	return 0;
 }
 
-static void check_required(sim_config *c)
+/* Options that need another, or exclude one. */
+static int check_combinations(tp_cli *cl, const sim_config *c)
+{
+	bool machine_file = c->topology || c->fattree_conf || c->torus;
+	if (c->windows.k && c->slice_count)
+		return tp_cli_fail(cl, "--jobs and --windows exclude each other");
+	if (c->windows.k && (c->plot || c->batsim_csv || c->swf_out))
+		return tp_cli_fail(cl, "--%s %s one schedule: not with --windows",
+				   c->plot ? "plot" : c->batsim_csv ? "batsim-csv" : "swf-out",
+				   c->plot ? "draws" : "writes");
+	if ((c->topology || c->fattree_conf) && c->torus)
+		return tp_cli_fail(cl, "--topology/--fattree-conf and --torus exclude each other");
+	if (c->outside_rule >= 0 && !machine_file)
+		return tp_cli_fail(cl, "--outside-rule is for nodes outside a topology: it needs --topology, --fattree-conf or --torus");
+	if (c->base_shapes >= 0 && !c->torus)
+		return tp_cli_fail(cl, "--base-shapes is a torus option: it needs --torus");
+	if (c->runtime_model && !machine_file)
+		return tp_cli_fail(cl, "--runtime-model spread measures placements: it needs --topology, --fattree-conf or --torus");
+	if (c->runtime_model && c->windows.k)
+		return tp_cli_fail(cl, "--runtime-model is not available with --windows");
+	if (c->job_reqs && !machine_file)
+		return tp_cli_fail(cl, "--job-requests names nodes: it needs --topology, --fattree-conf or --torus");
+	return 0;
+}
+
+/* --plot PREFIX: gnuplot reads the file names from its script, where a
+ * line break cannot be written; known before the replay, not after. */
+static int check_plot(tp_cli *cl, const sim_config *c)
+{
+	if (!c->plot)
+		return 0;
+	if (!c->plot[0])
+		return tp_cli_fail(cl, "--plot: expected a PREFIX for the file names, got ''");
+	for (const unsigned char *p = (const unsigned char *)c->plot; *p; p++)
+		if (*p < 0x20 || *p == 0x7f)
+			return tp_cli_fail(cl, "--plot: the PREFIX holds a control character (byte %d): gnuplot's script cannot name such a file",
+					   *p);
+	return 0;
+}
+
+static int check_required(tp_cli *cl, sim_config *c)
 {
 	c->het_algo = c->policy_given ? policy_het_algo(c) : -1;
 	if (c->frag_csv && (c->machine || c->windows.k))
-		usage_error("--frag-csv follows one replay of one cluster: not with --machine or --windows");
-	if (c->machine) {
-		check_het(c);
-		return;
-	}
+		return tp_cli_fail(cl, "--frag-csv follows one replay of one cluster: not with --machine or --windows");
+	if (c->machine)
+		return check_het(cl, c);
 	if (c->het_jobs || c->truth || c->expdb || c->oracle)
-		usage_error("--het-jobs, --truth, --expdb and --oracle need --machine FILE");
-	if (c->het_algo >= 0) {
-		fprintf(stderr, "toposim: --policy %s is a heterogeneous policy: it needs "
-			"--machine FILE --het-jobs FILE --truth FILE\n", c->set.policy);
-		exit(2);
-	}
-	check_sacct(c);
-	const char *missing = !c->workload ? "--workload"
-			    : !c->policy_given ? "--policy"
+		return tp_cli_fail(cl, "--het-jobs, --truth, --expdb and --oracle need --machine FILE");
+	if (c->het_algo >= 0)
+		return tp_cli_fail(cl, "--policy %s is a heterogeneous policy: it needs "
+				   "--machine FILE --het-jobs FILE --truth FILE", c->set.policy);
+	if (check_sacct(cl, c))
+		return TP_CLI_ERROR;
+	if (!c->workload)
+		return tp_cli_fail(cl, "a workload is required: --workload FILE (SWF), "
+				   "--sacct FILE (sacct -P output) or --machine FILE (heterogeneous)");
+	const char *missing = !c->policy_given ? "--policy"
 			    : !c->jobs_csv ? "--jobs-csv"
 			    : !c->summary_json ? "--summary-json" : NULL;
-	if (missing) {
-		fprintf(stderr, "toposim: %s is required\n", missing);
-		usage(stderr);
-		exit(2);
-	}
-	if (c->windows.k && c->slice_count) {
-		fprintf(stderr, "toposim: --jobs and --windows exclude each other\n");
-		exit(2);
-	}
-	if (c->windows.k && (c->plot || c->batsim_csv || c->swf_out)) {
-		fprintf(stderr, "toposim: --%s %s one schedule: not with --windows\n",
-			c->plot ? "plot" : c->batsim_csv ? "batsim-csv" : "swf-out",
-			c->plot ? "draws" : "writes");
-		exit(2);
-	}
-	if ((c->topology || c->fattree_conf) && c->torus) {
-		fprintf(stderr, "toposim: --topology/--fattree-conf and --torus exclude each other\n");
-		exit(2);
-	}
-	if (c->outside_rule >= 0 && !c->topology && !c->fattree_conf && !c->torus) {
-		fprintf(stderr, "toposim: --outside-rule is for nodes outside a topology: it needs --topology, --fattree-conf or --torus\n");
-		exit(2);
-	}
-	if (c->base_shapes >= 0 && !c->torus) {
-		fprintf(stderr, "toposim: --base-shapes is a torus option: it needs --torus\n");
-		exit(2);
-	}
-	if (c->runtime_model && !c->topology && !c->fattree_conf && !c->torus) {
-		fprintf(stderr, "toposim: --runtime-model spread measures placements: it needs --topology, --fattree-conf or --torus\n");
-		exit(2);
-	}
-	if (c->runtime_model && c->windows.k) {
-		fprintf(stderr, "toposim: --runtime-model is not available with --windows\n");
-		exit(2);
-	}
-	if (c->job_reqs && !c->topology && !c->fattree_conf && !c->torus) {
-		fprintf(stderr, "toposim: --job-requests names nodes: it needs --topology, --fattree-conf or --torus\n");
-		exit(2);
-	}
+	if (missing)
+		return tp_cli_fail(cl, "%s is required", missing);
+	if (check_combinations(cl, c) || check_plot(cl, c))
+		return TP_CLI_ERROR;
+	return 0;
 }
 
 /* A setting given for a policy that does not read it (--window with
@@ -439,22 +489,54 @@ static void warn_unread_settings(const sim_config *c)
 	}
 }
 
-void sim_parse_args(sim_config *c, int argc, char **argv)
+/* The options in turn: SIM_ARGS_RUN at their end, HELP or VERSION at
+ * once, USAGE at the first error. */
+static sim_args_verdict read_options(tp_cli *cl, sim_config *c)
+{
+	const char *arg;
+	int o;
+	while ((o = tp_cli_next(cl, &arg)) != -1) {
+		if (o == TP_CLI_ERROR)
+			return SIM_ARGS_USAGE;
+		if (o == OPT_HELP)
+			return SIM_ARGS_HELP;
+		if (o == OPT_VERSION)
+			return SIM_ARGS_VERSION;
+		if (!arg)
+			parse_flag(c, o);
+		else if (parse_value(cl, c, o, arg))
+			return SIM_ARGS_USAGE;
+	}
+	int first = tp_cli_operands(cl);
+	if (first < cl->argc) {
+		tp_cli_fail(cl, "unexpected argument '%s' (every input is an option's value: --workload FILE, ...)",
+			    cl->argv[first]);
+		return SIM_ARGS_USAGE;
+	}
+	return SIM_ARGS_RUN;
+}
+
+sim_args_verdict sim_parse_args(sim_config *c, int argc, char **argv,
+				char *msg, size_t len)
 {
 	struct option opts[NFIXED + MAX_SETTINGS + 1];
+	static tp_cli cl;
 	memset(c, 0, sizeof(*c));
+	memset(setting_given, 0, sizeof(setting_given));
 	tp_settings_default(&c->set, false);
 	c->seed = 1;
 	c->base_shapes = -1;
 	c->outside_rule = -1;
 	build_opts(opts);
-	int o;
-	while ((o = getopt_long(argc, argv, "w:p:", opts, NULL)) != -1)
-		parse_one(c, o, optarg);
-	if (optind < argc) {
-		fprintf(stderr, "toposim: unexpected argument '%s'\n", argv[optind]);
-		exit(2);
-	}
-	check_required(c);
-	warn_unread_settings(c);
+	tp_cli_init(&cl, "toposim", opts, "w:p:", argc, argv);
+	sim_args_verdict v = read_options(&cl, c);
+	if (v == SIM_ARGS_RUN && check_required(&cl, c))
+		v = SIM_ARGS_USAGE;
+	if (v == SIM_ARGS_USAGE)
+		snprintf(msg, len, "%s", cl.msg);
+	else if (v == SIM_ARGS_RUN)
+		warn_unread_settings(c);
+	if (v != SIM_ARGS_RUN)
+		sim_windows_fini(&c->windows);
+	return v;
 }

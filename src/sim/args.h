@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "settings/settings.h"
 #include "trace/swf.h"
@@ -42,13 +43,27 @@ typedef struct sim_config {
 	double comm_share;
 	uint64_t seed;
 	bool check, quiet;
+	bool allow_empty;       /* --allow-empty: a replay of no job is a
+				 * result (its statistics null), not an error */
 	/* Heterogeneous mode (--machine; spec D, hetero/het_sim.h). */
 	const char *machine, *het_jobs, *truth, *expdb;
 	bool oracle;
 	int het_algo;           /* the policy's tp_het_algo, -1: not one */
 } sim_config;
 
-/* Parse argv into *c; exits with a message on bad usage (status 2). */
-void sim_parse_args(sim_config *c, int argc, char **argv);
+typedef enum sim_args_verdict {
+	SIM_ARGS_RUN,     /* *c holds a run */
+	SIM_ARGS_HELP,    /* --help: print sim_usage(stdout), exit 0 */
+	SIM_ARGS_VERSION, /* --version */
+	SIM_ARGS_USAGE,   /* a usage error, said in msg: exit 2 */
+} sim_args_verdict;
+
+/* Parse argv into *c, by the rule of every program (cli/cli.h).  Nothing
+ * is printed but the warnings about settings the policy does not read;
+ * nothing exits. */
+sim_args_verdict sim_parse_args(sim_config *c, int argc, char **argv,
+				char *msg, size_t len);
+/* The usage text (--help). */
+void sim_usage(FILE *fp);
 
 #endif

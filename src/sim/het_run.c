@@ -37,13 +37,20 @@ static int write_out(const sim_config *c, sim_outfiles *o,
 		if (sim_outfile_close(o, SIM_OUT_SUMMARY_JSON, err))
 			return -1;
 	}
+	char wait[32], span[32], par[32], cpu[32];
+	bool ran = r->ran > 0;
 	if (!c->quiet)
 		fprintf(stderr, "toposim: %s on %s: %zu/%zu jobs ran (%zu killed at their limit), "
-			"total job time %.1f s, mean wait %.1f s, makespan %.1f s, "
-			"%.1f %% parallel, %zu passes, %.3f ms CPU per pass\n",
+			"total job time %.1f s, mean wait %s, makespan %s, "
+			"%s parallel, %zu passes, %s CPU per pass\n",
 			c->set.policy, c->machine, r->ran, r->n, r->killed, r->total,
-			r->mean_wait, r->makespan, 100 * r->frac_parallel, r->passes,
-			r->passes ? 1e3 * r->decide_cpu / (double)r->passes : 0);
+			sim_stat_text(wait, sizeof(wait), "%.1f s", r->mean_wait, ran),
+			sim_stat_text(span, sizeof(span), "%.1f s", r->makespan, ran),
+			sim_stat_text(par, sizeof(par), "%.1f %%", 100 * r->frac_parallel, ran),
+			r->passes,
+			sim_stat_text(cpu, sizeof(cpu), "%.3f ms",
+				      r->passes ? 1e3 * r->decide_cpu / (double)r->passes : 0,
+				      r->passes > 0));
 	return 0;
 }
 
@@ -71,6 +78,11 @@ int sim_het_run(const sim_config *c, sim_outfiles *out, tp_error *err)
 	    tp_expdb_load(truth, c->truth, &until, err) ||
 	    (c->expdb && tp_expdb_load(db, c->expdb, &until, err)))
 		goto conf;
+	if (!w.n && !c->allow_empty) {
+		tp_errorf(err, "%s: no job to replay: the file holds no JobId= line; --allow-empty makes it an empty result",
+			  c->het_jobs);
+		goto conf;
+	}
 	if (!tp_expdb_size(truth)) {
 		tp_errorf(err, "%s: the truth has no run times (missing or empty file) ''",
 			  c->truth);

@@ -179,14 +179,19 @@ int sim_outfile_close(sim_outfiles *o, sim_out_id id, tp_error *err)
 	o->fp[id] = NULL;
 	if (!fp)
 		return 0;
-	return sim_close_out(fp, o->path[id], err ? err : &ignored);
+	int rc = sim_close_out(fp, o->path[id], err ? err : &ignored);
+	o->whole[id] = !rc;
+	return rc;
 }
 
 void sim_outfiles_discard(sim_outfiles *o)
 {
 	for (int i = 0; i < SIM_OUT_N; i++) {
-		sim_outfile_close(o, (sim_out_id)i, NULL);
-		if (o->path[i] && o->regular[i])
+		if (o->fp[i]) { /* still open: cut short */
+			sim_outfile_close(o, (sim_out_id)i, NULL);
+			o->whole[i] = false;
+		}
+		if (o->path[i] && o->regular[i] && !o->whole[i])
 			unlink(o->path[i]);
 		o->regular[i] = false;
 	}

@@ -4,8 +4,10 @@
  * /dev/null any number of times); all are opened after the input is read
  * and before the replay, so that a long replay never ends on an
  * unwritable path, while a bad input leaves an earlier run's files as
- * they were.  A failed run removes the files it opened.  A new output is
- * one line in the table, one id here and one field in sim_config.
+ * they were.  A failed run removes the files it opened and had not
+ * finished; one written whole and closed stays (gnuplot failing at the
+ * end does not take the summary with it).  A new output is one line in
+ * the table, one id here and one field in sim_config.
  */
 #ifndef TP_SIM_OUTFILES_H
 #define TP_SIM_OUTFILES_H
@@ -35,6 +37,7 @@ typedef struct sim_outfiles {
 	char *path[SIM_OUT_N];  /* NULL: not asked for */
 	FILE *fp[SIM_OUT_N];    /* open until sim_outfile_close */
 	bool regular[SIM_OUT_N]; /* a regular file (removed by a failed run) */
+	bool whole[SIM_OUT_N];  /* written and closed without error: kept */
 } sim_outfiles;
 
 /* The outputs c asks for, checked to be distinct files; nothing opened.
@@ -52,9 +55,9 @@ int sim_outfile_close(sim_outfiles *o, sim_out_id id, tp_error *err);
 /* Close the rest: 0, or -1 with err naming the first file whose writing
  * failed. */
 int sim_outfiles_close(sim_outfiles *o, tp_error *err);
-/* A failed run: close the rest and remove the regular files opened (all
- * were truncated; none holds a whole result), so that no empty or
- * partial file passes for one. */
+/* A failed run: close the rest and remove the regular files opened but
+ * not written whole (truncated or partial), so that no empty or partial
+ * file passes for a result; the ones written whole stay. */
 void sim_outfiles_discard(sim_outfiles *o);
 void sim_outfiles_fini(sim_outfiles *o);
 

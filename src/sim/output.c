@@ -127,6 +127,33 @@ int sim_write_csv(FILE *fp, const tp_sim_result *r, sim_name_fn name,
 
 static void put_metrics(FILE *fp, const tp_summary *s);
 
+void sim_put_stat(FILE *fp, const char *fmt, double v, bool known)
+{
+	if (known)
+		fprintf(fp, fmt, v);
+	else
+		fputs("null", fp);
+}
+
+const char *sim_stat_text(char *buf, size_t len, const char *fmt, double v,
+			  bool known)
+{
+	if (known)
+		snprintf(buf, len, fmt, v);
+	else
+		snprintf(buf, len, "n/a");
+	return buf;
+}
+
+/* "  \"key\": VALUE,\n", VALUE null for a statistic of nothing. */
+static void put_key(FILE *fp, const char *key, const char *fmt, double v,
+		    bool known)
+{
+	fprintf(fp, "  \"%s\": ", key);
+	sim_put_stat(fp, fmt, v, known);
+	fputs(",\n", fp);
+}
+
 /* A name as a JSON string: paths and partition names may hold any byte
  * but NUL; one with a quote, a backslash or a control character must
  * still give valid JSON. */
@@ -171,8 +198,11 @@ static void put_sacct(FILE *fp, const sim_run_info *in)
 	else
 		fputs("null", fp);
 	fprintf(fp, ",\n    \"partition_nodes\": %d,\n", in->partition_nodes);
-	fprintf(fp, "    \"ran_outside_machine\": %zu,\n    \"placed\": %zu,\n",
-		in->ran_outside, in->placed);
+	fputs("    \"ran_outside_machine\": ", fp);
+	sim_put_stat(fp, "%.0f", (double)in->ran_outside, in->nodes_known);
+	fputs(",\n    \"placed\": ", fp);
+	sim_put_stat(fp, "%.0f", (double)in->placed, in->nodes_known);
+	fputs(",\n", fp);
 	fputs("    \"slurm\": {", fp);
 	put_metrics(fp, in->actual);
 	fputs("}\n  },\n", fp);
@@ -197,15 +227,17 @@ void sim_write_json(FILE *fp, const tp_summary *s, const sim_run_info *in)
 	fprintf(fp, "  \"window\": %d,\n  \"njob\": %d,\n", in->window, in->njob);
 	fprintf(fp, "  \"nodes\": %d,\n  \"jobs\": %zu,\n  \"runs\": %zu,\n",
 		s->nodes, s->jobs, s->runs);
-	fprintf(fp, "  \"utilisation\": %.6f,\n", s->utilisation);
-	fprintf(fp, "  \"mean_wait\": %.3f,\n", s->mean_wait);
-	fprintf(fp, "  \"mean_bounded_slowdown\": %.4f,\n", s->mean_bsld);
-	fprintf(fp, "  \"mean_response_ratio\": %.4f,\n", s->mean_response_ratio);
-	fprintf(fp, "  \"mean_wait_over_estimate\": %.4f,\n",
-		s->mean_wait_over_estimate);
-	fprintf(fp, "  \"makespan\": %" PRId64 ",\n", s->makespan);
-	fprintf(fp, "  \"fill_jobs\": %zu,\n  \"fill_completion_rate\": %.4f,\n",
-		s->fill_jobs, s->fill_completion_rate);
+	bool any = s->runs > 0;
+	put_key(fp, "utilisation", "%.6f", s->utilisation, any);
+	put_key(fp, "mean_wait", "%.3f", s->mean_wait, any);
+	put_key(fp, "mean_bounded_slowdown", "%.4f", s->mean_bsld, any);
+	put_key(fp, "mean_response_ratio", "%.4f", s->mean_response_ratio, any);
+	put_key(fp, "mean_wait_over_estimate", "%.4f", s->mean_wait_over_estimate,
+		any);
+	put_key(fp, "makespan", "%.0f", (double)s->makespan, any);
+	fprintf(fp, "  \"fill_jobs\": %zu,\n", s->fill_jobs);
+	put_key(fp, "fill_completion_rate", "%.4f", s->fill_completion_rate,
+		s->fill_jobs > 0);
 	fprintf(fp, "  \"killed\": %zu,\n  \"extended\": %zu,\n"
 		"  \"resubmitted\": %zu,\n", s->killed, s->extended,
 		s->resubmitted);
@@ -240,12 +272,21 @@ void sim_write_json(FILE *fp, const tp_summary *s, const sim_run_info *in)
 /* The metrics every window reports, as one JSON object's members. */
 static void put_metrics(FILE *fp, const tp_summary *s)
 {
-	fprintf(fp, "\"jobs\": %zu, \"utilisation\": %.6f, \"mean_wait\": %.3f, "
-		"\"mean_bounded_slowdown\": %.4f, \"mean_response_ratio\": %.4f, "
-		"\"mean_wait_over_estimate\": %.4f, \"makespan\": %" PRId64 ", "
-		"\"killed\": %zu", s->jobs, s->utilisation, s->mean_wait,
-		s->mean_bsld, s->mean_response_ratio, s->mean_wait_over_estimate,
-		s->makespan, s->killed);
+	static const char *const keys[] = {
+		"utilisation", "mean_wait", "mean_bounded_slowdown",
+		"mean_response_ratio", "mean_wait_over_estimate", "makespan",
+	};
+	static const char *const fmts[] = { "%.6f", "%.3f", "%.4f", "%.4f",
+					    "%.4f", "%.0f" };
+	const double v[] = { s->utilisation, s->mean_wait, s->mean_bsld,
+			     s->mean_response_ratio, s->mean_wait_over_estimate,
+			     (double)s->makespan };
+	fprintf(fp, "\"jobs\": %zu", s->jobs);
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		fprintf(fp, ", \"%s\": ", keys[i]);
+		sim_put_stat(fp, fmts[i], v[i], s->runs > 0);
+	}
+	fprintf(fp, ", \"killed\": %zu", s->killed);
 	if (s->mean_cost >= 0)
 		fprintf(fp, ", \"mean_hop_sum_multi\": %.3f", s->mean_cost);
 }

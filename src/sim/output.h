@@ -2,6 +2,7 @@
 #ifndef TP_SIM_OUTPUT_H
 #define TP_SIM_OUTPUT_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "engine/engine.h"
@@ -49,6 +50,9 @@ typedef struct sim_run_info {
 	const tp_summary *actual;
 	size_t ran_outside, placed; /* jobs with a node off the machine;
 				     * jobs whose every node is on it */
+	bool nodes_known;           /* Slurm's nodes could be checked (a
+				     * NodeList column, a machine with
+				     * names); else both counts are null */
 	const char *partition;      /* --partition, or NULL */
 	int partition_nodes;        /* its nodes with --slurm-conf, else 0 */
 	double comm_share;          /* --runtime-model spread's share */
@@ -56,6 +60,11 @@ typedef struct sim_run_info {
 } sim_run_info;
 
 void sim_write_json(FILE *fp, const tp_summary *s, const sim_run_info *info);
+/* A statistic as JSON: null when it is one of nothing (known false),
+ * else in fmt; and as text, "n/a" for nothing. */
+void sim_put_stat(FILE *fp, const char *fmt, double v, bool known);
+const char *sim_stat_text(char *buf, size_t len, const char *fmt, double v,
+			  bool known);
 /* The distributions as summary members, each line ending in a comma
  * (output_dist.c). */
 void sim_write_dist_json(FILE *fp, const tp_dist *d);

@@ -2,27 +2,32 @@
  * members; key meanings in toposim(1). */
 #include "output.h"
 
-/* mean in `mean`'s format, the order statistics in `fmt`'s */
+/* mean in `mean`'s format, the order statistics in `fmt`'s; null, all
+ * of them, over no run. */
 static void put_q(FILE *fp, const char *key, const tp_quantiles *q,
-		  const char *mean, const char *fmt)
+		  const char *mean, const char *fmt, bool any)
 {
-	char f[160];
-	snprintf(f, sizeof(f), "\"%%s\": {\"mean\": %s, \"median\": %s, "
-		 "\"p90\": %s, \"p95\": %s, \"p99\": %s, \"max\": %s}", mean,
-		 fmt, fmt, fmt, fmt, fmt);
-	fprintf(fp, f, key, q->mean, q->median, q->p90, q->p95, q->p99,
-		q->max);
+	static const char *const names[] = { "mean", "median", "p90", "p95",
+					     "p99", "max" };
+	const double v[] = { q->mean, q->median, q->p90, q->p95, q->p99, q->max };
+	fprintf(fp, "\"%s\": {", key);
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		fprintf(fp, "%s\"%s\": ", i ? ", " : "", names[i]);
+		sim_put_stat(fp, i ? fmt : mean, v[i], any);
+	}
+	fputc('}', fp);
 }
 
 /* Wait and response time are whole seconds (their means are not): the
  * order statistics without decimals; bounded slowdown is a ratio. */
 static void put_part(FILE *fp, const tp_dist_part *d, const char *sep)
 {
-	put_q(fp, "wait", &d->wait, "%.3f", "%.0f");
+	bool any = d->runs > 0;
+	put_q(fp, "wait", &d->wait, "%.3f", "%.0f", any);
 	fputs(sep, fp);
-	put_q(fp, "bounded_slowdown", &d->bsld, "%.4f", "%.4f");
+	put_q(fp, "bounded_slowdown", &d->bsld, "%.4f", "%.4f", any);
 	fputs(sep, fp);
-	put_q(fp, "response_time", &d->response, "%.3f", "%.0f");
+	put_q(fp, "response_time", &d->response, "%.3f", "%.0f", any);
 }
 
 static void put_class(FILE *fp, const tp_dist *d, int c)

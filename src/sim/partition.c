@@ -3,6 +3,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
 #include <strings.h>
 
 #include "base/conffile.h"
@@ -22,8 +23,18 @@ static int expand(tp_conf_reader *r, const tp_conf_line *line,
 
 /* Reads the whole file: the partition's Nodes= and every NodeName (for
  * Nodes=ALL).  *found: the partition's line number, 0 if absent. */
+/* Appends a partition's name to the list of those seen (as many as
+ * fit), for the message when the one asked for is not there. */
+static void note(char *seen, size_t len, const char *name)
+{
+	size_t used = strlen(seen);
+	if (used + strlen(name) + 3 < len)
+		snprintf(seen + used, len - used, "%s%s", used ? ", " : "", name);
+}
+
 static int scan(tp_conf_reader *r, const char *name, tp_hostlist *all,
-		char **nodes, int *found, tp_error *err)
+		char **nodes, int *found, char *seen, size_t seen_len,
+		tp_error *err)
 {
 	tp_conf_line line;
 	int rc;
@@ -33,6 +44,8 @@ static int scan(tp_conf_reader *r, const char *name, tp_hostlist *all,
 		    expand(r, &line, "NodeName", v, all, err))
 			return -1;
 		v = tp_conf_get(&line, "PartitionName");
+		if (v && strcmp(v, name) && strcasecmp(v, "DEFAULT"))
+			note(seen, seen_len, v);
 		if (!v || strcmp(v, name))
 			continue;
 		if (*found)
@@ -80,11 +93,12 @@ int sim_partition_nodes(const char *path, const char *name,
 	if (!r)
 		return -1;
 	tp_hostlist all = { 0 };
-	char *list = NULL;
+	char *list = NULL, seen[256] = "";
 	int found = 0;
-	int rc = scan(r, name, &all, &list, &found, err);
+	int rc = scan(r, name, &all, &list, &found, seen, sizeof(seen), err);
 	if (!rc && !found)
-		rc = tp_errorf(err, "%s: no PartitionName=%s", path, name);
+		rc = tp_errorf(err, "%s: no PartitionName=%s (the partitions there: %s)",
+			       path, name, seen[0] ? seen : "none");
 	else if (!rc && (!list || !*list))
 		rc = tp_errorf(err, "%s:%d: PartitionName=%s has no Nodes=", path,
 			       found, name);

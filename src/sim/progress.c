@@ -16,16 +16,17 @@ static double wall(void)
 }
 
 /* TOPOSIM_PROGRESS_SECONDS: a number >= 0 (a test sets 0 to get lines
- * without waiting). */
+ * without waiting); set but empty is unset, as for the shell's own
+ * variables (TOPOSIM_PROGRESS_SECONDS= toposim ...). */
 static int interval_of(double *out, tp_error *err)
 {
 	const char *v = getenv("TOPOSIM_PROGRESS_SECONDS");
 	char *end;
 	*out = SIM_PROGRESS_SECONDS;
-	if (!v)
+	if (!v || !*v)
 		return 0;
 	double x = strtod(v, &end);
-	if (!*v || *end || !isfinite(x) || x < 0)
+	if (*end || end == v || !isfinite(x) || x < 0)
 		return tp_errorf(err, "TOPOSIM_PROGRESS_SECONDS='%s': expected a number of seconds >= 0",
 				 v);
 	*out = x;

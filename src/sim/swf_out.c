@@ -52,20 +52,41 @@ static void statuses(const tp_record *rec, size_t *idx, size_t n, int *st,
 	}
 }
 
+/* s in a header line: a line break or any control byte in a file name
+ * would end the comment and leave the rest as a malformed record, so
+ * they are written as C escapes (\n, \t, \r, \xHH). */
+static void put_text(FILE *fp, const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p == '\n')
+			fputs("\\n", fp);
+		else if (*p == '\t')
+			fputs("\\t", fp);
+		else if (*p == '\r')
+			fputs("\\r", fp);
+		else if (*p < 0x20 || *p == 0x7f)
+			fprintf(fp, "\\x%02x", *p);
+		else
+			fputc(*p, fp);
+	}
+}
+
 static void header(FILE *fp, const sim_swf_info *in, size_t jobs,
 		   size_t records, bool partial, int64_t ppn)
 {
 	fprintf(fp, "; Version: 2.2\n"
 		"; Computer: toposim, a simulated schedule\n"
-		"; Conversion: toposim --policy %s --alloc %s of %s\n"
-		"; MaxJobs: %zu\n; MaxRecords: %zu\n; Preemption: %s\n"
+		"; Conversion: toposim --policy %s --alloc %s of ", in->policy,
+		in->alloc);
+	put_text(fp, in->workload);
+	fprintf(fp, "\n; MaxJobs: %zu\n; MaxRecords: %zu\n; Preemption: %s\n"
 		"; MaxNodes: %d\n; MaxProcs: %" PRId64 "\n"
 		"; Note: submit, wait and run times are the simulated ones; "
 		"processors are nodes x %" PRId64 " (whole nodes are allocated)\n"
 		"; Note: requested time is the limit the run started with; "
 		"status 0 is a run killed at its limit\n",
-		in->policy, in->alloc, in->workload, jobs, records,
-		partial ? "Yes" : "No", in->nodes, (int64_t)in->nodes * ppn, ppn);
+		jobs, records, partial ? "Yes" : "No", in->nodes,
+		(int64_t)in->nodes * ppn, ppn);
 }
 
 int sim_write_swf(FILE *fp, const tp_sim_result *r, const sim_swf_info *in)

@@ -13,19 +13,55 @@
 #include <time.h>
 
 #include "hetero/het_expdb.h"
+#include "cli/cli.h"
 
 static const char usage_text[] =
 	"usage: topo-expdb show FILE\n"
 	"       topo-expdb seed --key name|user|wckey|comment [--from FILE|-] OUT\n"
-	"       topo-expdb add OUT JOBCLASS MACHINECLASS NODES SECONDS\n";
+	"       topo-expdb add OUT JOBCLASS MACHINECLASS NODES SECONDS\n"
+	"       topo-expdb --help | --version\n";
 
-static int usage(const char *why, const char *value)
+/* A usage error of command cmd ("topo-expdb show"): exit status 2. */
+static int usage(const char *cmd, const char *why, const char *value)
 {
-	if (why)
-		fprintf(stderr, "topo-expdb: %s '%s'\n", why, value);
-	fputs(usage_text, stderr);
-	return 2;
+	char msg[512];
+	snprintf(msg, sizeof(msg), "%s%s%s%s", why, value ? " '" : "",
+		 value ? value : "", value ? "'" : "");
+	return tp_cli_usage_error(cmd, msg);
 }
+
+enum { O_HELP = 'h', O_VERSION = 256, O_KEY, O_FROM, DONE = -3 };
+
+/* A command's options by the common rule (cli/cli.h); its operands from
+ * argv[*first].  0, DONE (--help, --version answered) or 2. */
+static int options(const char *cmd, const struct option *opts, int argc,
+		   char **argv, int (*take)(tp_cli *, int, const char *, void *),
+		   void *arg, int *first)
+{
+	tp_cli cl;
+	const char *v;
+	int o;
+	/* add's operands may be numbers below 0 (refused as such by add):
+	 * its options end at the first operand */
+	tp_cli_init(&cl, cmd, opts, take ? "h" : "+h", argc, argv);
+	while ((o = tp_cli_next(&cl, &v)) != -1) {
+		if (o == O_HELP) {
+			fputs(usage_text, stdout);
+			return DONE;
+		}
+		if (o == O_VERSION) {
+			tp_cli_version("topo-expdb");
+			return DONE;
+		}
+		if (o == TP_CLI_ERROR || !take || take(&cl, o, v, arg))
+			return tp_cli_usage_error(cmd, cl.msg);
+	}
+	*first = tp_cli_operands(&cl);
+	return 0;
+}
+
+#define COMMON_OPTS { "help", no_argument, NULL, O_HELP }, \
+	{ "version", no_argument, NULL, O_VERSION }
 
 static int fail(const tp_error *err)
 {
@@ -90,9 +126,15 @@ static void print_row(void *arg, const char *jclass, const char *mclass,
 
 static int cmd_show(int argc, char **argv)
 {
-	if (argc != 1)
-		return usage(NULL, NULL);
-	const char *path = argv[0];
+	static const struct option opts[] = { COMMON_OPTS, { NULL, 0, NULL, 0 } };
+	int first, rc = options("topo-expdb show", opts, argc, argv, NULL, NULL,
+				&first);
+	if (rc)
+		return rc == DONE ? 0 : rc;
+	if (argc - first != 1)
+		return usage("topo-expdb show", argc - first ? "one FILE, not several:"
+					 : "FILE is required", argc - first ? argv[first + 1] : NULL);
+	const char *path = argv[first];
 	FILE *probe = fopen(path, "r");  /* load() calls a missing file empty */
 	if (!probe) {
 		fprintf(stderr, "topo-expdb: %s: %s\n", path, strerror(errno));
@@ -168,32 +210,43 @@ static int parse_key(const char *s)
 	return -1;
 }
 
+typedef struct seed_opts {
+	const char *from;
+	int key;
+} seed_opts;
+
+static int seed_option(tp_cli *cl, int o, const char *v, void *arg)
+{
+	seed_opts *s = arg;
+	if (o == O_FROM) {
+		s->from = v;
+		return 0;
+	}
+	if (tp_cli_choice(cl, "--key", v, tp_class_key_names(), "key"))
+		return TP_CLI_ERROR;
+	s->key = parse_key(v);
+	return 0;
+}
+
 static int cmd_seed(int argc, char **argv)
 {
-	const char *from = "-", *out = NULL;
-	int key = -1;
-	for (int i = 0; i < argc; i++) {
-		if (strcmp(argv[i], "--key") == 0 && i + 1 < argc) {
-			key = parse_key(argv[++i]);
-			if (key < 0)
-				return usage("--key: not one of name user wckey comment:",
-					     argv[i]);
-		} else if (strcmp(argv[i], "--from") == 0 && i + 1 < argc) {
-			from = argv[++i];
-		} else if (strcmp(argv[i], "--key") == 0 ||
-			   strcmp(argv[i], "--from") == 0) {
-			return usage("option needs a value:", argv[i]);
-		} else if (argv[i][0] == '-' && argv[i][1] && !out) {
-			return usage("unknown option", argv[i]);
-		} else if (!out) {
-			out = argv[i];
-		} else {
-			return usage("unexpected argument", argv[i]);
-		}
-	}
-	if (key < 0 || !out)
-		return usage(key < 0 ? "--key is required:" : "OUT is required:",
-			     "");
+	static const struct option opts[] = {
+		{ "key", required_argument, NULL, O_KEY },
+		{ "from", required_argument, NULL, O_FROM },
+		COMMON_OPTS, { NULL, 0, NULL, 0 },
+	};
+	const char *cmd = "topo-expdb seed";
+	seed_opts so = { .from = "-", .key = -1 };
+	int first, p = options(cmd, opts, argc, argv, seed_option, &so, &first);
+	if (p)
+		return p == DONE ? 0 : p;
+	if (so.key < 0)
+		return usage(cmd, "--key name|user|wckey|comment is required", NULL);
+	if (argc - first != 1)
+		return usage(cmd, argc - first ? "one OUT, not several:" : "OUT is required",
+			     argc - first ? argv[first + 1] : NULL);
+	const char *from = so.from, *out = argv[first];
+	int key = so.key;
 	seed_arg a = { .key = (tp_class_key)key };
 	bool std = strcmp(from, "-") == 0;
 	a.in = std ? stdin : fopen(from, "r");
@@ -228,36 +281,51 @@ static int do_add(tp_expdb *db, void *arg, tp_error *err)
 
 static int cmd_add(int argc, char **argv)
 {
+	static const struct option opts[] = { COMMON_OPTS, { NULL, 0, NULL, 0 } };
+	const char *cmd = "topo-expdb add";
+	int first, rc = options(cmd, opts, argc, argv, NULL, NULL, &first);
+	if (rc)
+		return rc == DONE ? 0 : rc;
+	argc -= first;
+	argv += first;
 	if (argc != 5)
-		return usage(NULL, NULL);
+		return usage(cmd, "expected OUT JOBCLASS MACHINECLASS NODES SECONDS", NULL);
 	add_arg a = { .jclass = argv[1], .mclass = argv[2] };
 	char *end;
 	errno = 0;
 	long n = strtol(argv[3], &end, 10);
 	if (!*argv[3] || *end || errno || n < 1 || n > INT_MAX)
-		return usage("NODES: not a whole number >= 1:", argv[3]);
+		return usage(cmd, "NODES: not a whole number >= 1:", argv[3]);
 	a.nodes = (int)n;
 	errno = 0;
 	a.seconds = strtod(argv[4], &end);
 	if (!*argv[4] || *end || errno || !isfinite(a.seconds) ||
 	    a.seconds < 0)
-		return usage("SECONDS: not a finite number >= 0:", argv[4]);
+		return usage(cmd, "SECONDS: not a finite number >= 0:", argv[4]);
 	return update(argv[0], do_add, &a);
 }
 
 int main(int argc, char **argv)
 {
+	static const char *const commands[] = { "show", "seed", "add", NULL };
 	if (argc < 2)
-		return usage(NULL, NULL);
+		return usage("topo-expdb", "a command is required: show, seed or add", NULL);
+	/* each command's options from its own argv[0] */
 	if (strcmp(argv[1], "show") == 0)
-		return cmd_show(argc - 2, argv + 2);
+		return cmd_show(argc - 1, argv + 1);
 	if (strcmp(argv[1], "seed") == 0)
-		return cmd_seed(argc - 2, argv + 2);
+		return cmd_seed(argc - 1, argv + 1);
 	if (strcmp(argv[1], "add") == 0)
-		return cmd_add(argc - 2, argv + 2);
+		return cmd_add(argc - 1, argv + 1);
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
 		fputs(usage_text, stdout);
 		return 0;
 	}
-	return usage("unknown command", argv[1]);
+	if (strcmp(argv[1], "--version") == 0)
+		return tp_cli_version("topo-expdb");
+	tp_cli cl;
+	tp_cli_init(&cl, "topo-expdb", (const struct option[]){ { NULL, 0, NULL, 0 } },
+		    "", argc, argv);
+	tp_cli_choice(&cl, NULL, argv[1], commands, "command");
+	return tp_cli_usage_error("topo-expdb", cl.msg);
 }

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "args.h"
+#include "cli/cli.h"
 #include "settings/settings.h"
 #include "engine/engine.h"
 #include "engine/metrics.h"
@@ -34,6 +35,8 @@
 #include "frag.h"
 #include "machine/topo.h"
 #include "outside_names.h"
+#include "no_jobs.h"
+#include "flat_names.h"
 #include "windows.h"
 
 /* What a run reads: the workload (an SWF trace's, or a sacct file's with
@@ -45,6 +48,7 @@ typedef struct sim_input {
 	tp_hostlist part;        /* --partition's nodes (--slurm-conf) */
 	sim_actual actual;       /* --sacct: Slurm's own schedule */
 	tp_summary actual_sum;
+	sim_flat_names flat;     /* a flat machine's node names */
 } sim_input;
 
 static double now_seconds(void)
@@ -90,17 +94,32 @@ static void put_actual(const tp_summary *sim, const sim_run_info *in)
 {
 	const tp_summary *a = in->actual;
 	const tp_sacct_skips *k = &in->sacct->skipped;
-	fprintf(stderr, "toposim: slurm (sacct): %zu jobs on %d nodes, utilisation %.4f, "
-		"mean wait %.0f s, mean bounded slowdown %.2f", a->jobs, a->nodes,
-		a->utilisation, a->mean_wait, a->mean_bsld);
+	char u[32], w[32], b[32], ac[32], sc[32];
+	bool any = a->runs > 0;
+	fprintf(stderr, "toposim: slurm (sacct): %zu job%s on %d node%s, utilisation %s, "
+		"mean wait %s, mean bounded slowdown %s", a->jobs,
+		a->jobs == 1 ? "" : "s", a->nodes, a->nodes == 1 ? "" : "s",
+		sim_stat_text(u, sizeof(u), "%.4f", a->utilisation, any),
+		sim_stat_text(w, sizeof(w), "%.0f s", a->mean_wait, any),
+		sim_stat_text(b, sizeof(b), "%.2f", a->mean_bsld, any));
 	if (a->mean_cost >= 0 || sim->mean_cost >= 0)
-		fprintf(stderr, ", mean placement cost of multi-node jobs %.3f (simulated %.3f)", a->mean_cost,
-			sim->mean_cost);
+		fprintf(stderr, ", mean placement cost of multi-node jobs %s (simulated %s)",
+			sim_stat_text(ac, sizeof(ac), "%.3f", a->mean_cost,
+				      a->mean_cost >= 0),
+			sim_stat_text(sc, sizeof(sc), "%.3f", sim->mean_cost,
+				      sim->mean_cost >= 0));
 	fprintf(stderr, "; sacct records not replayed: %zu steps, %zu of other partitions, "
-		"%zu never started, %zu with unknown submit time, %zu unfinished; "
-		"%zu job(s) ran on nodes not in the machine\n", k->steps,
-		k->other_partition, k->not_started, k->unknown_time, k->unfinished,
-		in->ran_outside);
+		"%zu never started, %zu with unknown submit time, %zu unfinished; ",
+		k->steps, k->other_partition, k->not_started, k->unknown_time,
+		k->unfinished);
+	if (in->nodes_known)
+		fprintf(stderr, "%zu job(s) ran on nodes not in the machine\n",
+			in->ran_outside);
+	else
+		fprintf(stderr, "Slurm's nodes not checked (%s)\n",
+			in->sacct->w.njobs && !in->sacct->runs[0].nodelist
+				? "no NodeList column"
+				: "a flat machine without node names");
 }
 
 /* --batsim-csv and --swf-out: the schedule in the field's formats. */
@@ -143,17 +162,45 @@ static int write_plots(const sim_config *c, sim_outfiles *o,
 	return sim_plot(r, o, c->plot, title, err);
 }
 
-/* The jobs CSV of one replay (window -1) or of window i. */
+/* The jobs CSV of one replay (window -1) or of window i; node names
+ * from the topology, or a flat machine's own. */
 static int write_csv(FILE *fp, const tp_sim_result *r, const tp_topo *topo,
-		     int window, tp_error *err)
+		     const sim_flat_names *flat, int window, tp_error *err)
 {
-	return sim_write_csv(fp, r, topo->kind != TP_TOPO_FLAT ? node_name : NULL,
-			     topo, sim_cost_column_of(topo->kind), window, err);
+	bool named = topo->kind != TP_TOPO_FLAT;
+	return sim_write_csv(fp, r, named ? node_name : sim_flat_name,
+			     named ? (const void *)topo : flat,
+			     sim_cost_column_of(topo->kind), window, err);
+}
+
+/* The run in one line: what ran where, the means and the wait's tail
+ * ("n/a" over no job), the replay's wall time, what was skipped. */
+static void put_summary_line(const tp_summary *s, const tp_dist *dist,
+			     const sim_run_info *info)
+{
+	char u[32], w[32], m[32], p95[32], p99[32], b[32];
+	bool any = s->runs > 0;
+	fprintf(stderr, "toposim: %s/%s: %zu job%s on %d node%s, utilisation %s, "
+		"mean wait %s (median %s, p95 %s, p99 %s), "
+		"mean bounded slowdown %s, replayed in %.2f s",
+		info->policy, info->alloc, s->jobs, s->jobs == 1 ? "" : "s",
+		s->nodes, s->nodes == 1 ? "" : "s",
+		sim_stat_text(u, sizeof(u), "%.4f", s->utilisation, any),
+		sim_stat_text(w, sizeof(w), "%.0f s", s->mean_wait, any),
+		sim_stat_text(m, sizeof(m), "%.0f", dist->all.wait.median, any),
+		sim_stat_text(p95, sizeof(p95), "%.0f", dist->all.wait.p95, any),
+		sim_stat_text(p99, sizeof(p99), "%.0f", dist->all.wait.p99, any),
+		sim_stat_text(b, sizeof(b), "%.2f", s->mean_bsld, any),
+		info->wall_seconds);
+	put_skips(&info->w->skipped);
+	if (info->actual)
+		put_actual(s, info);
 }
 
 static int write_outputs(const sim_config *c, sim_outfiles *o,
 			 const tp_sim_result *r, const sim_run_info *info,
-			 const tp_topo *topo, tp_error *err)
+			 const tp_topo *topo, const sim_flat_names *flat,
+			 tp_error *err)
 {
 	tp_summary s;
 	tp_dist dist;
@@ -163,24 +210,15 @@ static int write_outputs(const sim_config *c, sim_outfiles *o,
 	sim_run_info with = *info;
 	with.dist = &dist;
 	info = &with;
-	if (write_csv(sim_outfile(o, SIM_OUT_JOBS_CSV), r, topo, -1, err) ||
+	if (write_csv(sim_outfile(o, SIM_OUT_JOBS_CSV), r, topo, flat, -1, err) ||
 	    sim_outfile_close(o, SIM_OUT_JOBS_CSV, err))
 		return -1;
 	sim_write_json(sim_outfile(o, SIM_OUT_SUMMARY_JSON), &s, info);
 	if (sim_outfile_close(o, SIM_OUT_SUMMARY_JSON, err) ||
 	    write_field_formats(c, o, r, info, topo, err))
 		return -1;
-	if (!c->quiet) {
-		fprintf(stderr, "toposim: %s/%s: %zu jobs on %d nodes, utilisation %.4f, "
-			"mean wait %.0f s (median %.0f, p95 %.0f, p99 %.0f), "
-			"mean bounded slowdown %.2f, %.2f s",
-			info->policy, info->alloc, s.jobs, s.nodes, s.utilisation,
-			s.mean_wait, dist.all.wait.median, dist.all.wait.p95,
-			dist.all.wait.p99, s.mean_bsld, info->wall_seconds);
-		put_skips(&info->w->skipped);
-		if (info->actual)
-			put_actual(&s, info);
-	}
+	if (!c->quiet)
+		put_summary_line(&s, &dist, info);
 	if (c->plot)
 		return write_plots(c, o, r, info->policy, err);
 	return 0;
@@ -213,7 +251,7 @@ static void machine_spec(const sim_config *c, int nodes, tp_topo_spec *s)
 		s->conf = conf;
 	s->topology = c->topology;
 	s->alloc = c->alloc;
-	s->alloc_from = "toposim --alloc ";
+	s->alloc_from = "--alloc ";
 	s->base_shapes = c->base_shapes;
 	s->confdir = dir_of(s->conf, dir, sizeof(dir));
 }
@@ -415,6 +453,8 @@ static void warn_unread_machine(const sim_config *c, const tp_topo *topo)
 static void warn_no_estimates(const sim_config *c, const tp_workload *w)
 {
 	int field = c->swf.estimate_field ? c->swf.estimate_field : 9;
+	if (c->esterr && strcmp(c->esterr, "none"))
+		return; /* --estimate-error makes the estimates */
 	if (c->sacct && w->njobs && w->estimate_missing == w->njobs)
 		fprintf(stderr, "toposim: warning: %s: no job has a Timelimit: every estimate is the job's run time (exact)\n",
 			c->workload);
@@ -512,7 +552,8 @@ static int load(const sim_config *c, tp_topo *topo, sim_input *in,
 	/* A topology is loaded already: --job-requests needs one. */
 	if (load_job_reqs(c, topo, w, reqs, err))
 		return -1;
-	if (slice(c, in, err)) /* after the errors: a job keeps its estimate */
+	if (slice(c, in, err) || /* after the errors: a job keeps its estimate */
+	    sim_check_jobs(c, w, c->sacct ? &in->sacct : NULL, err))
 		return -1;
 	if (!topo->alloc) {
 		tp_topo_spec spec;
@@ -520,6 +561,10 @@ static int load(const sim_config *c, tp_topo *topo, sim_input *in,
 		if (tp_topo_load(topo, &spec, err))
 			return -1;
 	}
+	if (topo->kind == TP_TOPO_FLAT &&
+	    sim_flat_names_make(&in->flat, topo->nnodes,
+				in->part.n ? &in->part : NULL, err))
+		return -1;
 	put_machine(c, topo);
 	warn_fabrics(topo);
 	warn_unread_machine(c, topo);
@@ -608,10 +653,11 @@ static int run_one(const sim_config *c, sim_outfiles *o,
 			info.actual = &in->actual_sum;
 			info.ran_outside = in->actual.outside;
 			info.placed = in->actual.placed;
+			info.nodes_known = in->actual.checked;
 			info.partition = c->partition;
 			info.partition_nodes = (int)in->part.n;
 		}
-		rc = write_outputs(c, o, &r, &info, topo, err);
+		rc = write_outputs(c, o, &r, &info, topo, &in->flat, err);
 	}
 	tp_sim_result_fini(&r);
 	tp_policy_destroy(p);
@@ -621,15 +667,21 @@ static int run_one(const sim_config *c, sim_outfiles *o,
 static void put_window(const sim_config *c, const char *what,
 		       const tp_summary *s)
 {
+	char u[32], w[32], b[32];
+	bool any = s->runs > 0;
 	if (!c->quiet)
-		fprintf(stderr, "toposim: %s: %zu jobs, utilisation %.4f, mean wait %.0f s, mean bounded slowdown %.2f\n",
-			what, s->jobs, s->utilisation, s->mean_wait, s->mean_bsld);
+		fprintf(stderr, "toposim: %s: %zu job%s, utilisation %s, mean wait %s, mean bounded slowdown %s\n",
+			what, s->jobs, s->jobs == 1 ? "" : "s",
+			sim_stat_text(u, sizeof(u), "%.4f", s->utilisation, any),
+			sim_stat_text(w, sizeof(w), "%.0f s", s->mean_wait, any),
+			sim_stat_text(b, sizeof(b), "%.2f", s->mean_bsld, any));
 }
 
 /* Window i of win: its slice replayed alone, its rows in the CSV. */
 static int run_window(const sim_config *c, const sim_windows *win,
-		      const tp_workload *all, const tp_topo *topo, size_t i,
-		      FILE *csv, tp_summary *s, tp_error *err)
+		      const tp_workload *all, const tp_topo *topo,
+		      const sim_flat_names *flat, size_t i, FILE *csv,
+		      tp_summary *s, tp_error *err)
 {
 	tp_workload w = *all;
 	w.jobs = all->jobs + win->starts[i];
@@ -639,7 +691,7 @@ static int run_window(const sim_config *c, const sim_windows *win,
 	double secs;
 	int rc = replay(c, &w, topo, &p, &r, &secs, NULL, err);
 	if (!rc)
-		rc = write_csv(csv, &r, topo, (int)i, err);
+		rc = write_csv(csv, &r, topo, flat, (int)i, err);
 	if (!rc) {
 		tp_summarize(&r, s);
 		char what[80];
@@ -655,12 +707,13 @@ static int run_window(const sim_config *c, const sim_windows *win,
 /* Every window in turn, the rows of all in one CSV. */
 static int replay_windows(const sim_config *c, sim_outfiles *o,
 			  const sim_windows *win, const tp_workload *w,
-			  const tp_topo *topo, tp_summary *s, tp_error *err)
+			  const tp_topo *topo, const sim_flat_names *flat,
+			  tp_summary *s, tp_error *err)
 {
 	FILE *csv = sim_outfile(o, SIM_OUT_JOBS_CSV);
 	int rc = 0;
 	for (size_t i = 0; i < win->k && !rc; i++)
-		rc = run_window(c, win, w, topo, i, csv, &s[i], err);
+		rc = run_window(c, win, w, topo, flat, i, csv, &s[i], err);
 	if (!rc)
 		rc = sim_outfile_close(o, SIM_OUT_JOBS_CSV, err);
 	return rc;
@@ -684,13 +737,14 @@ static int write_windows_json(const sim_config *c, sim_outfiles *o,
 /* --windows: the starts drawn (or checked) for this trace, each window
  * replayed alone, each one's metrics and their mean. */
 static int run_windows(const sim_config *c, sim_outfiles *o,
-		       const tp_workload *w, const tp_topo *topo, tp_error *err)
+		       const tp_workload *w, const tp_topo *topo,
+		       const sim_flat_names *flat, tp_error *err)
 {
 	sim_windows win = c->windows; /* drawn starts are this run's */
 	if (sim_windows_resolve(&win, w->njobs, err))
 		return -1;
 	tp_summary *s = calloc(win.k, sizeof(*s));
-	int rc = s ? replay_windows(c, o, &win, w, topo, s, err)
+	int rc = s ? replay_windows(c, o, &win, w, topo, flat, s, err)
 		   : tp_errorf(err, "--windows: out of memory");
 	if (!rc)
 		rc = write_windows_json(c, o, &win, w, topo, s, err);
@@ -705,16 +759,19 @@ static int run(const sim_config *c, sim_outfiles *o, tp_error *err)
 	tp_topo topo = { 0 };
 	sim_input in = { .w = &in.swf };
 	tp_jobreqs reqs = { 0 };
-	int rc = load(c, &topo, &in, &reqs, err);
+	int rc = c->plot ? sim_plot_ready(err) : 0;
+	if (!rc)
+		rc = load(c, &topo, &in, &reqs, err);
 	if (!rc) /* not before: a bad input leaves earlier outputs alone */
 		rc = sim_outfiles_open(o, err);
 	if (!rc)
-		rc = c->windows.k ? run_windows(c, o, in.w, &topo, err)
+		rc = c->windows.k ? run_windows(c, o, in.w, &topo, &in.flat, err)
 				  : run_one(c, o, &in, &topo, err);
 	tp_workload_fini(&in.swf);
 	tp_sacct_fini(&in.sacct);
 	tp_hostlist_fini(&in.part);
 	sim_actual_fini(&in.actual);
+	sim_flat_names_fini(&in.flat);
 	tp_jobreqs_fini(&reqs);
 	tp_topo_fini(&topo);
 	return rc;
@@ -725,7 +782,16 @@ int main(int argc, char **argv)
 	sim_config c;
 	tp_error err = { "" };
 	sim_outfiles out;
-	sim_parse_args(&c, argc, argv);
+	char usage_msg[2048];
+	switch (sim_parse_args(&c, argc, argv, usage_msg, sizeof(usage_msg))) {
+	case SIM_ARGS_RUN: break;
+	case SIM_ARGS_HELP: sim_usage(stdout); return 0;
+	case SIM_ARGS_VERSION: return tp_cli_version("toposim");
+	case SIM_ARGS_USAGE:
+		if (argc < 2)
+			sim_usage(stderr);
+		return tp_cli_usage_error("toposim", usage_msg);
+	}
 	/* Two outputs in one file fail at once; the files are opened once
 	 * the input is read (run, sim_het_run), before the replay. */
 	int rc = sim_outfiles_init(&out, &c, &err);

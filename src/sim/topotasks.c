@@ -4,13 +4,13 @@
  * core's engine/tasksim.h) and print the run's summary.
  * Usage and every definition: topotasks(1).
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "tasks/tasksim.h"
 #include "output.h"
+#include "cli/cli.h"
 
 typedef struct tt_args {
 	const char *nodes, *jobs, *jobs_csv;
@@ -19,11 +19,12 @@ typedef struct tt_args {
 
 static void usage(FILE *fp)
 {
-	fputs("usage: topotasks --nodes FILE --jobs FILE [--jobs-csv OUT] [--fifo-first-fit]\n",
-	      fp);
+	fputs("usage: topotasks --nodes FILE --jobs FILE [--jobs-csv OUT] [--fifo-first-fit]\n"
+	      "       topotasks --help | --version\n", fp);
 }
 
-/* 0: run; 1: --help done; -1: bad arguments (said on stderr). */
+/* 0: run; 1: --help or --version done; -1: bad arguments (said on
+ * stderr). */
 static int parse_args(int argc, char **argv, tt_args *a)
 {
 	static const struct option opts[] = {
@@ -32,30 +33,33 @@ static int parse_args(int argc, char **argv, tt_args *a)
 		{ "jobs-csv", required_argument, NULL, 'c' },
 		{ "fifo-first-fit", no_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int o;
+	const char *v;
+	tp_cli cl;
 	*a = (tt_args){ 0 };
-	while ((o = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	tp_cli_init(&cl, "topotasks", opts, "h", argc, argv);
+	while ((o = tp_cli_next(&cl, &v)) != -1) {
 		switch (o) {
-		case 'n': a->nodes = optarg; break;
-		case 'j': a->jobs = optarg; break;
-		case 'c': a->jobs_csv = optarg; break;
+		case 'n': a->nodes = v; break;
+		case 'j': a->jobs = v; break;
+		case 'c': a->jobs_csv = v; break;
 		case 'f': a->first_fit = true; break;
 		case 'h': usage(stdout); return 1;
-		default: usage(stderr); return -1;
+		case 'V': tp_cli_version("topotasks"); return 1;
+		default: tp_cli_usage_error("topotasks", cl.msg); return -1;
 		}
 	}
-	if (optind < argc) {
-		fprintf(stderr, "topotasks: unexpected argument '%s'\n", argv[optind]);
-		return -1;
-	}
-	if (!a->nodes || !a->jobs) {
-		fprintf(stderr, "topotasks: --nodes and --jobs are required\n");
-		usage(stderr);
-		return -1;
-	}
-	return 0;
+	if (tp_cli_operands(&cl) < argc)
+		tp_cli_fail(&cl, "unexpected argument '%s'", argv[tp_cli_operands(&cl)]);
+	else if (!a->nodes || !a->jobs)
+		tp_cli_fail(&cl, "--nodes FILE and --jobs FILE are required");
+	else
+		return 0;
+	tp_cli_usage_error("topotasks", cl.msg);
+	return -1;
 }
 
 static void put_time(FILE *fp, double t)

@@ -16,6 +16,7 @@
 #include "trace/rng.h"
 #include "trace/swf.h"
 #include "trace/workload.h"
+#include "cli/cli.h"
 
 #define DAY 86400.0
 #define MAX_SIZES 64
@@ -50,6 +51,8 @@ typedef struct gen_opts {
 static const char *prog = "topogen";
 
 static void die_usage(const char *fmt, const char *arg)
+	__attribute__((noreturn));
+static void die_usage(const char *fmt, const char *arg)
 {
 	fprintf(stderr, "%s: ", prog);
 	fprintf(stderr, fmt, arg);
@@ -65,7 +68,8 @@ static void usage(FILE *fp)
 		"               [--runtime-fraction LO-HI] [--seed S] [-o FILE]\n"
 		"       %s rbhar [--cores C] [--jobs J] [--interarrival LO-HI]\n"
 		"               [--estimate-factor LO-HI] [--seed S] [-o FILE]\n"
-		"Writes an SWF workload (see topogen(1)).\n", prog, prog);
+		"       %s --help | --version\n"
+		"Writes an SWF workload (see topogen(1)).\n", prog, prog, prog);
 }
 
 /* ---- argument parsing ------------------------------------------------ */
@@ -76,9 +80,10 @@ static long parse_long(const char *opt, const char *s, long min, long max)
 	errno = 0;
 	long v = strtol(s, &end, 10);
 	if (!*s || *end || errno || v < min || v > max) {
-		fprintf(stderr, "%s: %s: expected an integer in %ld..%ld, got '%s'\n",
-			prog, opt, min, max, s);
-		exit(2);
+		char msg[256];
+		snprintf(msg, sizeof(msg), "%s: expected an integer in %ld..%ld, got '%s'",
+			 opt, min, max, s);
+		die_usage("%s", msg);
 	}
 	return v;
 }
@@ -89,9 +94,10 @@ static double parse_double(const char *opt, const char *s, double min)
 	errno = 0;
 	double v = strtod(s, &end);
 	if (!*s || *end || errno || !isfinite(v) || v < min) {
-		fprintf(stderr, "%s: %s: expected a number >= %g, got '%s'\n", prog,
-			opt, min, s);
-		exit(2);
+		char msg[256];
+		snprintf(msg, sizeof(msg), "%s: expected a number >= %g, got '%s'",
+			 opt, min, s);
+		die_usage("%s", msg);
 	}
 	return v;
 }
@@ -116,14 +122,15 @@ static range parse_range(const char *opt, const char *s)
 				return r;
 		}
 	}
-	fprintf(stderr, "%s: %s: expected LO-HI with 0 <= LO <= HI, got '%s'\n", prog,
-		opt, s);
-	exit(2);
+	char msg[256];
+	snprintf(msg, sizeof(msg), "%s: expected LO-HI with 0 <= LO <= HI, got '%s'",
+		 opt, s);
+	die_usage("%s", msg);
 }
 
 enum {
 	O_NODES = 256, O_CORES, O_JOBS, O_LOAD, O_DAYS, O_WEIGHTS, O_FRACTION,
-	O_INTERARRIVAL, O_ESTIMATE, O_SEED,
+	O_INTERARRIVAL, O_ESTIMATE, O_SEED, O_VERSION,
 };
 
 static void parse_args(int argc, char **argv, gen_opts *o)
@@ -141,15 +148,24 @@ static void parse_args(int argc, char **argv, gen_opts *o)
 		{"seed", required_argument, NULL, O_SEED},
 		{"output", required_argument, NULL, 'o'},
 		{"help", no_argument, NULL, 'h'},
+		{"version", no_argument, NULL, O_VERSION},
 		{NULL, 0, NULL, 0},
 	};
+	static const char *const kinds[] = { "torus", "rbhar", NULL };
 	if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
 		usage(stdout);
 		exit(0);
 	}
-	if (argc < 2 || (strcmp(argv[1], "torus") && strcmp(argv[1], "rbhar")))
-		die_usage("expected the workload kind 'torus' or 'rbhar' first, got '%s'",
-			  argc < 2 ? "" : argv[1]);
+	if (argc >= 2 && !strcmp(argv[1], "--version"))
+		exit(tp_cli_version(prog));
+	tp_cli cl;
+	tp_cli_init(&cl, prog, longopts, "o:h", argc, argv);
+	if (argc < 2) {
+		tp_cli_fail(&cl, "the workload kind is required first: torus or rbhar");
+		exit(tp_cli_usage_error(prog, cl.msg));
+	}
+	if (tp_cli_choice(&cl, NULL, argv[1], kinds, "workload kind"))
+		exit(tp_cli_usage_error(prog, cl.msg));
 	*o = (gen_opts){
 		.mode = argv[1], .seed = 1, .days = 120, .load = 1.0,
 		.weights = "inverse", .fraction = {1, 1},
@@ -158,8 +174,12 @@ static void parse_args(int argc, char **argv, gen_opts *o)
 	};
 	bool torus = !strcmp(o->mode, "torus");
 	int c;
-	optind = 2;
-	while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
+	const char *val;
+	/* the kind is argv[0] of the options */
+	tp_cli_init(&cl, prog, longopts, "o:h", argc - 1, argv + 1);
+	while ((c = tp_cli_next(&cl, &val)) != -1) {
+		if (c == TP_CLI_ERROR)
+			exit(tp_cli_usage_error(prog, cl.msg));
 		const char *opt = "";
 		for (const struct option *l = longopts; l->name; l++)
 			if (l->val == c)
@@ -170,28 +190,28 @@ static void parse_args(int argc, char **argv, gen_opts *o)
 		if ((torus_only && !torus) || (rbhar_only && torus))
 			die_usage("option '--%s' does not apply to this workload kind", opt);
 		switch (c) {
-		case O_NODES: o->nodes = (int)parse_long("--nodes", optarg, 1, 1 << 24); break;
-		case O_CORES: o->nodes = (int)parse_long("--cores", optarg, 12, 1 << 24); break;
-		case O_JOBS: o->jobs = parse_long("--jobs", optarg, 1, 100000000); break;
-		case O_LOAD: o->load = parse_double("--load", optarg, 1e-9); break;
-		case O_DAYS: o->days = parse_double("--days", optarg, 1e-9); break;
-		case O_WEIGHTS: o->weights = optarg; break;
+		case O_NODES: o->nodes = (int)parse_long("--nodes", val, 1, 1 << 24); break;
+		case O_CORES: o->nodes = (int)parse_long("--cores", val, 12, 1 << 24); break;
+		case O_JOBS: o->jobs = parse_long("--jobs", val, 1, 100000000); break;
+		case O_LOAD: o->load = parse_double("--load", val, 1e-9); break;
+		case O_DAYS: o->days = parse_double("--days", val, 1e-9); break;
+		case O_WEIGHTS: o->weights = val; break;
 		case O_FRACTION:
-			o->fraction = parse_range("--runtime-fraction", optarg);
+			o->fraction = parse_range("--runtime-fraction", val);
 			o->have_fraction = true;
 			break;
-		case O_INTERARRIVAL: o->interarrival = parse_range("--interarrival", optarg); break;
-		case O_ESTIMATE: o->estimate = parse_range("--estimate-factor", optarg); break;
+		case O_INTERARRIVAL: o->interarrival = parse_range("--interarrival", val); break;
+		case O_ESTIMATE: o->estimate = parse_range("--estimate-factor", val); break;
 		case O_SEED:
-			o->seed = (uint64_t)parse_long("--seed", optarg, 0, INT64_MAX);
+			o->seed = (uint64_t)parse_long("--seed", val, 0, INT64_MAX);
 			break;
-		case 'o': o->out = optarg; break;
+		case 'o': o->out = val; break;
 		case 'h': usage(stdout); exit(0);
-		default: fprintf(stderr, "Try '%s --help'.\n", prog); exit(2);
+		case O_VERSION: exit(tp_cli_version(prog));
 		}
 	}
-	if (optind < argc)
-		die_usage("unexpected argument '%s'", argv[optind]);
+	if (tp_cli_operands(&cl) < argc - 1)
+		die_usage("unexpected argument '%s'", argv[1 + tp_cli_operands(&cl)]);
 	if (torus && o->nodes == 0)
 		die_usage("%s needs --nodes N", "torus");
 }
@@ -223,7 +243,7 @@ static void torus_sizes(const char *spec, int nodes, size_dist *d)
 		errno = 0;
 		long s = strtol(p, &end, 10);
 		if (end == p || *end != ':' || errno || s < 1 || s > nodes)
-			die_usage("--size-weights: expected SIZE:WEIGHT with SIZE in 1..--nodes, at '%s'", p);
+			die_usage("--size-weights: expected inverse, uniform or SIZE:WEIGHT,... with SIZE in 1..--nodes, at '%s'", p);
 		p = end + 1;
 		double w = strtod(p, &end);
 		if (end == p || (*end && *end != ',') || !isfinite(w) || w < 0)

@@ -88,14 +88,22 @@ assert_eq n1 "$(job_nodelist "$n")" "on n1"
 
 # ------------------------------------------------------------- reasons
 diag "---- reasons while waiting"
-big=$(submit 4 8 2 big) || bail_out "sbatch big"
+# big runs 30 s: the two behind it wait however loaded the machine is,
+# and the verdict is the reason appearing (a cycle or two of the plugin,
+# topo_period=1), not a fixed sleep.
+big=$(submit 4 30 2 big) || bail_out "sbatch big"
 wait_job_state "$big" RUNNING 30 || fail "the 4-node job started"
 q1=$(submit 1 2 2 q1 -w n1) || bail_out "sbatch q1"
 q2=$(submit 2 2 2 q2 -x n4) || bail_out "sbatch q2"
-sleep 3 # two sched/topo cycles (topo_period=1)
 for id in "$q1" "$q2"; do
-	reason=$(job_field "$id" Reason)
+	reason=None
+	for _ in $(seq 1 40); do
+		reason=$(job_field "$id" Reason)
+		[ "$reason" != None ] && break
+		sleep 0.5
+	done
 	assert_ne None "$reason" "pending job $id has a Reason ($reason)"
+	assert_eq PENDING "$(job_state "$id")" "job $id still waits for the 4-node job"
 done
 wait_jobs_final 120 "$big" "$q1" "$q2" || fail "the queue drained"
 for id in "$q1" "$q2"; do

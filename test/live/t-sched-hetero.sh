@@ -2,23 +2,30 @@
 # Live test: sched/topo's heterogeneous policy (topo_policy=pjs) on a
 # Slurm 22.05 cluster (LIVE_SLURM=24.11: t-sched-hetero-24.11.sh) whose two
 # partitions differ in speed, emulated by the job script: class "work"
-# sleeps 4 s on one node of partition a, 3 s on two; 12 s on one node of
-# b, 8 s on two.  The run-time database is learned live from the jobs that
+# sleeps 12 s on one node of partition a, 8 s on two; 40 s on one node of
+# b, 18 s on two.  The run-time database is learned live from the jobs that
 # complete, kept in StateSaveLocation across a slurmctld restart, and the
 # choices of partition and node count for `-p a,b -N 1-2` jobs are the ones
 # worked out by hand from it, and the ones toposim makes on the same job
 # sequence (the same core: hetero/het.h tp_het_pass).
 #
+# The times are far apart on purpose: Slurm learns whole seconds of
+# Elapsed, a loaded machine adds a second or more to a sleep, and with
+# 4 s and 3 s on a the lone job of phase 3 went to one node once (both
+# learned as 4 s).  Every choice below holds with any of the four learned
+# times up to 3 s longer than its sleep: test/hetero-margins.sh replays
+# the sequence in toposim under every such error (make check).
+#
 #  1. learning: one job on each (partition, node count), named explicitly;
 #  2. four `-p a,b -N 1-2` jobs eligible at once: each ends sooner waiting
-#     for a node of a (4 + 4 s) than on b (12 s), so all four run on a, one
-#     node each, two of them after the first two (stock Slurm would start
-#     those two on b at once); PJS tries the most profitable parallel
-#     option (2 nodes of a, 3 s instead of 4) and rejects it: the sum of
-#     expected times grows (28 > 24 s);
-#  3. one such job alone: 2 nodes of a (3 s < 4 s): a parallel start;
+#     for a node of a (12 + 12 s) than on b (40 s), so all four run on a,
+#     one node each, two of them after the first two (stock Slurm would
+#     start those two on b at once); PJS tries the most profitable
+#     parallel option (2 nodes of a, 8 s instead of 12) and rejects it: the
+#     sum of expected times grows (80 > 72 s);
+#  3. one such job alone: 2 nodes of a (8 s < 12 s): a parallel start;
 #  4. partition a busy with a job of an unknown class (expected to run to
-#     its 2-minute limit): the next job goes to b (12 s), not behind it;
+#     its 2-minute limit): the next job goes to b (40 s), not behind it;
 #  5. a -w job naming fewer nodes than its -N, which the plan does not
 #     model, still runs (Slurm's own node selection).
 # shellcheck source=test/live/lib.sh
@@ -47,7 +54,7 @@ EXPDB=$TOPO_BUILDDIR/src/sim/topo-expdb
 assert_match "topo_policy=pjs,.*topo_class_key=name.*" "$(st_settings)" \
 	"sched/topo runs topo_policy=pjs, job classes by name"
 
-WORK='case $SLURM_JOB_PARTITION:$SLURM_JOB_NUM_NODES in a:1) sleep 4;; a:2) sleep 3;; b:1) sleep 12;; b:2) sleep 8;; *) exit 3;; esac'
+WORK='case $SLURM_JOB_PARTITION:$SLURM_JOB_NUM_NODES in a:1) sleep 12;; a:2) sleep 8;; b:1) sleep 40;; b:2) sleep 18;; *) exit 3;; esac'
 declare -A PART NODES SUB
 IDS=()
 T0=$(date +%s)
@@ -94,6 +101,19 @@ db_has '^work ' 4
 "$EXPDB" show "$DB" | diag_block
 assert_eq 4 "$("$EXPDB" show "$DB" | grep -c '^work ')" \
 	"the database in StateSaveLocation has the 4 (partition, node count) entries of class work"
+# The choices below hold for learned times up to 3 s over the sleeps
+# (test/hetero-margins.sh): say so when a machine was slower than that.
+learned() { "$EXPDB" show "$DB" | awk -v m="$1" -v n="$2" '$1 == "work" && $2 == m && $3 == n { printf "%.0f", $5 }'; }
+while read -r part n sl; do
+	t=$(learned "$part" "$n") within=0
+	[ -n "$t" ] && [ "$t" -ge "$sl" ] && [ "$t" -le $((sl + 3)) ] && within=1
+	assert_eq 1 "$within" "work on $n node(s) of $part learned as ${t:-nothing} s: within the 3 s over its $sl-s sleep that the choices allow"
+done <<'EOF'
+a 1 12
+a 2 8
+b 1 40
+b 2 18
+EOF
 
 # A restart keeps what was learned.
 restart_ctld >/dev/null || bail_out "slurmctld did not restart"

@@ -295,16 +295,20 @@ uint64_t tp_topo_fragmentation(const tp_topo *t, const tp_nodeset *free)
 	return (uint64_t)(t->nnodes - tp_nodeset_count(free));
 }
 
+#define PLURAL(n) ((n) == 1 ? "" : "s")
+
 void tp_topo_machine_line(const tp_topo *t, char *buf, size_t len)
 {
 	int out = tp_topo_noutside(t), used = 0;
 	if (t->tree) {
 		const tp_fattree *tree = t->tree;
 		bool virt = tree->sw[tree->root].is_virtual;
-		used = snprintf(buf, len, "fat tree of %s: %d nodes, %d leaf switches, %d switch levels, %d fabric%s",
-				t->topology, t->ninside, tree->nleaf,
-				tree->levels - (virt ? 1 : 0), tree->nfabric,
-				tree->nfabric == 1 ? "" : "s");
+		int levels = tree->levels - (virt ? 1 : 0);
+		used = snprintf(buf, len, "fat tree of %s: %d node%s, %d leaf switch%s, %d switch level%s, %d fabric%s",
+				t->topology, t->ninside, PLURAL(t->ninside),
+				tree->nleaf, tree->nleaf == 1 ? "" : "es",
+				levels, PLURAL(levels), tree->nfabric,
+				PLURAL(tree->nfabric));
 	} else if (t->torus) {
 		char dims[96] = "";
 		const int *d = tp_torus_dims(t->torus);
@@ -312,10 +316,11 @@ void tp_topo_machine_line(const tp_topo *t, char *buf, size_t len)
 		     k < (int)sizeof(dims); i++)
 			k += snprintf(dims + k, sizeof(dims) - (size_t)k, "%s%d",
 				      i ? "x" : "", d[i]);
-		used = snprintf(buf, len, "torus of %s: %s, %d nodes", t->conf,
-				dims, t->ninside);
+		used = snprintf(buf, len, "torus of %s: %s, %d node%s", t->conf,
+				dims, t->ninside, PLURAL(t->ninside));
 	} else {
-		used = snprintf(buf, len, "flat: %d nodes", t->nnodes);
+		used = snprintf(buf, len, "flat: %d node%s", t->nnodes,
+				PLURAL(t->nnodes));
 	}
 	if (out > 0 && used >= 0 && (size_t)used < len)
 		snprintf(buf + used, len - (size_t)used, ", and %d node%s outside it",

@@ -378,19 +378,36 @@ int tp_het_sim_write_csv(FILE *out, const tp_het_conf *c,
 	return ferror(out) ? -1 : 0;
 }
 
+/* A statistic of nothing is null. */
+static void put_stat(FILE *out, const char *key, double v, bool known,
+		     const char *fmt)
+{
+	fprintf(out, "  \"%s\": ", key);
+	if (known)
+		fprintf(out, fmt, v);
+	else
+		fputs("null", out);
+	fputs(",\n", out);
+}
+
 int tp_het_sim_write_json(FILE *out, const tp_het_sim_result *r,
 			  const char *policy)
 {
+	bool ran = r->ran > 0;
 	fprintf(out, "{\n  \"policy\": \"%s\",\n  \"jobs\": %zu,\n  \"ran\": %zu,\n"
 		"  \"never_ran\": %zu,\n  \"killed\": %zu,\n"
-		"  \"total_job_time\": %.6f,\n  \"mean_wait\": %.6f,\n"
-		"  \"makespan\": %.6f,\n  \"fraction_parallel\": %.6f,\n"
-		"  \"passes\": %zu,\n  \"learned\": %zu,\n"
-		"  \"decision_cpu_s\": %.9f,\n  \"decision_cpu_per_pass_s\": %.9f,\n"
-		"  \"levels\": [",
-		policy, r->n, r->ran, r->n - r->ran, r->killed, r->total,
-		r->mean_wait, r->makespan, r->frac_parallel, r->passes, r->learned,
-		r->decide_cpu, r->passes ? r->decide_cpu / (double)r->passes : 0);
+		"  \"total_job_time\": %.6f,\n", policy, r->n, r->ran,
+		r->n - r->ran, r->killed, r->total);
+	put_stat(out, "mean_wait", r->mean_wait, ran, "%.6f");
+	put_stat(out, "makespan", r->makespan, ran, "%.6f");
+	put_stat(out, "fraction_parallel", r->frac_parallel, ran, "%.6f");
+	fprintf(out, "  \"passes\": %zu,\n  \"learned\": %zu,\n"
+		"  \"decision_cpu_s\": %.9f,\n", r->passes, r->learned,
+		r->decide_cpu);
+	put_stat(out, "decision_cpu_per_pass_s",
+		 r->passes ? r->decide_cpu / (double)r->passes : 0,
+		 r->passes > 0, "%.9f");
+	fputs("  \"levels\": [", out);
 	for (int l = 0; l < r->nlevels; l++)
 		fprintf(out, "%s{\"level\": %d, \"jobs\": %zu, \"total_job_time\": %.6f}",
 			l ? ", " : "", l, r->level_jobs[l], r->level_total[l]);

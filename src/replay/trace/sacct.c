@@ -518,6 +518,22 @@ static int keep(sacct_reader *r, const sacct_vals *v, tp_error *err)
 	return 0;
 }
 
+/* The partitions of a record of another partition, for a message that
+ * lists what --partition could have named. */
+static void note_partitions(tp_sacct_skips *k, const char *list)
+{
+	for (const char *p = list; *p;) {
+		size_t len = strcspn(p, ","), used = strlen(k->partitions);
+		char name[128];
+		snprintf(name, sizeof(name), "%.*s", (int)len, p);
+		if (name[0] && !in_list(k->partitions, name) &&
+		    used + len + 2 < sizeof(k->partitions))
+			snprintf(k->partitions + used, sizeof(k->partitions) - used,
+				 "%s%s", used ? "," : "", name);
+		p += len + (p[len] == ',');
+	}
+}
+
 static int parse_job(sacct_reader *r, tp_error *err)
 {
 	int n = split(r);
@@ -537,6 +553,7 @@ static int parse_job(sacct_reader *r, tp_error *err)
 	const char *part = field(r, C_PARTITION);
 	if (r->partition && part && !in_list(part, r->partition)) {
 		r->skip.other_partition++;
+		note_partitions(&r->skip, part);
 		return 0;
 	}
 	int rc = parse_values(r, &v, err);
@@ -644,6 +661,9 @@ static int machine_nodes(const sacct_reader *r, const tp_sacct_opts *o,
 {
 	if (o->nodes > 0)
 		return o->nodes;
+	if (r->nnames == 0 && r->partition && r->skip.other_partition)
+		return tp_errorf(err, "%s: no job of partition '%s' to replay (the partitions there: %s)",
+				 r->name, r->partition, r->skip.partitions);
 	if (r->nnames == 0)
 		return tp_errorf(err, "%s: no machine size: no job has a NodeList; give the node count (--nodes)",
 				 r->name);

@@ -56,6 +56,9 @@ typedef struct tp_sacct_opts {
 typedef struct tp_sacct_skips {
 	size_t steps;           /* job steps: 123.batch, 123.0, ... */
 	size_t other_partition; /* not opts->partition's */
+	char partitions[256];   /* those records' partitions, distinct,
+				 * comma-separated, as many as fit: what a
+				 * misspelt --partition may have meant */
 	size_t not_started;     /* never started (pending, cancelled) */
 	size_t unknown_time;    /* Submit unknown */
 	size_t unfinished;      /* End unknown (still running) */
