@@ -2,8 +2,9 @@
  * alloc_torus.c - the torus allocators "torus-base", "torus-fs",
  * "torus-mss" (spec B) and "torus-compact" (the default; torus.conf(5)).
  * Each gives a job one box of free nodes of size Wnodes ..
- * Wnodes+Ntransit; the job gets every node of the box, so with Ntransit > 0 it may get more nodes than it asked for (the
- * transit nodes carry its traffic and no other job may use them).
+ * Wnodes+Ntransit; the job gets every node of the box, so with
+ * Ntransit > 0 it may get more nodes than it asked for (the transit nodes
+ * carry its traffic and no other job may use them).
  *
  * Candidates are the placements of the shapes (tp_torus_shapes, in shape
  * order) in one of two orders:
@@ -20,9 +21,10 @@
  * compact runs mss's scan over each class of the shapes within
  * CompactSlack= of the most compact one with a free box and keeps the
  * class best whose box leaves the largest free box, the more compact
- * first (alloc_torus_compact.c).  Candidates come from alloc_torus_cand.c.  A size no box shape has
- * is packed into a box (Shapeless=pack, tp_torus_place_packed) unless
- * the request is for boxes only.
+ * first (alloc_torus_compact.c).  Candidates come from
+ * alloc_torus_cand.c.  A size no box shape has is packed into a box
+ * (Shapeless=pack, tp_torus_place_packed) unless the request is for
+ * boxes only.
  */
 #include <stdint.h>
 #include <stdlib.h>
