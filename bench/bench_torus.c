@@ -8,8 +8,9 @@
  * ~85 % load, then random jobs leave until the load is a random target in
  * 50..70 %.  It then times single placement
  * decisions of random power-of-two job sizes for torus-base (under the
- * --base-shapes reading, default all), torus-fs, torus-mss and
- * torus-anchor (median, p99, mean), and two references for torus-mss on
+ * --base-shapes reading, default all), torus-fs, torus-mss,
+ * torus-anchor and torus-compact, the default (median, p99, mean), and
+ * two references for torus-mss on
  * the same decisions within a time budget: the full scan (every
  * candidate evaluated, no stop at phi's bound) and the paper's direct
  * method (node-by-node Find_MSS per candidate, full scan) where it is
@@ -277,9 +278,9 @@ static void run_case(const bench_case *bc)
 	double *wall_ms = malloc((size_t)nd * sizeof(double));
 	double *fast_ms = malloc((size_t)nd * sizeof(double));
 	static const char *const names[] = { "torus-base", "torus-fs", "torus-mss",
-					     "torus-anchor" };
+					     "torus-anchor", "torus-compact" };
 	tp_alloc_cfg cfg = { .nnodes = N, .torus = t };
-	for (int m = 0; m < 4; m++) {
+	for (int m = 0; m < 5; m++) {
 		if (only_alloc && strcmp(only_alloc, names[m]))
 			continue;
 		tp_alloc *a = tp_alloc_create(names[m], &cfg, &err);
@@ -348,8 +349,9 @@ static void parse_args(int argc, char **argv)
 		} else if (!strcmp(argv[i], "--alloc") && i + 1 < argc) {
 			only_alloc = argv[++i];
 			if (strcmp(only_alloc, "torus-base") && strcmp(only_alloc, "torus-fs") &&
-			    strcmp(only_alloc, "torus-mss") && strcmp(only_alloc, "torus-anchor")) {
-				fprintf(stderr, "bench_torus: --alloc: expected torus-base, torus-fs, torus-mss or torus-anchor, got '%s'\n",
+			    strcmp(only_alloc, "torus-mss") && strcmp(only_alloc, "torus-anchor") &&
+			    strcmp(only_alloc, "torus-compact")) {
+				fprintf(stderr, "bench_torus: --alloc: expected torus-base, torus-fs, torus-mss, torus-anchor or torus-compact, got '%s'\n",
 					only_alloc);
 				exit(2);
 			}

@@ -38,7 +38,7 @@ for a in fattree fattree-msu tree-greedy first-free; do
 	done
 done
 printf 'Dimensions=8x8x4\nNodes=n[1-256]\n' > "$out/torus256.conf"
-for a in torus-base torus-fs torus-mss torus-anchor; do
+for a in torus-base torus-fs torus-mss torus-anchor torus-compact; do
 	run "torus-lub-$a" --workload "$lub" --policy easy --torus "$out/torus256.conf" --alloc $a --jobs 1:1500
 done
 "$(tool hetgen)" --machine small --jobs 60 --parallel 50 --seed 3 --out "$out/het" >/dev/null

@@ -4,7 +4,8 @@
 # (toposim --runtime-model spread:SHARE, doc/runtime-model.md): both real
 # traces, whole, on the fat trees and tori of doc/results.md, the
 # fat-tree allocators fattree, tree-greedy, tree-slurm, tree-slurm-26.05
-# and the torus allocators torus-mss, torus-base, under easy and fcfs,
+# and the torus allocators torus-mss, torus-base, torus-compact, under
+# easy and fcfs,
 # with the model off and at each share of SHARES (default "0.2 0.5").
 # Prints one markdown row per replay: mean wait, mean run (end - start),
 # makespan, utilisation, runs killed by the dilation, mean spread of
@@ -53,7 +54,7 @@ for m in none $(for s in $shares; do echo "spread:$s"; done); do
 			for a in fattree tree-greedy tree-slurm tree-slurm-26.05; do
 				echo "ft-$t-$a-$p-$m -w $tr -p $p --topology $out/ft$n.conf --alloc $a --runtime-model $m${extra:+ $extra}"
 			done
-			for a in torus-mss torus-base; do
+			for a in torus-mss torus-base torus-compact; do
 				echo "torus-$t-$a-$p-$m -w $tr -p $p --torus $out/torus$n.conf --alloc $a --runtime-model $m${extra:+ $extra}"
 			done
 		done

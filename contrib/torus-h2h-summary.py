@@ -5,7 +5,9 @@ RECORDS has one line per job: plugin seed load mix job nodes sleep submit
 start end state nodelist dist box nodes (times in whole seconds since the
 epoch, nodes as comma-separated node numbers 1..64 of the 4x4x4 torus,
 node k at x=(k-1)%4, y=((k-1)/4)%4, z=(k-1)/16).  One run = one plugin on
-one (seed, load, mix) stream.
+one (seed, load, mix) stream.  A job the plugin refused at submission has
+state REFUSED, start and end "-": it takes part in no metric but
+`refused`.
 
 Metrics (the script's header defines them in words; this is the code):
   dist     mean pairwise wrap-around Manhattan distance of a multi-node
@@ -28,8 +30,11 @@ Metrics (the script's header defines them in words; this is the code):
   nobox    the part of bwf in which, in addition, no box of exactly the
            job's size (any a x b x c = size, any anchor, wraparound) was
            free: the shape part; as a share of all waited job-seconds.
-  wait     mean start - submit over all jobs.
-  makespan last end - first submit.
+  wait     mean start - submit over all jobs the plugin ran.
+  common   mean start - submit over the jobs that every plugin of the
+           stream ran (shown when some plugin refused jobs).
+  makespan last end - first submit, over the jobs the plugin ran.
+  refused  jobs refused at submission.
 """
 import sys
 from collections import defaultdict
@@ -102,9 +107,14 @@ def mask_of(nodes):
     return m
 
 
-def run_metrics(jobs):
-    """jobs: list of dicts of one run -> dict of metrics."""
+def run_metrics(all_jobs, common):
+    """all_jobs: list of dicts of one run; common: the job indices every
+    plugin of the stream ran -> dict of metrics."""
     r = {}
+    jobs = [j for j in all_jobs if j["state"] != "REFUSED"]
+    r["refused"] = len(all_jobs) - len(jobs)
+    r["nc"] = sum(j["job"] in common for j in jobs)
+    r["commonsum"] = sum(j["start"] - j["submit"] for j in jobs if j["job"] in common)
     multi = [j for j in jobs if j["n"] > 1]
     r["n"] = len(jobs)
     r["nm"] = len(multi)
@@ -150,15 +160,33 @@ def read(path):
             if len(f) != 15:
                 sys.exit(f"{path}:{ln}: {len(f)} fields, 15 expected")
             nodes = [int(k) for k in f[14].split(",")] if f[14] != "-" else []
+            refused = f[10] == "REFUSED"
             runs[(f[3], f[2], f[1], f[0])].append({
-                "n": int(f[5]), "submit": int(f[7]), "start": int(f[8]),
-                "end": int(f[9]), "state": f[10], "dist": float(f[12]),
-                "box": int(f[13]), "mask": mask_of(nodes)})
+                "job": int(f[4]), "n": int(f[5]), "submit": int(f[7]),
+                "start": 0 if refused else int(f[8]),
+                "end": 0 if refused else int(f[9]), "state": f[10],
+                "dist": float(f[12]), "box": int(f[13]), "mask": mask_of(nodes)})
     return runs
 
 
+def common_jobs(runs):
+    """(mix, load, seed) -> the job indices every plugin of it ran."""
+    out = {}
+    for (mix, load, seed, _), jobs in runs.items():
+        ran = {j["job"] for j in jobs if j["state"] != "REFUSED"}
+        k = (mix, load, seed)
+        out[k] = ran if k not in out else out[k] & ran
+    return out
+
+
 def name(p):
-    return "Slurm torus3d" if p == "torus3d" else "torus " + p
+    """torus3d-LIST: Slurm's plugin on placement list LIST; anchor-LIST:
+    ours (Method=anchor) on it; else our Method=p."""
+    if p.startswith("torus3d"):
+        return "Slurm torus3d" + (f", {p[8:]} list" if p != "torus3d" else "")
+    if p.startswith("anchor-"):
+        return f"torus anchor, {p[7:]} list"
+    return "torus " + p
 
 
 def ordered(keys, idx):
@@ -173,7 +201,8 @@ def main():
     if len(sys.argv) != 2:
         sys.exit("usage: torus-h2h-summary.py RECORDS")
     runs = read(sys.argv[1])
-    met = {k: run_metrics(v) for k, v in runs.items()}
+    common = common_jobs(runs)
+    met = {k: run_metrics(v, common[k[:3]]) for k, v in runs.items()}
     keys = list(met)
     mixes, loads, seeds, plugins = (ordered(keys, i) for i in range(4))
     print("Means over seeds (distance, box, wait and blocked-while-free pooled "
@@ -183,30 +212,38 @@ def main():
             rs = [s for s in seeds if any((mix, load, s, p) in met for p in plugins)]
             if not rs:
                 continue
-            first = [met[(mix, load, s, p)] for s in rs for p in plugins[:1] if (mix, load, s, p) in met]
-            print(f"\n{mix} sizes, {load} load ({len(rs)} seeds, {sum(m['n'] for m in first)} jobs, "
-                  f"{sum(m['nm'] for m in first)} multi-node per plugin)\n")
+            cell = [met[(mix, load, s, p)] for s in rs for p in plugins if (mix, load, s, p) in met]
+            total = len(runs[next((mix, load, s, p) for s in rs for p in plugins
+                                  if (mix, load, s, p) in met)]) * len(rs)
+            refusals = any(m["refused"] for m in cell)
+            ncommon = sum(len(common[(mix, load, s)]) for s in rs)
+            print(f"\n{mix} sizes, {load} load ({len(rs)} seeds, {total} jobs per plugin"
+                  + (f", {ncommon} run by every plugin" if refusals else "") + ")\n")
             print("| plugin | mean pairwise distance | box share | fragmentation | "
-                  "blocked while free | of it no box free | mean wait (s) | mean makespan (s) | not completed |")
-            print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+                  "blocked while free | of it no box free | mean wait (s) | "
+                  + ("mean wait, jobs every plugin ran (s) | " if refusals else "")
+                  + "mean makespan (s) | not completed | refused |")
+            print("|---|" + "---:|" * (10 if refusals else 9))
             for p in plugins:
                 ms = [met[(mix, load, s, p)] for s in rs if (mix, load, s, p) in met]
                 if not ms:
                     continue
                 nm = sum(m["nm"] for m in ms)
                 ws = sum(m["waitsum"] for m in ms)
-                print(f"| {name(p)} | {sum(m['dsum'] for m in ms) / nm:.3f} | "
+                nc = sum(m["nc"] for m in ms)
+                print(f"| {name(p)} | {(sum(m['dsum'] for m in ms) / nm if nm else 0):.3f} | "
                       f"{sum(m['box'] for m in ms)}/{nm} | "
                       f"{sum(m['frag'] for m in ms) / len(ms):.3f} | "
                       f"{(sum(m['blocked'] for m in ms) / ws if ws else 0):.2f} | "
                       f"{(sum(m['nobox'] for m in ms) / ws if ws else 0):.2f} | "
                       f"{ws / sum(m['n'] for m in ms):.2f} | "
-                      f"{sum(m['makespan'] for m in ms) / len(ms):.1f} | "
-                      f"{sum(m['bad'] for m in ms)} |")
+                      + (f"{(sum(m['commonsum'] for m in ms) / nc if nc else 0):.2f} | " if refusals else "")
+                      + f"{sum(m['makespan'] for m in ms) / len(ms):.1f} | "
+                      f"{sum(m['bad'] for m in ms)} | {sum(m['refused'] for m in ms)} |")
     print("\nPer run\n")
     print("| sizes | load | seed | plugin | distance | box | fragmentation | "
-          "blocked while free | of it no box free | mean wait (s) | makespan (s) | not completed |")
-    print("|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+          "blocked while free | of it no box free | mean wait (s) | makespan (s) | not completed | refused |")
+    print("|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for mix in mixes:
         for load in loads:
             for s in seeds:
@@ -219,7 +256,8 @@ def main():
                           f"{m['frag']:.3f} | "
                           f"{(m['blocked'] / m['waitsum'] if m['waitsum'] else 0):.2f} | "
                           f"{(m['nobox'] / m['waitsum'] if m['waitsum'] else 0):.2f} | "
-                          f"{m['waitsum'] / m['n']:.2f} | {m['makespan']} | {m['bad']} |")
+                          f"{m['waitsum'] / m['n']:.2f} | {m['makespan']} | {m['bad']} | "
+                          f"{m['refused']} |")
 
 
 if __name__ == "__main__":

@@ -260,7 +260,7 @@ START_TEST(set_and_show_each_type)
 	ck_assert_int_eq(tp_setting_set(meth, &s, "FS", why, sizeof(why)), 0);
 	ck_assert_str_eq(s.torus_method, "fs");
 	ck_assert_int_eq(tp_setting_set(meth, &s, "best", why, sizeof(why)), -1);
-	ck_assert_str_eq(why, "not one of base fs mss anchor");
+	ck_assert_str_eq(why, "not one of base fs mss anchor compact");
 
 	/* TEXT: non-empty, fits its field */
 	ck_assert_int_eq(tp_setting_set(conf, &s, "t/x.conf", why, sizeof(why)), 0);
@@ -669,7 +669,7 @@ START_TEST(torus_keys_among_slurms)
 	ck_assert_str_eq(o.torus_method, "mss");
 	/* the method names are the torus's own */
 	for (const char *const *n = (const char *const[]){ "base", "fs", "mss", "anchor",
-							    NULL };
+							    "compact", NULL };
 	     *n; n++) {
 		char text[64];
 		snprintf(text, sizeof(text), "torus_method=%s", *n);

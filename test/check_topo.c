@@ -550,12 +550,12 @@ START_TEST(test_torus_method_from_file_and_option)
 	tp_nodeset_fini(&out);
 	tp_topo_fini(&t);
 
-	/* a torus.conf without Method=: mss */
+	/* a torus.conf without Method=: compact */
 	snprintf(p, sizeof(p), "%s",
 		 tmpdir_write("plain.conf", "Dimensions=2x3 Nodes=a[1-6]\n"));
 	torus_spec(&s, p);
 	ck_assert_msg(tp_topo_load(&t, &s, &err) == 0, "%s", err.msg);
-	ck_assert_str_eq(t.alloc_name, "torus-mss");
+	ck_assert_str_eq(t.alloc_name, "torus-compact");
 	tp_topo_fini(&t);
 	tmpdir_remove();
 }

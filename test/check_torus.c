@@ -165,7 +165,7 @@ START_TEST(test_load_explicit_and_roundtrip)
 	ck_assert_int_eq(tp_torus_node_index(t, "c"), 2);
 	ck_assert_int_eq(tp_torus_node_index(t, "a"), 3);
 	ck_assert_int_eq(tp_torus_node_index(t, "f"), 0);
-	ck_assert_int_eq(tp_torus_default_method(t), TP_TORUS_MSS);
+	ck_assert_int_eq(tp_torus_default_method(t), TP_TORUS_COMPACT);
 	ck_assert_int_eq(tp_torus_ntransit(t), 0);
 
 	char path[256];
@@ -251,9 +251,9 @@ static const struct {
 	{ "Dimensions=2x2\nWrap=maybe\nNodes=n[1-4]\n",
 	  "%s:2: bad value 'maybe' in Wrap=maybe (need yes or no)" },
 	{ "Dimensions=2x2\nNodes=n[1-4]\nMethod=best\n",
-	  "%s:3: unknown Method=best (base, fs, mss or anchor)" },
+	  "%s:3: unknown Method=best (compact, base, fs, mss or anchor)" },
 	{ "Dimensions=2x2\nNodes=n[1-4]\nMethod=anchors\n",
-	  "%s:3: unknown Method=anchors (base, fs, mss or anchor)" },
+	  "%s:3: unknown Method=anchors (compact, base, fs, mss or anchor)" },
 	{ "Dimensions=2x2\nNodes=n[1-4]\nDistance=euclid\n",
 	  "%s:3: unknown Distance=euclid (manhattan or torus)" },
 	{ "Dimensions=2x2\nNodes=n[1-4]\nFsOrder=random\n",

@@ -1,34 +1,42 @@
 #!/bin/bash
-# torus3d.sh - sourced by the live tests t-torus3d-26.05.sh (list a) and
-# t-torus3d-rich-26.05.sh (list b), one cluster each so that check-live's
-# shards can run them side by side: the core's "torus-anchor" allocator
-# chooses what Slurm 26.05.3's OWN topology/torus3d chooses, job by job.
+# torus3d.sh - sourced by the live tests t-torus3d-26.05.sh (list a),
+# t-torus3d-rich-26.05.sh (list b) and t-torus3d-rot-26.05.sh (list c),
+# one cluster each so that check-live's shards can run them side by side:
+# the core's "torus-anchor" allocator chooses what Slurm 26.05.3's OWN
+# topology/torus3d chooses, job by job.
 #
 # The machine is a 4x4x4 torus of 64 nodes run by Slurm 26.05.3
 # (topo-cluster --slurm 26.05) with SelectType=select/cons_tres,
 # TopologyPlugin=topology/torus3d, topology.yaml beside slurm.conf (the
 # only place torus3d reads; test/live/torus3d-conf.sh writes it and the
 # matching torus.conf) and a whole-node (OverSubscribe=EXCLUSIVE)
-# partition: none of the project's plugins is loaded.  Two placement
-# lists, each on a fresh cluster (torus3d_test chain | rich):
+# partition: none of the project's plugins is loaded.  Three placement
+# lists, each on a fresh cluster (torus3d_test chain | rich | rot):
 #  (a) the power-of-two chain 1x1x1, 2x1x1, 2x2x1, 2x2x2, 4x2x2, 4x4x2,
 #      4x4x4 (one placement per size, default anchors: the head-to-head's
-#      set-up);
+#      one-orientation set-up);
 #  (b) several placements per size, in an order that is not the shape
-#      order, with anchor_seed and an overlapping anchor_spacing.
-# For each, a stream of 30 jobs of power-of-two sizes, each running until
-# it is cancelled, with cancellations in between, is drawn from a seeded
-# generator (bash's RANDOM) such that every job can start at once (each
-# draw checked with toposim on the stream so far; a size that would wait
-# is replaced by a smaller one).  The stream is run through Slurm one
+#      order, with anchor_seed and an overlapping anchor_spacing;
+#  (c) every distinct rotation of each placement of a chain of sizes 1,
+#      2, 3, 4, 6, 8, 12, 16, 24, 32 and 64 (3x1x1, 3x2x1, 3x2x2, 3x4x2:
+#      sides of 3 on rings of 4), the given orientation first: the list
+#      a careful site writes (the head-to-head's torus3d).
+# For each, a stream of 30 jobs of the list's sizes (powers of two for
+# (a) and (b)), each running until it is cancelled, with cancellations in
+# between, is drawn from a seeded generator (bash's RANDOM) such that
+# every job can start at once (each draw checked with toposim on the
+# stream so far; a size that would wait is replaced by the next smaller
+# one of the list).  The stream is run through Slurm one
 # event at a time, each awaited (a job RUNNING; cancelled jobs' nodes idle
 # again before the next submission), so the free set every placement sees
 # is the simulator's.
 # Every job's NodeList must equal `toposim --alloc torus-anchor
 # --policy fcfs` on the same torus.conf.  The stream must tell the
 # declared list from the derived one (torus.conf without Placement=
-# lines) on at least one job.  Finally sizes that no placement has (3 and
-# 12, which has a box) are refused at submission by Slurm ("Requested
+# lines) on at least one job, and list (c) from the same chain in one
+# orientation (some job's rotation is not the first of its size).
+# Finally sizes that no placement has (3 and 12, which has a box; 5 and 9,
+# which has one, for (c)) are refused at submission by Slurm ("Requested
 # topology configuration is not available") and rejected by toposim.
 LIVE_SLURM=26.05
 # shellcheck source=test/live/lib.sh
@@ -52,6 +60,16 @@ CHAIN=(1x1x1 2x1x1 2x2x1 2x2x2 4x2x2 4x4x2 4x4x4)
 # shellcheck disable=SC2054 # the commas are inside placements
 RICH=(1x1x1 2x1x1 1x2x1@0,1,0 2x1x1@1,0,0 2x2x1 1x2x2@0,1,1 4x1x1/2,1,1
 	2x2x2 2x2x2@1,1,1 4x4x2 4x4x4)
+# (c): the chain in one orientation, then every rotation of each shape
+# (contrib/torus-h2h-mix.py rotations prints ROT from ROT_ONE)
+ROT_ONE=(1x1x1 2x1x1 3x1x1 2x2x1 3x2x1 2x2x2 3x2x2 4x2x2 3x4x2 4x4x2 4x4x4)
+ROT=(1x1x1 2x1x1 1x1x2 1x2x1 3x1x1 1x1x3 1x3x1 2x2x1 1x2x2 2x1x2 3x2x1 1x2x3
+	1x3x2 2x1x3 2x3x1 3x1x2 2x2x2 3x2x2 2x2x3 2x3x2 4x2x2 2x2x4 2x4x2 3x4x2
+	2x3x4 2x4x3 3x2x4 4x2x3 4x3x2 4x4x2 2x4x4 4x2x4 4x4x4)
+# The sizes a stream draws (weights in %, a size that would wait falls to
+# the next smaller one) and two sizes no placement has, per list.
+# shellcheck disable=SC2034 # read through a nameref
+POW2_DRAW=(1:20 2:25 4:25 8:15 16:10 32:5) ROT_DRAW=(1:10 2:15 3:10 4:15 6:10 8:10 12:10 16:8 24:7 32:5)
 
 # the streams, SWFs and configuration files; kept when a check fails
 work=$(mktemp -d "${LIVE_TMPDIR:-${TMPDIR:-/tmp}}/t-torus3d.XXXXXX") || bail_out "mktemp failed"
@@ -113,10 +131,12 @@ starts_at_once() {
 	predict "$conf" "$work/draft.swf" | awk -v j="$last" '$1 == j && $2 == $3 { ok = 1 } END { exit !ok }'
 }
 
-# gen_stream TORUS_CONF: fills seq with NJOBS submissions of power-of-two
-# sizes (about 1/size weights, 1..32) and cancellations, from RANDOM.
+# gen_stream TORUS_CONF DRAW: fills seq with NJOBS submissions of the
+# sizes of the array named DRAW (SIZE:WEIGHT, weights in %, sizes
+# ascending) and cancellations, from RANDOM.
 gen_stream() {
-	local conf=$1 used=0 k=0 job s r
+	local conf=$1 used=0 k=0 job s r w i
+	local -n draw=$2
 	local -A alive=()
 	seq=()
 	RANDOM=$SEED
@@ -130,20 +150,21 @@ gen_stream() {
 			unset "alive[$job]"
 			continue
 		fi
-		r=$((RANDOM % 100))
-		if [ "$r" -lt 20 ]; then s=1; elif [ "$r" -lt 45 ]; then s=2
-		elif [ "$r" -lt 70 ]; then s=4; elif [ "$r" -lt 85 ]; then s=8
-		elif [ "$r" -lt 95 ]; then s=16; else s=32; fi
-		job=J$((k + 1))
-		while [ "$s" -ge 1 ]; do
+		r=$((RANDOM % 100)) w=0
+		for ((i = 0; i < ${#draw[@]} - 1; i++)); do
+			w=$((w + ${draw[i]#*:}))
+			[ "$r" -ge "$w" ] || break
+		done
+		job=J$((k + 1)) s=0
+		for (( ; i >= 0; i--)); do
+			s=${draw[i]%:*}
 			if [ $((used + s)) -le $NODES ]; then
 				seq+=("sub $job $s")
 				starts_at_once "$conf" && break
 				unset 'seq[${#seq[@]}-1]'
 			fi
-			s=$((s / 2))
 		done
-		if [ "$s" -lt 1 ]; then # nothing fits now: free something first
+		if [ "$i" -lt 0 ]; then # nothing fits now: free something first
 			local keys=("${!alive[@]}")
 			[ "${#keys[@]}" -gt 0 ] || bail_out "generator: nothing fits on an empty torus"
 			job=${keys[0]}
@@ -159,31 +180,41 @@ gen_stream() {
 }
 
 # ---------------------------------------------------------- one phase
-# phase NAME PLACEMENT...: a fresh cluster with these placements, the
-# stream run through Slurm, every NodeList compared with torus-anchor.
+# phase NAME DRAW REFUSED ONE PLACEMENT...: a fresh cluster with these
+# placements, a stream of DRAW's sizes run through Slurm, every NodeList
+# compared with torus-anchor; the sizes of REFUSED ("A B") are refused;
+# ONE names a list in one orientation the stream must tell these
+# placements from ("" for none).
 phase() {
-	local name=$1 dir=$work/$1
-	shift
+	local name=$1 drawn=$2 refused=$3 one=$4 dir=$work/$1
+	shift 4
 	mkdir -p "$dir"
 	torus3d_confs "$dir" 4 4 4 "n[1-$NODES]" "$@" || bail_out "torus3d_confs $*"
 	grep -v '^Placement=' "$dir/torus.conf" >"$dir/derived.conf"
 
 	local t0=$SECONDS
-	gen_stream "$dir/torus.conf"
+	gen_stream "$dir/torus.conf" "$drawn"
 	parse_seq
 	diag "($name) stream of ${#seq[@]} events drawn in $((SECONDS - t0)) s (seed $SEED)"
 	events_swf "t-torus3d-26.05 ($name), seed $SEED" $NODES >"$dir/seq.swf"
-	local pred pred_derived late
+	local pred pred_derived pred_one="" late
 	pred=$(predict "$dir/torus.conf" "$dir/seq.swf") || bail_out "toposim failed"
 	pred_derived=$(predict "$dir/derived.conf" "$dir/seq.swf") || bail_out "toposim (derived) failed"
+	if [ -n "$one" ]; then
+		local -n one_list=$one
+		mkdir -p "$dir/one"
+		torus3d_confs "$dir/one" 4 4 4 "n[1-$NODES]" "${one_list[@]}" || bail_out "torus3d_confs (one)"
+		pred_one=$(predict "$dir/one/torus.conf" "$dir/seq.swf") || bail_out "toposim (one orientation) failed"
+	fi
 	assert_eq "${#order[@]}" "$(printf '%s\n' "$pred" | grep -c .)" \
 		"($name) toposim placed all ${#order[@]} jobs of the stream (${#seq[@]} events)"
 	late=$(awk '$2 != $3 { print $1 }' <<<"$pred" | paste -sd' ')
 	assert_eq "" "$late" "($name) in the simulation every job starts at its submission"
-	local -A want=() drv=() got=() sid=()
+	local -A want=() drv=() onep=() got=() sid=()
 	local job n
 	while read -r job _ _ n; do want[$job]=$n; done <<<"$pred"
 	while read -r job _ _ n; do drv[$job]=$n; done <<<"$pred_derived"
+	[ -z "$pred_one" ] || while read -r job _ _ n; do onep[$job]=$n; done <<<"$pred_one"
 
 	# shellcheck disable=SC2046
 	live_start $(torus3d_cluster_args "$dir" $NODES) --sched sched/builtin
@@ -227,12 +258,13 @@ phase() {
 	done
 
 	diag "($name) the ${#seq[@]} events ran through Slurm in $((SECONDS - t0)) s"
-	local same=0 d_drv=()
+	local same=0 d_drv=() d_one=()
 	for job in "${order[@]}"; do
 		assert_eq "${want[$job]}" "${got[$job]}" \
 			"($name) job $job (${size[$job]} nodes, Slurm job ${sid[$job]}): topology/torus3d's NodeList is torus-anchor's"
 		[ "${want[$job]}" = "${got[$job]}" ] && same=$((same + 1))
 		[ "${got[$job]}" != "${drv[$job]}" ] && d_drv+=("$job")
+		[ -z "$one" ] || [ "${got[$job]}" = "${onep[$job]:-}" ] || d_one+=("$job")
 	done
 	{
 		printf '%-4s %5s %-7s %-26s %s\n' job nodes slurmid "topology/torus3d" "torus-anchor (derived list)"
@@ -246,11 +278,16 @@ phase() {
 		"($name) placed otherwise with the derived list: ${#d_drv[@]} of ${#order[@]} (${d_drv[*]:-none})"
 	assert_match "[1-9][0-9]*" "${#d_drv[@]}" \
 		"($name) the stream tells the declared placements from the derived list"
+	if [ -n "$one" ]; then
+		diag "($name) placed otherwise with the list in one orientation: ${#d_one[@]} of ${#order[@]} (${d_one[*]:-none})"
+		assert_match "[1-9][0-9]*" "${#d_one[@]}" \
+			"($name) the stream tells the rotations from the list in one orientation"
+	fi
 
 	# sizes that no placement has: refused by Slurm at submission, rejected
 	# by toposim
 	local out s
-	for s in 3 12; do
+	for s in $refused; do
 		out=$(sx sbatch --parsable -N "$s" -t 5 -o /dev/null --wrap "sleep 1" 2>&1) && sx scancel "${out%%;*}"
 		assert_match ".*Requested topology configuration is not available.*" "$out" \
 			"($name) sbatch -N $s (no placement of $s nodes) is refused at submission"
@@ -270,8 +307,9 @@ phase() {
 # torus3d_test chain|rich: the whole test on one placement list.
 torus3d_test() {
 	case $1 in
-	chain) phase chain "${CHAIN[@]}" ;;
-	rich) phase rich "${RICH[@]}" ;;
+	chain) phase chain POW2_DRAW "3 12" "" "${CHAIN[@]}" ;;
+	rich) phase rich POW2_DRAW "3 12" "" "${RICH[@]}" ;;
+	rot) phase rot ROT_DRAW "5 9" ROT_ONE "${ROT[@]}" ;;
 	*) bail_out "torus3d_test: no placement list '$1'" ;;
 	esac
 	if [ "$_live_fail" = 0 ]; then rm -rf "$work"; else diag "streams and files kept in $work"; fi

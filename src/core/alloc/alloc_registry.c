@@ -11,5 +11,6 @@ const tp_alloc_entry *const tp_alloc_registry[] = {
 	&tp_alloc_entry_torus_fs,
 	&tp_alloc_entry_torus_mss,
 	&tp_alloc_entry_torus_anchor,
+	&tp_alloc_entry_torus_compact,
 	NULL,
 };

@@ -16,6 +16,7 @@ extern const tp_alloc_entry tp_alloc_entry_torus_base;
 extern const tp_alloc_entry tp_alloc_entry_torus_fs;
 extern const tp_alloc_entry tp_alloc_entry_torus_mss;
 extern const tp_alloc_entry tp_alloc_entry_torus_anchor;
+extern const tp_alloc_entry tp_alloc_entry_torus_compact;
 
 extern const tp_alloc_entry *const tp_alloc_registry[];
 

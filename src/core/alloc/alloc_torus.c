@@ -1,9 +1,10 @@
 /*
- * alloc_torus.c - the torus allocators "torus-base", "torus-fs" and
- * "torus-mss" (spec B; torus.conf(5)).  Each gives a job one box of free
- * nodes of size Wnodes .. Wnodes+Ntransit; the job gets every node of the
- * box, so with Ntransit > 0 it may get more nodes than it asked for (the
- * transit nodes carry its traffic and no other job may use them).
+ * alloc_torus.c - the torus allocators "torus-base", "torus-fs",
+ * "torus-mss" (spec B) and "torus-compact" (the default; torus.conf(5)).
+ * Each gives a job one box of free nodes of size Wnodes ..
+ * Wnodes+Ntransit; the job gets every node of the box, so with
+ * Ntransit > 0 it may get more nodes than it asked for (the transit nodes
+ * carry its traffic and no other job may use them).
  *
  * Candidates are the placements of the shapes (tp_torus_shapes, in shape
  * order) in one of two orders:
@@ -16,9 +17,14 @@
  * FsOrder=diameter that is shape-major, hence the same box as base);
  * mss evaluates phi after the free candidates and keeps the first one
  * with the largest phi in the FsOrder= order (alloc_torus_mss.c, which
- * stops at phi's upper bound).  Candidates come from alloc_torus_cand.c.  A size no box shape has
- * is packed into a box (Shapeless=pack, tp_torus_place_packed) unless
- * the request is for boxes only.
+ * stops at phi's upper bound);
+ * compact runs mss's scan over each class of the shapes within
+ * CompactSlack= of the most compact one with a free box and keeps the
+ * class best whose box leaves the largest free box, the more compact
+ * first (alloc_torus_compact.c).  Candidates come from
+ * alloc_torus_cand.c.  A size no box shape has is packed into a box
+ * (Shapeless=pack, tp_torus_place_packed) unless the request is for
+ * boxes only.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -37,6 +43,11 @@ static tp_torus_base_shapes method_reading(const tp_torus *t,
 	return method == TP_TORUS_BASE ? tp_torus_options(t)->base_shapes
 				       : TP_TORUS_SHAPES_ALL;
 }
+
+/* Only whether a box is found is asked (tp_alloc_req.probe): the first
+ * free candidate answers it.  Internal to this file: tp_torus_place's
+ * callers ask where. */
+#define PLACE_PROBE 0x100u
 
 /* tp_torus_place with `ntransit` in place of the torus's Ntransit, on the
  * erosion workspace er (reset to avail here). */
@@ -57,14 +68,21 @@ static int place_transit(const tp_torus *t, tp_torus_method method,
 	tp_torus_erode_reset(er, avail);
 	cand_ctx c = { .t = t, .avail = avail, .er = er, .direct = direct,
 		       .bound = INT64_MAX, .nbig = -1 };
-	bool mss = method == TP_TORUS_MSS;
+	bool mss = (method == TP_TORUS_MSS || method == TP_TORUS_COMPACT) &&
+		   !(flags & PLACE_PROBE);
 	if (mss && tp_torus_mss_prepare(&c, flags))
 		c.failed = 1;
 	bool shape_major = method == TP_TORUS_BASE ||
 			   o->fs_order == TP_TORUS_FS_DIAMETER;
 	cand_each_fn each = shape_major ? tp_torus_each_shape_major
 					: tp_torus_each_offset_major;
-	if (!c.failed && mss)
+	if (flags & PLACE_PROBE)
+		/* every method finds a box exactly when one of its shapes
+		 * has a free placement (compact's first shape is one) */
+		each(&c, sh, nsh, tp_torus_take_first);
+	else if (!c.failed && method == TP_TORUS_COMPACT)
+		tp_torus_compact_scan(&c, sh, nsh, each);
+	else if (!c.failed && mss)
 		tp_torus_mss_scan(&c, sh, nsh, each);
 	else if (!c.failed)
 		each(&c, sh, nsh, tp_torus_take_first);
@@ -81,7 +99,7 @@ int tp_torus_place(const tp_torus *t, tp_torus_method method,
 		   tp_box *box)
 {
 	/* anchor places on its own grids (alloc_torus_anchor.c) */
-	if ((unsigned)method > TP_TORUS_MSS)
+	if ((unsigned)method > TP_TORUS_COMPACT || method == TP_TORUS_ANCHOR)
 		return -1;
 	tp_torus_erode *er = tp_torus_erode_new(t, NULL);
 	tp_shapes_kept *kept = tp_shapes_kept_new(t);
@@ -439,8 +457,8 @@ static int torus_place(tp_alloc *a, const tp_nodeset *avail,
 		if (ntransit > req->max_nodes - req->nodes)
 			ntransit = req->max_nodes - req->nodes;
 	}
-	if (place_transit(ta->t, ta->method, avail, req->nodes, ntransit, 0,
-			  ta->er, ta->kept, &box))
+	if (place_transit(ta->t, ta->method, avail, req->nodes, ntransit,
+			  req->probe ? PLACE_PROBE : 0, ta->er, ta->kept, &box))
 		return req->boxes_only ? -1
 				       : place_packed(ta->t,
 						method_reading(ta->t, ta->method),
@@ -486,6 +504,9 @@ static const tp_alloc_ops torus_ops[] = {
 	[TP_TORUS_MSS] = { .name = "torus-mss", .flags = TP_TORUS_FLAGS,
 			   .place = torus_place, .cost = torus_cost,
 			   .destroy = torus_destroy },
+	[TP_TORUS_COMPACT] = { .name = "torus-compact",
+			       .flags = TP_TORUS_FLAGS, .place = torus_place,
+			       .cost = torus_cost, .destroy = torus_destroy },
 };
 
 static tp_alloc *torus_create(const tp_alloc_cfg *cfg, tp_torus_method m,
@@ -538,6 +559,11 @@ static tp_alloc *create_mss(const tp_alloc_cfg *cfg, tp_error *err)
 	return torus_create(cfg, TP_TORUS_MSS, err);
 }
 
+static tp_alloc *create_compact(const tp_alloc_cfg *cfg, tp_error *err)
+{
+	return torus_create(cfg, TP_TORUS_COMPACT, err);
+}
+
 const tp_alloc_entry tp_alloc_entry_torus_base = {
 	.name = "torus-base", .create = create_base,
 };
@@ -546,4 +572,7 @@ const tp_alloc_entry tp_alloc_entry_torus_fs = {
 };
 const tp_alloc_entry tp_alloc_entry_torus_mss = {
 	.name = "torus-mss", .create = create_mss,
+};
+const tp_alloc_entry tp_alloc_entry_torus_compact = {
+	.name = "torus-compact", .create = create_compact,
 };

@@ -971,6 +971,23 @@ int tp_torus_mss_prepare(cand_ctx *c, unsigned flags)
 	return (c->eval = tp_mss_eval_new(c->t, c->avail, true)) ? 0 : -1;
 }
 
+void tp_torus_mss_restart(cand_ctx *c, int64_t floor)
+{
+	free_levels(c);
+	c->nlv = 0;
+	free(c->big_last);
+	c->big_last = NULL;
+	c->ordinal = 0;
+	c->nevaluated = 0;
+	c->nitems = 0;
+	c->nleft = 0;
+	c->last_shape = 0;
+	/* a best no candidate ties (ordinal -1): below the floor */
+	c->found = floor > 0;
+	c->best_phi = floor - 1;
+	c->best_ordinal = -1;
+}
+
 void tp_torus_mss_done(cand_ctx *c)
 {
 	tp_mss_eval_free(c->eval);

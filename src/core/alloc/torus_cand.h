@@ -86,6 +86,20 @@ int tp_torus_mss_prepare(cand_ctx *c, unsigned flags);
 void tp_torus_mss_scan(cand_ctx *c, const tp_torus_shape *sh, int nsh,
 		       cand_each_fn each);
 void tp_torus_mss_done(cand_ctx *c);
+/* Ready a prepared context for another scan of the same free set (over
+ * other shapes): what the last scan found is forgotten, and only a
+ * candidate of phi >= floor can be chosen (floor 0: any); a scan chose
+ * one when c->best_ordinal >= 0 after it.  The bound, the evaluators and
+ * the big boxes' reaches are kept. */
+void tp_torus_mss_restart(cand_ctx *c, int64_t floor);
+
+/* torus-compact (alloc_torus_compact.c): sh in shape order, c prepared
+ * for mss (tp_torus_mss_prepare) on the free set; each class of shapes
+ * within CompactSlack= gets mss's scan, restarted with a floor that only
+ * a box leaving a larger free box than the best so far reaches.
+ * c->found and c->box, or c->failed on ENOMEM. */
+void tp_torus_compact_scan(cand_ctx *c, const tp_torus_shape *sh, int nsh,
+			   cand_each_fn each);
 
 /* The shapes of each size, kept for the allocator's life
  * (torus_shapes_kept.c).  NULL on ENOMEM. */

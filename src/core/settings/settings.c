@@ -23,6 +23,7 @@ static const char *const *window_rules(void)
 static const char *const *torus_methods(void)
 {
 	static const char *const names[] = { "base", "fs", "mss", "anchor",
+					     "compact",
 					     NULL };
 	return names;
 }

@@ -35,16 +35,18 @@ struct tp_torus {
 
 static const tp_torus_opts default_opts = {
 	.ntransit = 0,
-	.method = TP_TORUS_MSS,
+	.method = TP_TORUS_COMPACT,
 	.distance = TP_TORUS_DIST_MANHATTAN,
 	.fs_order = TP_TORUS_FS_OFFSET,
 	.shapeless = TP_TORUS_SHAPELESS_PACK,
 	.base_shapes = TP_TORUS_SHAPES_ALL,
+	.compact_slack = 20,
 };
 
 /* ---- enum names ------------------------------------------------------ */
 
-static const char *const method_names[] = { "base", "fs", "mss", "anchor" };
+static const char *const method_names[] = { "base", "fs", "mss", "anchor",
+						   "compact" };
 #define NMETHODS ((int)(sizeof(method_names) / sizeof(*method_names)))
 static const char *const distance_names[] = { "manhattan", "torus" };
 static const char *const fs_order_names[] = { "offset", "diameter" };
@@ -248,7 +250,10 @@ int tp_torus_set_options(tp_torus *t, const tp_torus_opts *o, tp_error *err)
 	if (o->ntransit < 0)
 		return tp_errorf(err, "torus: Ntransit must be >= 0 (got %d)",
 				 o->ntransit);
-	if ((unsigned)o->method > TP_TORUS_ANCHOR ||
+	if (o->compact_slack < 0 || o->compact_slack > TP_TORUS_MAX_SLACK)
+		return tp_errorf(err, "torus: CompactSlack must be 0 to %d (got %d)",
+				 TP_TORUS_MAX_SLACK, o->compact_slack);
+	if ((unsigned)o->method > TP_TORUS_COMPACT ||
 	    (unsigned)o->distance > TP_TORUS_DIST_TORUS ||
 	    (unsigned)o->fs_order > TP_TORUS_FS_DIAMETER ||
 	    (unsigned)o->shapeless > TP_TORUS_SHAPELESS_REFUSE ||
@@ -350,6 +355,8 @@ int tp_torus_write_conf(const tp_torus *t, FILE *fp)
 	if (t->opts.base_shapes != default_opts.base_shapes)
 		fprintf(fp, "BaseShapes=%s\n",
 			tp_torus_base_shapes_name(t->opts.base_shapes));
+	if (t->opts.compact_slack != default_opts.compact_slack)
+		fprintf(fp, "CompactSlack=%d\n", t->opts.compact_slack);
 	for (int k = 0; k < t->grids.n; k++)
 		write_grid(t, &t->grids.g[k], fp);
 	int c[TP_TORUS_MAX_DIMS];
@@ -366,10 +373,10 @@ int tp_torus_write_conf(const tp_torus *t, FILE *fp)
 /* ---- parsing --------------------------------------------------------- */
 
 enum { K_DIMENSIONS, K_WRAP, K_NTRANSIT, K_METHOD, K_DISTANCE, K_FSORDER,
-       K_SHAPELESS, K_BASESHAPES, K_NODES, K_COUNT };
+       K_SHAPELESS, K_BASESHAPES, K_COMPACTSLACK, K_NODES, K_COUNT };
 static const char *const key_names[K_COUNT] = {
 	"Dimensions", "Wrap", "Ntransit", "Method", "Distance", "FsOrder",
-	"Shapeless", "BaseShapes", "Nodes",
+	"Shapeless", "BaseShapes", "CompactSlack", "Nodes",
 };
 
 typedef struct conf_val {
@@ -635,7 +642,7 @@ static int parse_options(parse *p, tp_torus_opts *o, tp_error *err)
 				 p->path, v->line, v->value);
 	v = &p->keys[K_METHOD];
 	if (v->value && tp_torus_method_parse(v->value, &o->method))
-		return tp_errorf(err, "%s:%d: unknown Method=%s (base, fs, mss or anchor)",
+		return tp_errorf(err, "%s:%d: unknown Method=%s (compact, base, fs, mss or anchor)",
 				 p->path, v->line, v->value);
 	v = &p->keys[K_DISTANCE];
 	int i;
@@ -663,6 +670,10 @@ static int parse_options(parse *p, tp_torus_opts *o, tp_error *err)
 	if (v->value && tp_torus_base_shapes_parse(v->value, &o->base_shapes))
 		return tp_errorf(err, "%s:%d: unknown BaseShapes=%s (canonical or all)",
 				 p->path, v->line, v->value);
+	v = &p->keys[K_COMPACTSLACK];
+	if (v->value && parse_int(v->value, 0, TP_TORUS_MAX_SLACK, &o->compact_slack))
+		return tp_errorf(err, "%s:%d: bad CompactSlack=%s (need a whole percentage, 0 to %d)",
+				 p->path, v->line, v->value, TP_TORUS_MAX_SLACK);
 	return 0;
 }
 

@@ -16,7 +16,8 @@
  * d_i.
  *
  * The three methods of spec B (allocators "torus-base", "torus-fs",
- * "torus-mss"), Slurm's anchored placements ("torus-anchor") and the
+ * "torus-mss"), Slurm's anchored placements ("torus-anchor"), the default
+ * "torus-compact" (base's compactness, mss's free space) and the
  * configuration file are described in torus.conf(5).
  */
 #ifndef TP_TORUS_H
@@ -32,6 +33,8 @@
 #define TP_TORUS_MAX_DIMS 8
 /* Keeps every derived count (prefix-sum grids, phi) in range. */
 #define TP_TORUS_MAX_NODES (1 << 20)
+/* Most CompactSlack= (percent) a torus.conf may give. */
+#define TP_TORUS_MAX_SLACK 1000
 
 typedef struct tp_torus tp_torus;
 
@@ -43,6 +46,10 @@ typedef enum tp_torus_method {
 	TP_TORUS_ANCHOR, /* Slurm 26.05 topology/torus3d's anchored
 			  * placements: the torus-anchor allocator
 			  * (alloc_torus_anchor.c), not tp_torus_place */
+	TP_TORUS_COMPACT, /* the shapes within CompactSlack= of the most
+			   * compact one with a free box: the box that
+			   * leaves the largest free box, the more compact
+			   * shape on a tie, then phi (the default) */
 } tp_torus_method;
 
 /* Node distance L(u,v) (Distance=).  The paper prints the plain sum of
@@ -89,11 +96,15 @@ typedef enum tp_torus_base_shapes {
 
 typedef struct tp_torus_opts {
 	int ntransit;                 /* Ntransit=, default 0 */
-	tp_torus_method method;       /* Method=, default mss */
+	tp_torus_method method;       /* Method=, default compact */
 	tp_torus_distance distance;   /* Distance=, default manhattan */
 	tp_torus_fs_order fs_order;   /* FsOrder=, default offset */
 	tp_torus_shapeless shapeless; /* Shapeless=, default pack */
 	tp_torus_base_shapes base_shapes; /* BaseShapes=, default all */
+	/* CompactSlack=, percent, default 20: compact tries the shapes whose
+	 * mean diameter is at most (100 + this) % of the most compact shape
+	 * with a free box */
+	int compact_slack;
 } tp_torus_opts;
 
 /* A box (see above).  Entries past the torus's ndims are zero. */
@@ -343,9 +354,9 @@ int tp_mss_eval_discoverer(const tp_mss_eval *e, int v);
  * all of them are too many (for the tests of that path) */
 #define TP_TORUS_PLACE_MAXIMAL_LEVELS 0x4u
 
-/* Choose a box for a job of `nodes` nodes with `method` (base, fs or mss;
- * anchor's grids live in its allocator), using the torus's options
- * (Ntransit, FsOrder, Distance, BaseShapes).  Returns 0 with *box set, or
+/* Choose a box for a job of `nodes` nodes with `method` (base, fs, mss or
+ * compact; anchor's grids live in its allocator), using the torus's
+ * options (Ntransit, FsOrder, Distance, BaseShapes, CompactSlack).  Returns 0 with *box set, or
  * -1 if no box of free nodes fits, on ENOMEM or for TP_TORUS_ANCHOR. */
 int tp_torus_place(const tp_torus *t, tp_torus_method method,
 		   const tp_nodeset *free, int nodes, unsigned flags,
