@@ -49,6 +49,7 @@ typedef struct sim_run_info {
 	const tp_summary *actual;
 	size_t ran_outside, placed; /* jobs with a node off the machine;
 				     * jobs whose every node is on it */
+	size_t shared_node_jobs;    /* jobs that shared a node in Slurm's */
 	const char *partition;      /* --partition, or NULL */
 	int partition_nodes;        /* its nodes with --slurm-conf, else 0 */
 	double comm_share;          /* --runtime-model spread's share */

@@ -28,6 +28,8 @@
 #include "swf_out.h"
 #include "output.h"
 #include "partition.h"
+#include "sacct_warn.h"
+#include "site/site.h"
 #include "restrict.h"
 #include "plot.h"
 #include "progress.h"
@@ -43,6 +45,8 @@ typedef struct sim_input {
 	tp_sacct sacct;
 	tp_workload *w;          /* &swf or &sacct.w */
 	tp_hostlist part;        /* --partition's nodes (--slurm-conf) */
+	tp_site site;            /* --sacct with --slurm-conf: the site */
+	tp_sacct_limit *limits;  /* its partitions' MaxTime */
 	sim_actual actual;       /* --sacct: Slurm's own schedule */
 	tp_summary actual_sum;
 } sim_input;
@@ -459,6 +463,24 @@ static int slice(const sim_config *c, sim_input *in, tp_error *err)
 	return 0;
 }
 
+/* --slurm-conf with --sacct: every partition's MaxTime, for the jobs
+ * whose Timelimit is UNLIMITED or Partition_Limit. */
+static int site_limits(const char *path, sim_input *in, tp_sacct_opts *o,
+		       tp_error *err)
+{
+	if (tp_site_read(path, &in->site, err))
+		return -1;
+	size_t n = in->site.nparts;
+	if (!(in->limits = calloc(n ? n : 1, sizeof(*in->limits))))
+		return tp_errorf(err, "%s: out of memory", path);
+	for (size_t i = 0; i < n; i++)
+		in->limits[i] = (tp_sacct_limit){ in->site.parts[i].name,
+						  in->site.parts[i].max_time };
+	o->limits = in->limits;
+	o->nlimits = n;
+	return 0;
+}
+
 /* The trace (skips, estimate errors, slice), the machine and the job
  * requests, as every replay of this run uses them. */
 static int read_workload(const sim_config *c, const tp_swf_opts *swf,
@@ -470,8 +492,12 @@ static int read_workload(const sim_config *c, const tp_swf_opts *swf,
 	}
 	tp_sacct_opts o = { .nodes = swf->nodes, .lenient = swf->lenient,
 			    .partition = c->partition,
-			    .scale_sizes = swf->scale_sizes };
+			    .scale_sizes = swf->scale_sizes,
+			    .partition_nodes = in->part.names,
+			    .npartition_nodes = in->part.n };
 	in->w = &in->sacct.w;
+	if (c->slurm_conf && site_limits(c->slurm_conf, in, &o, err))
+		return -1;
 	return tp_sacct_read(c->sacct, &o, &in->sacct, err);
 }
 
@@ -484,7 +510,8 @@ static int load_actual(const sim_config *c, const tp_topo *topo,
 	if (sim_actual_build(&in->sacct, topo, in->part.n ? &in->part : NULL,
 			     &in->actual, err))
 		return -1;
-	tp_summarize(&in->actual.r, &in->actual_sum);
+	sim_actual_summarize(&in->actual, &in->actual_sum);
+	sim_sacct_warn(stderr, &in->sacct, &in->actual, c->partition);
 	if (in->actual.outside)
 		fprintf(stderr, "toposim: warning: %zu job(s) ran on nodes not in the machine%s%s (first: %s): replayed, but Slurm's placement of them has no cost\n",
 			in->actual.outside, c->partition ? " of partition " : "",
@@ -608,6 +635,7 @@ static int run_one(const sim_config *c, sim_outfiles *o,
 			info.actual = &in->actual_sum;
 			info.ran_outside = in->actual.outside;
 			info.placed = in->actual.placed;
+			info.shared_node_jobs = in->actual.shared;
 			info.partition = c->partition;
 			info.partition_nodes = (int)in->part.n;
 		}
@@ -714,6 +742,8 @@ static int run(const sim_config *c, sim_outfiles *o, tp_error *err)
 	tp_workload_fini(&in.swf);
 	tp_sacct_fini(&in.sacct);
 	tp_hostlist_fini(&in.part);
+	tp_site_fini(&in.site);
+	free(in.limits);
 	sim_actual_fini(&in.actual);
 	tp_jobreqs_fini(&reqs);
 	tp_topo_fini(&topo);
