@@ -140,8 +140,11 @@ has "$tmp/bad.err" "$tmp/bad.sacct:2: 12 '\|'-separated fields where the header 
 # Options that go together, and those that do not.
 run x --sacct "$tmp/jobs.sacct" --workload "$tmp/jobs.sacct" --policy easy
 has "$tmp/x.err" "--workload and --sacct exclude each other" "two workloads"
-run x --sacct "$tmp/jobs.sacct" --slurm-conf "$tmp/slurm.conf" --policy easy
+run x --workload "$tmp/t.swf" --slurm-conf "$tmp/slurm.conf" --policy easy
 has "$tmp/x.err" "--slurm-conf gives a partition's nodes: it needs --partition NAME" "slurm-conf alone"
+# with --sacct alone it is the site (SITE MODEL): priority/basic here
+run x --sacct "$tmp/jobs.sacct" --slurm-conf "$tmp/slurm.conf" --policy easy
+has "$tmp/x.err" "priority: priority/basic \($tmp/slurm.conf\)" "the site's priority named"
 run x --sacct "$tmp/jobs.sacct" --policy easy --scale-sizes 0
 has "$tmp/x.err" "--scale-sizes: expected a number above 0" "scale 0"
 

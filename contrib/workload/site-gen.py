@@ -13,7 +13,7 @@ Start, a job id twice, UNLIMITED limits) in known numbers, printed to
 standard error.
 
 usage: site-gen.py --out DIR [--jobs N] [--nodes N] [--seed S]
-                   [--contradictions] [--no-schedule]
+                   [--contradictions] [--no-schedule] [--multifactor]
 
 --no-schedule writes Start = Submit (no scheduling: for timing replays of
 a large history, where the recorded schedule is not read).  Files:
@@ -75,10 +75,19 @@ class Site:
         self.parts = {"batch": self.batch, "shared": self.batch[nb // 2:],
                       "gpu": self.gpu}
 
-    def conf(self):
+    def conf(self, multifactor):
         b, g = self.batch, self.gpu
-        return "".join([
-            "ClusterName=gen\n",
+        prio = [
+            "PriorityType=priority/multifactor\n",
+            "PriorityWeightAge=1000\n",
+            "PriorityWeightFairshare=10000\n",
+            "PriorityWeightJobSize=500\n",
+            "PriorityWeightPartition=1000\n",
+            "PriorityMaxAge=1-0\n",
+            "PriorityDecayHalfLife=1-0\n",
+            "PriorityCalcPeriod=5\n",
+        ] if multifactor else []
+        return "".join(["ClusterName=gen\n"] + prio + [
             "NodeName=DEFAULT CPUs=32 RealMemory=128000\n",
             "NodeName=%s\n" % hostlist(b),
             "NodeName=%s Gres=gpu:4\n" % hostlist(g),
@@ -240,14 +249,23 @@ def write_sacct(fp, jobs, sched, rng, contradictions):
 
 
 def write_assoc(fp):
-    fp.write("Cluster|Account|User|Partition|Share|Priority|GrpJobs|GrpTRES|"
-             "MaxJobs|MaxTRES|MaxSubmit|QOS|Def QOS\n")
-    fp.write("gen|root|||1||||||||normal,high|\n")
+    cols = ["Cluster", "Account", "User", "Partition", "Share", "Priority",
+            "GrpJobs", "GrpTRES", "MaxJobs", "MaxTRES", "MaxSubmit", "QOS",
+            "Def QOS", "Par Name"]
+
+    def row(acct, user, share, parent):
+        v = dict.fromkeys(cols, "")
+        v.update({"Cluster": "gen", "Account": acct, "User": user,
+                  "Share": str(share), "QOS": "normal,high",
+                  "Par Name": parent})
+        fp.write("|".join(v[c] for c in cols) + "\n")
+    fp.write("|".join(cols) + "\n")
+    row("root", "", 1, "")
     shares = {"phys": 50, "chem": 30, "bio": 20}
     for acct in sorted(ACCOUNTS):
-        fp.write("gen|%s|||%d||||||||normal,high|\n" % (acct, shares[acct]))
+        row(acct, "", shares[acct], "root")
         for u in ACCOUNTS[acct]:
-            fp.write("gen|%s|%s||1||||||||normal,high|\n" % (acct, u))
+            row(acct, u, 1, "")
 
 
 def main():
@@ -258,6 +276,8 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--contradictions", action="store_true")
     ap.add_argument("--no-schedule", action="store_true")
+    ap.add_argument("--multifactor", action="store_true",
+                    help="slurm.conf with priority/multifactor (fairshare, age, size, partition)")
     a = ap.parse_args()
     if a.jobs < 1 or a.nodes < 4:
         ap.error("--jobs >= 1 and --nodes >= 4")
@@ -267,7 +287,7 @@ def main():
     sched = schedule(jobs, site, a.no_schedule)
     os.makedirs(a.out, exist_ok=True)
     with open(os.path.join(a.out, "slurm.conf"), "w") as fp:
-        fp.write(site.conf())
+        fp.write(site.conf(a.multifactor))
     with open(os.path.join(a.out, "jobs.sacct"), "w") as fp:
         count = write_sacct(fp, jobs, sched, rng, a.contradictions)
     with open(os.path.join(a.out, "sacctmgr.txt"), "w") as fp:

@@ -25,7 +25,7 @@ static void merged(FILE *fp, const tp_sacct *s, const char *partition)
 }
 
 void sim_sacct_warn(FILE *fp, const tp_sacct *s, const sim_actual *a,
-		    const char *partition)
+		    const char *partition, bool partitioned)
 {
 	const tp_sacct_warnings *w = &s->warn;
 	one(fp, s, &w->nnodes, "give NNodes unlike their NodeList's count",
@@ -48,7 +48,8 @@ void sim_sacct_warn(FILE *fp, const tp_sacct *s, const sim_actual *a,
 		fprintf(fp, "toposim: warning: %s: %zu job(s) of other partitions ran on partition %s's nodes (first: line %zu): not replayed, so the partition's nodes were busier in Slurm's schedule than in the replay\n",
 			s->name, w->overlap.n, partition ? partition : "?",
 			w->overlap.first_line);
-	merged(fp, s, partition);
+	if (!partitioned)
+		merged(fp, s, partition);
 	if (a && a->shared)
 		fprintf(fp, "toposim: warning: %s: %zu job(s) shared a node with another job in Slurm's schedule (first: line %zu): the replay gives every job whole nodes, so its waits are not comparable with Slurm's; Slurm's utilisation counts a node once however many jobs it held\n",
 			s->name, a->shared, a->first_shared_line);

@@ -9,14 +9,16 @@
 #ifndef SIM_SACCT_WARN_H
 #define SIM_SACCT_WARN_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "actual.h"
 #include "trace/sacct.h"
 
-/* Writes the warnings to fp; `partition` is --partition (NULL: none). */
+/* Writes the warnings to fp; `partition` is --partition (NULL: none);
+ * `partitioned`: every job kept to its partition's nodes (the site). */
 void sim_sacct_warn(FILE *fp, const tp_sacct *s, const sim_actual *a,
-		    const char *partition);
+		    const char *partition, bool partitioned);
 
 /* The counts as the summary's "warnings" member (a line ending in ",\n");
  * `shared`: sim_actual.shared. */

@@ -9,6 +9,7 @@
 #include "base/conffile.h"
 #include "base/grow.h"
 #include "base/hostlist.h"
+#include "site/site_prio.h"
 #include "trace/sacct.h"
 
 #define MAX_DEPTH 8
@@ -414,6 +415,8 @@ static int read_file(reader *r, const char *path, int depth)
 			bad_line = node_line(r, path, &l);
 		else if (tp_conf_get(&l, "PartitionName"))
 			bad_line = part_line(r, path, &l);
+		else
+			bad_line = tp_site_prio_line(&r->s->prio, path, &l, r->err);
 		if (bad_line) {
 			rc = -1;
 			break;
@@ -427,6 +430,7 @@ int tp_site_read(const char *path, tp_site *s, tp_error *err)
 {
 	memset(s, 0, sizeof(*s));
 	reader r = { .s = s, .err = err };
+	tp_site_prio_default(&s->prio);
 	int rc = (s->path = strdup(path)) ? read_file(&r, path, 0) :
 		 tp_errorf(err, "%s: out of memory", path);
 	defaults_clear(&r.node_def);
@@ -448,6 +452,7 @@ void tp_site_fini(tp_site *s)
 		free(s->parts[i].nodes);
 	}
 	free(s->parts);
+	free(s->prio.sched_params);
 	free(s->path);
 	memset(s, 0, sizeof(*s));
 }

@@ -17,6 +17,11 @@
  *    as Slurm's old key), OverSubscribe= (Shared= old key: NO, YES[:N],
  *    FORCE[:N], EXCLUSIVE), State= (UP, DOWN, DRAIN, INACTIVE),
  *    Default=YES;
+ *  - the priority settings (tp_site_prio): PriorityType, PriorityWeight*
+ *    (TRES: CPU, Mem, Node, GRES/gpu), PriorityMaxAge,
+ *    PriorityDecayHalfLife, PriorityCalcPeriod (Slurm's time forms, a
+ *    bare number minutes), PriorityFavorSmall, PriorityFlags;
+ *    SchedulerParameters kept as written;
  *  - every other line and key is not read.
  * A node named twice, a partition named twice, a partition node no
  * NodeName line defines, a bad number or word: an error naming file,
@@ -31,6 +36,7 @@
 
 #include "base/error.h"
 #include "base/name_index.h"
+#include "priority/prio.h"
 
 #define TP_SITE_UNLIMITED (-1)
 
@@ -66,6 +72,18 @@ typedef struct tp_site_part {
 	int line;              /* of its PartitionName line */
 } tp_site_part;
 
+/* slurm.conf's priority settings, Slurm's defaults where not given. */
+typedef struct tp_site_prio {
+	bool multifactor;      /* PriorityType=priority/multifactor */
+	tp_prio_conf conf;     /* weights, PriorityMaxAge, flags (the
+				* machine's size is the caller's) */
+	int64_t decay_half_life; /* s (7 days; 0: none) */
+	int64_t calc_period;   /* s (300) */
+	bool fair_tree;        /* not NO_FAIR_TREE / DEPTH_OBLIVIOUS */
+	char unmodelled[128];  /* PriorityFlags read but not modelled */
+	char *sched_params;    /* SchedulerParameters, or NULL */
+} tp_site_prio;
+
 typedef struct tp_site {
 	tp_site_node *nodes;
 	size_t nnodes, capnodes;
@@ -74,6 +92,7 @@ typedef struct tp_site {
 	tp_name_index node_index;
 	tp_site_part *parts;
 	size_t nparts, capparts;
+	tp_site_prio prio;
 	char *path;
 } tp_site;
 
