@@ -12,7 +12,7 @@ contradict themselves (NNodes unlike the NodeList, Elapsed unlike End -
 Start, a job id twice, UNLIMITED limits) in known numbers, printed to
 standard error.
 
-usage: site-gen.py --out DIR [--jobs N] [--nodes N] [--seed S]
+usage: site-gen.py --out DIR [--jobs N] [--nodes N] [--seed S] [--interarrival S]
                    [--contradictions] [--no-schedule] [--multifactor]
 
 --no-schedule writes Start = Submit (no scheduling: for timing replays of
@@ -98,12 +98,12 @@ class Site:
         ])
 
 
-def make_jobs(rng, n, site):
+def make_jobs(rng, n, site, interarrival):
     """Requests in submit order: (submit, part, nodes, cpus_per_node, run,
     limit, account, user, qos)."""
     jobs, t = [], 0
     for _ in range(n):
-        t += int(rng.expovariate(1 / 120.0))
+        t += int(rng.expovariate(1 / interarrival))
         part = rng.choices(["batch", "shared", "gpu"], [4, 5, 1])[0]
         if part == "batch":
             nodes = rng.choice([1, 1, 2, 4, 8])
@@ -128,10 +128,11 @@ def schedule(jobs, site, no_schedule):
     whole-node partitions take idle nodes only."""
     free = dict(site.cpus)
     ends, queue, out = [], [], [None] * len(jobs)
-    if no_schedule:
+    if no_schedule:  # nodes spread over the partition, times as submitted
         for i, j in enumerate(jobs):
-            names = site.parts[j[1]][:j[2]]
-            out[i] = (j[0], names)
+            p = site.parts[j[1]]
+            k = (i * 7) % max(1, len(p) - j[2] + 1)
+            out[i] = (j[0], p[k:k + j[2]])
         return out
 
     def fits(j):
@@ -274,6 +275,8 @@ def main():
     ap.add_argument("--jobs", type=int, default=300)
     ap.add_argument("--nodes", type=int, default=16)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--interarrival", type=float, default=120.0,
+                    help="mean seconds between submissions (120)")
     ap.add_argument("--contradictions", action="store_true")
     ap.add_argument("--no-schedule", action="store_true")
     ap.add_argument("--multifactor", action="store_true",
@@ -283,7 +286,7 @@ def main():
         ap.error("--jobs >= 1 and --nodes >= 4")
     rng = random.Random(a.seed)
     site = Site(a.nodes)
-    jobs = make_jobs(rng, a.jobs, site)
+    jobs = make_jobs(rng, a.jobs, site, a.interarrival)
     sched = schedule(jobs, site, a.no_schedule)
     os.makedirs(a.out, exist_ok=True)
     with open(os.path.join(a.out, "slurm.conf"), "w") as fp:

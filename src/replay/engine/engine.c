@@ -57,7 +57,8 @@ typedef struct engine {
 	tp_sim_result *out;
 	tp_error *err;
 	int64_t next_tick;   /* opts.order: the next recalculation */
-	bool resort;         /* opts.order: the keys changed */
+	size_t appended;     /* opts.order: jobs queued at the tail since the
+			      * queue was last in order */
 } engine;
 
 const char *tp_status_name(tp_status s)
@@ -134,7 +135,7 @@ static void new_key(engine *e, replay_job *j)
 	if (!o)
 		return;
 	o->key(o->arg, &j->job, e->c.now, &j->key);
-	e->resort = true;
+	e->appended++;
 }
 
 static int resubmit(engine *e, replay_job *j, int64_t estimate)
@@ -309,8 +310,29 @@ static int by_key(const void *a, const void *b)
 	return tp_prio_order(&x->key, &y->key);
 }
 
+/* The queue's last `n` entries, queued since it was in order, moved to
+ * their places (binary search in the ordered rest): a pass at every
+ * arrival then costs no full sort. */
+static void insert_tail(tp_cluster *c, size_t n)
+{
+	for (size_t k = c->nqueue - n; k < c->nqueue; k++) {
+		tp_job *x = c->queue[k];
+		size_t lo = 0, hi = k;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (by_key(&c->queue[mid], &x) <= 0)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		memmove(&c->queue[lo + 1], &c->queue[lo], (k - lo) * sizeof(*c->queue));
+		c->queue[lo] = x;
+	}
+}
+
 /* opts.order: at a tick the site recalculates and every waiting job gets
- * its key again; the queue is sorted when a key changed. */
+ * its key again, and the queue is sorted; between ticks the jobs queued
+ * since are put in their places. */
 static int order_queue(engine *e)
 {
 	const tp_engine_order *o = e->opts->order;
@@ -324,11 +346,12 @@ static int order_queue(engine *e)
 			o->key(o->arg, c->queue[i], c->now,
 			       &((replay_job *)c->queue[i]->owner)->key);
 		e->next_tick = (c->now / o->period + 1) * o->period;
-		e->resort = true;
+		if (c->nqueue > 1)
+			qsort(c->queue, c->nqueue, sizeof(*c->queue), by_key);
+	} else if (e->appended && c->nqueue > 1) {
+		insert_tail(c, e->appended < c->nqueue ? e->appended : c->nqueue);
 	}
-	if (e->resort && c->nqueue > 1)
-		qsort(c->queue, c->nqueue, sizeof(*c->queue), by_key);
-	e->resort = false;
+	e->appended = 0;
 	return 0;
 }
 

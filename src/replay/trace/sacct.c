@@ -496,12 +496,12 @@ static int number_field(sacct_reader *r, int c, int64_t hi, int64_t *v,
 			tp_error *err)
 {
 	const char *s = field(r, c);
-	char what[32];
 	*v = -1;
-	if (!s)
+	if (!s || !parse_uint(s, hi, v))
 		return 0;
+	char what[32]; /* only on an error: this runs for every field */
 	snprintf(what, sizeof(what), "bad %s", col_name[c]);
-	return parse_uint(s, hi, v) ? bad(r, err, what, s) : 0;
+	return bad(r, err, what, s);
 }
 
 static bool partition_word(const char *s)
@@ -567,10 +567,12 @@ static int tres_field(sacct_reader *r, int c, const char *name, int64_t *v,
 		      tp_error *err)
 {
 	const char *s = field(r, c);
-	char what[48];
 	*v = TP_SACCT_UNKNOWN;
+	if (!s || !tp_sacct_tres(s, name, v))
+		return 0;
+	char what[48];
 	snprintf(what, sizeof(what), "bad %s", col_name[c]);
-	return s && tp_sacct_tres(s, name, v) ? bad(r, err, what, s) : 0;
+	return bad(r, err, what, s);
 }
 
 static int32_t count32(int64_t v)
