@@ -18,6 +18,7 @@ PriorityWeightFairshare=1000
 PriorityWeightAge=0
 PriorityDecayHalfLife=7-0
 PriorityCalcPeriod=5
+SchedulerParameters=bf_interval=60,bf_max_job_test=100
 NodeName=n1 CPUs=4
 PartitionName=p Nodes=n1 Default=YES MaxTime=1-0
 EOF2
@@ -72,6 +73,7 @@ start() { # CSV ID: the job's simulated start
 if run mf --sacct "$tmp/ua.sacct" --slurm-conf "$tmp/mf.conf" --sacctmgr "$tmp/assoc.txt" \
 	--sprio-out "$tmp/sprio.csv" --sprio-at 3300; then ok; else bad "multifactor: $(cat "$tmp/mf.err")"; fi
 has "$tmp/mf.err" "priority: priority/multifactor .* recalculated every 300 s, Fair Tree" "model named"
+has "$tmp/mf.err" "SchedulerParameters=bf_interval=60,bf_max_job_test=100 is not modelled: the policy --policy fcfs runs at every event" "scheduler rhythm not modelled, said"
 [ "$(start "$tmp/mf.csv" 12)" = 10800 ] && ok || bad "job 12 at $(start "$tmp/mf.csv" 12), not 10800"
 [ "$(start "$tmp/mf.csv" 11)" = 10900 ] && ok || bad "job 11 at $(start "$tmp/mf.csv" 11), not 10900"
 # the same with the usage in ub's history: 11 first

@@ -170,6 +170,9 @@ static void say(const sim_config *c, const sim_site *st)
 	if (p->multifactor && p->unmodelled[0])
 		fprintf(stderr, "toposim: warning: PriorityFlags %s not modelled (Fair Tree, age from submission)\n",
 			p->unmodelled);
+	if (p->sched_params)
+		fprintf(stderr, "toposim: warning: %s: SchedulerParameters=%s is not modelled: the policy --policy %s runs at every event over the whole queue (no sched_interval, default_queue_depth, bf_interval, bf_window, bf_resolution, bf_max_job_test)\n",
+			c->slurm_conf, p->sched_params, c->set.policy);
 	if (sp->no_assoc)
 		fprintf(stderr, "toposim: warning: %s: %zu job(s) of no association in --sacctmgr (first: line %zu): fairshare factor 0, their usage not charged\n",
 			c->sacct, sp->no_assoc, sp->first_no_assoc_line);
