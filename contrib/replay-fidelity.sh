@@ -189,7 +189,7 @@ live_run() { # CONFIG DIR
 		--format=JobID,JobIDRaw,JobName,Submit,Start,End,Elapsed,Timelimit,NNodes,NCPUS,ReqCPUS,ReqMem,ReqTRES,AllocTRES,Partition,QOS,Account,User,Priority,State,NodeList \
 		>"$d/live.sacct"
 	"${x[@]}" sacctmgr -i dump topo file="$cl/run-out/assoc.cfg" >/dev/null
-	"${x[@]}" sacctmgr -P -n show qos format=Name,Priority,MaxJobsPU >"$d/qos.txt"
+	"${x[@]}" sacctmgr -P show qos format=Name,Priority,MaxJobsPU >"$d/qos.txt"
 	cp "$cl/run-out/assoc.cfg" "$d/assoc.cfg"
 	cp "$cl/run-out/submitted" "$cl/run-out/sprio" "$d/"
 	cp "$cl/slurm.conf" "$d/slurm.conf"
@@ -203,7 +203,7 @@ replay() { # CONFIG DIR
 		sprio=(--sprio-out "$d/sprio.replay" --sprio-at "$(replay_instants "$d")")
 	fi
 	"$TOPOSIM" --sacct "$d/live.sacct" --slurm-conf "$d/slurm.conf" \
-		--sacctmgr "$d/assoc.cfg" --topology "$d/topology.conf" "${REPLAY_ARGS[@]}" \
+		--sacctmgr "$d/assoc.cfg" --qos "$d/qos.txt" --topology "$d/topology.conf" "${REPLAY_ARGS[@]}" \
 		"${sprio[@]}" --jobs-csv "$d/replay.csv" --summary-json "$d/replay.json" \
 		>"$d/replay.out" 2>"$d/replay.err" ||
 		{ tail -n 5 "$d/replay.err" >&2; die "$c: toposim failed"; }

@@ -100,6 +100,32 @@ has "$tmp/nofs.err" "PriorityWeightFairshare is 1000 but no --sacctmgr" "no asso
 sed 's/|b|ub|/|b|ux|/' "$tmp/ua.sacct" > "$tmp/ux.sacct"
 run ux --sacct "$tmp/ux.sacct" --slurm-conf "$tmp/mf.conf" --sacctmgr "$tmp/assoc.txt"
 has "$tmp/ux.err" "1 job\(s\) of no association in --sacctmgr \(first: line 5\)" "missing association"
+# QOS priorities (--qos): with a QOS weight job 12's QOS `high` puts it
+# before job 11 although ub's history gives ua the better fairshare.
+sed 's/^PriorityWeightAge=0$/PriorityWeightAge=0\nPriorityWeightQOS=5000/' "$tmp/mf.conf" > "$tmp/mfq.conf"
+sed -e '1s/$/|QOS/' -e '2,4s/$/|normal/' -e '5s/$/|high/' "$tmp/ub.sacct" > "$tmp/ubq.sacct"
+printf 'Name|Priority|MaxJobsPU\nnormal|0|\nhigh|100|2\n' > "$tmp/qos.txt"
+run q --sacct "$tmp/ubq.sacct" --slurm-conf "$tmp/mfq.conf" --sacctmgr "$tmp/assoc.txt" \
+	--qos "$tmp/qos.txt" --sprio-out "$tmp/sprioq.csv" --sprio-at 3300
+[ "$(start "$tmp/q.csv" 12)" = 10800 ] && ok || bad "--qos: job 12 at $(start "$tmp/q.csv" 12), not 10800"
+hasnt "$tmp/q.err" "no --qos" "--qos: no warning"
+has "$tmp/sprioq.csv" '^10500,12,[0-9]+,1,0.000000,[0-9.]+,[0-9.]+,[0-9.]+,1.000000,' "job 12's QOS factor 1"
+has "$tmp/sprioq.csv" '^10500,11,[0-9]+,1,0.000000,[0-9.]+,[0-9.]+,[0-9.]+,0.000000,' "job 11's QOS factor 0"
+run noq --sacct "$tmp/ubq.sacct" --slurm-conf "$tmp/mfq.conf" --sacctmgr "$tmp/assoc.txt"
+[ "$(start "$tmp/noq.csv" 11)" = 10800 ] && ok || bad "no --qos: job 11 at $(start "$tmp/noq.csv" 11)"
+has "$tmp/noq.err" "PriorityWeightQOS is 5000 but no --qos: every QOS factor is 0" "no --qos said"
+printf 'Name|Priority\nnormal|0\n' > "$tmp/qos1.txt"
+run q1 --sacct "$tmp/ubq.sacct" --slurm-conf "$tmp/mfq.conf" --qos "$tmp/qos1.txt"
+has "$tmp/q1.err" "1 job\(s\) of a QOS .*qos1.txt lacks \(first: line 5\): QOS factor 0" "a QOS the table lacks"
+printf 'Name|Priority\nnormal|0\nhigh|x1\n' > "$tmp/qos2.txt"
+run q2 --sacct "$tmp/ubq.sacct" --slurm-conf "$tmp/mfq.conf" --qos "$tmp/qos2.txt" && bad "a bad QOS priority accepted"
+has "$tmp/q2.err" "qos2.txt:3: bad Priority 'x1'" "bad QOS priority named"
+printf 'Name|Prio\nnormal|0\n' > "$tmp/qos3.txt"
+run q3 --sacct "$tmp/ubq.sacct" --slurm-conf "$tmp/mfq.conf" --qos "$tmp/qos3.txt" && bad "a QOS header without Priority accepted"
+has "$tmp/q3.err" "qos3.txt:1: the header lacks Name or Priority" "QOS header named"
+printf 'Name|Priority\nhigh|1\nhigh|2\n' > "$tmp/qos4.txt"
+run q4 --sacct "$tmp/ubq.sacct" --slurm-conf "$tmp/mfq.conf" --qos "$tmp/qos4.txt" && bad "a QOS twice accepted"
+has "$tmp/q4.err" "qos4.txt:3: QOS 'high' a second time" "QOS twice named"
 # Bad use.
 "$toposim" --sacct "$tmp/ua.sacct" --sacctmgr "$tmp/assoc.txt" --policy fcfs \
 	--jobs-csv /dev/null --summary-json /dev/null 2> "$tmp/u1.err" && bad "--sacctmgr without --slurm-conf accepted"

@@ -19,12 +19,18 @@
 # both then recalculate at the same instants.
 set -euo pipefail
 stream=$1 out=$2 at=${3:-}
-now() { date +%s.%N; }
-# sleep_until EPOCH: whole-second marks land on time (sleep takes fractions).
-sleep_until() {
-	local d
-	d=$(awk -v t="$1" -v n="$(now)" 'BEGIN { d = t - n; if (d > 0) printf "%.3f", d; else print 0 }')
-	[ "$d" = 0 ] || sleep "$d"
+# Times in milliseconds, bash arithmetic only: a submission costs one
+# sbatch and nothing else (no awk), so it keeps pace on a busy machine.
+now_ms() { local t; t=$(date +%s%N); echo $((t / 1000000)); }
+ms_of() { # SECONDS with at most 3 decimals -> milliseconds
+	local i=${1%%.*} f=000
+	[ "$i" = "$1" ] || f=${1#*.}000
+	echo $((10#$i * 1000 + 10#${f:0:3}))
+}
+sleep_until() { # EPOCH-MS
+	local d=$(($1 - $(now_ms)))
+	[ "$d" -gt 0 ] && sleep "$((d / 1000)).$(printf %03d $((d % 1000)))"
+	return 0
 }
 sample() {
 	local t
@@ -36,24 +42,24 @@ sample() {
 : >"$out/sprio"
 IFS=, read -ra marks <<<"$at"
 m=0
-t0=$(now)
+t0=$(now_ms)
 decay=${4:-}/priority_last_decay_ran
 if [ -n "${4:-}" ] && [ -s "$decay" ]; then
 	last=$(od -An -tu1 -N8 "$decay" | awk '{ for (i = 1; i <= NF; i++) v = v * 256 + $i; print v }')
-	t0=$(awk -v l="$last" -v n="$t0" -v p="${PRIO_PERIOD:-60}" \
-		'BEGIN { k = int((n + 1 - l) / p) + 1; printf "%.3f", l + k * p + 0.5 }')
-	echo "submit.sh: first submission at $t0 (priority recalculated at $last + k x ${PRIO_PERIOD:-60} s)" >&2
+	p=${PRIO_PERIOD:-60}
+	k=$(((t0 / 1000 + 1 - last) / p + 1))
+	t0=$(((last + k * p) * 1000 + 500))
+	echo "submit.sh: first submission at $t0 ms (priority recalculated at $last + $k x $p s)" >&2
 fi
 while IFS=$'\t' read -r idx off user acct part qos nodes cores mem excl limit run; do
 	[ "$idx" = idx ] && continue
 	# sprio samples due before this submission
-	while [ "$m" -lt "${#marks[@]}" ] &&
-		awk -v a="${marks[$m]}" -v b="$off" 'BEGIN { exit !(a <= b) }'; do
-		sleep_until "$(awk -v t="$t0" -v o="${marks[$m]}" 'BEGIN { printf "%.3f", t + o }')"
+	while [ "$m" -lt "${#marks[@]}" ] && [ $((marks[m] * 1000)) -le "$(ms_of "$off")" ]; do
+		sleep_until $((t0 + marks[m] * 1000))
 		sample
 		m=$((m + 1))
 	done
-	sleep_until "$(awk -v t="$t0" -v o="$off" 'BEGIN { printf "%.3f", t + o }')"
+	sleep_until $((t0 + $(ms_of "$off")))
 	size=(-n "$cores" "--mem-per-cpu=$mem")
 	[ "$excl" = 1 ] && size=(-N "$nodes" --exclusive --mem=0)
 	jid=$(sbatch --parsable --uid="$user" --account="$acct" --partition="$part" \
@@ -63,7 +69,7 @@ while IFS=$'\t' read -r idx off user acct part qos nodes cores mem excl limit ru
 	echo "$idx $jid $(date +%s)" >>"$out/submitted"
 done <"$stream"
 while [ "$m" -lt "${#marks[@]}" ]; do
-	sleep_until "$(awk -v t="$t0" -v o="${marks[$m]}" 'BEGIN { printf "%.3f", t + o }')"
+	sleep_until $((t0 + marks[m] * 1000))
 	sample
 	m=$((m + 1))
 done

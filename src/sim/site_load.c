@@ -151,6 +151,23 @@ static int instants(const sim_config *c, sim_site *st, int64_t base,
 	return 0;
 }
 
+/* --qos: each job's QOS priority; jobs of a QOS the table lacks get 0,
+ * counted in a warning. */
+static int site_qos(const sim_config *c, sim_site *st, const tp_sacct *s,
+		    tp_error *err)
+{
+	tp_qos_table q;
+	size_t first = 0;
+	if (tp_qos_read(c->qos, &q, err))
+		return -1;
+	size_t missing = tp_siteprio_qos(&st->sp, s, &q, &first);
+	tp_qos_fini(&q);
+	if (missing)
+		fprintf(stderr, "toposim: warning: %s: %zu job(s) of a QOS %s lacks (first: line %zu): QOS factor 0\n",
+			c->sacct, missing, c->qos, first);
+	return 0;
+}
+
 /* What the model leaves out, said once. */
 static void say(const sim_config *c, const sim_site *st)
 {
@@ -164,8 +181,8 @@ static void say(const sim_config *c, const sim_site *st)
 	if (p->multifactor && p->conf.w_fs && !st->have_tree)
 		fprintf(stderr, "toposim: warning: PriorityWeightFairshare is %u but no --sacctmgr: every fairshare factor is 0\n",
 			p->conf.w_fs);
-	if (p->multifactor && p->conf.w_qos)
-		fprintf(stderr, "toposim: warning: PriorityWeightQOS is %u, but QOS priorities are not modelled: every QOS factor is 0\n",
+	if (p->multifactor && p->conf.w_qos && !c->qos)
+		fprintf(stderr, "toposim: warning: PriorityWeightQOS is %u but no --qos: every QOS factor is 0\n",
 			p->conf.w_qos);
 	if (p->multifactor && p->unmodelled[0])
 		fprintf(stderr, "toposim: warning: PriorityFlags %s not modelled (Fair Tree, age from submission)\n",
@@ -193,6 +210,8 @@ int sim_site_prio(const sim_config *c, sim_site *st, const tp_sacct *s,
 	if (tp_siteprio_init(&st->sp, &st->site, s, st->have_tree ? &st->tree : NULL, err))
 		return -1;
 	st->ordered = true;
+	if (c->qos && site_qos(c, st, s, err))
+		return -1;
 	size_t first = c->slice_count ? c->slice_first : 0;
 	int64_t until = first < s->w.njobs ? s->w.jobs[first].submit : 0;
 	tp_siteprio_seed(&st->sp, s, first < s->w.njobs ? first : 0, until);

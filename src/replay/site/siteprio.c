@@ -88,6 +88,8 @@ static void prio_in(const tp_siteprio *sp, const tp_siteprio_job *x,
 			if (sp->tree->a[a].priority > in->assoc_prio_max)
 				in->assoc_prio_max = sp->tree->a[a].priority;
 	}
+	in->qos_prio = x->qos_prio;
+	in->qos_prio_max = sp->qos_max;
 	in->tres[TP_TRES_CPU] = x->req_cpus;
 	in->tres[TP_TRES_NODE] = j->nodes;
 	in->tres[TP_TRES_GPU] = x->tres_gpu;
@@ -235,6 +237,21 @@ void tp_siteprio_fini(tp_siteprio *sp)
 	free(sp->full);
 	free(sp->fresh);
 	memset(sp, 0, sizeof(*sp));
+}
+
+size_t tp_siteprio_qos(tp_siteprio *sp, const tp_sacct *s,
+		       const tp_qos_table *q, size_t *first_line)
+{
+	size_t missing = 0;
+	sp->qos_max = q->max;
+	for (size_t i = 0; i < sp->njobs; i++) {
+		int32_t k = s->runs[i].res.qos;
+		int64_t p = k >= 0 ? tp_qos_priority(q, s->names[k]) : -1;
+		sp->jobs[i].qos_prio = p > 0 ? (uint32_t)p : 0;
+		if (p < 0 && !missing++)
+			*first_line = s->runs[i].line;
+	}
+	return missing;
 }
 
 void tp_siteprio_trace(tp_siteprio *sp, FILE *fp, int64_t *at, size_t n)

@@ -17,8 +17,10 @@
  * recorded Start and End, step by step, up to the slice's first
  * submission.
  *
- * Not modelled (said by toposim): QOS priorities (the QOS factor is 0),
- * nice values (sacct has none), PriorityFlags ACCRUE_ALWAYS,
+ * QOS priorities from a table of the site's QOS (site/qos.h), when
+ * given (tp_siteprio_qos); without one every QOS factor is 0.
+ *
+ * Not modelled (said by toposim): nice values (sacct has none), PriorityFlags ACCRUE_ALWAYS,
  * CALCULATE_RUNNING, INCR_ONLY, MAX_TRES and the non-Fair-Tree
  * algorithms, association limits, TRESBillingWeights (billing = CPUs).
  */
@@ -29,6 +31,7 @@
 
 #include "engine/engine.h"
 #include "priority/assoc.h"
+#include "site/qos.h"
 #include "site/site.h"
 #include "trace/sacct.h"
 
@@ -37,6 +40,7 @@ typedef struct tp_siteprio_job {
 	double cpus;        /* billing */
 	uint32_t req_cpus;  /* for job size (0 unknown) */
 	uint32_t part_factor, tier;
+	uint32_t qos_prio;  /* its QOS's priority (0 unknown) */
 	int64_t tres_gpu;
 	int64_t start;      /* of its run, while it runs */
 	uint8_t state;      /* usage bookkeeping */
@@ -52,6 +56,7 @@ typedef struct tp_siteprio {
 	tp_siteprio_job *jobs;
 	size_t njobs, offset; /* the replay's job seq + offset = index */
 	uint32_t part_max;
+	uint32_t qos_max;    /* the largest QOS priority */
 	double *full;        /* per association: billing of runs charged
 			      * whole steps */
 	uint32_t *fresh;     /* runs started since the last step */
@@ -69,6 +74,12 @@ typedef struct tp_siteprio {
 int tp_siteprio_init(tp_siteprio *sp, const tp_site *site,
 		     const tp_sacct *s, tp_assoc_tree *tree, tp_error *err);
 void tp_siteprio_fini(tp_siteprio *sp);
+
+/* The QOS priorities of q (read, not kept) for the jobs of s, by their
+ * QOS column.  Returns the number of jobs whose QOS q lacks (their QOS
+ * factor is 0); *first_line: the sacct line of the first. */
+size_t tp_siteprio_qos(tp_siteprio *sp, const tp_sacct *s,
+		       const tp_qos_table *q, size_t *first_line);
 
 /* The usage of the jobs at [0, first), charged over their recorded runs up
  * to time `until` (the replay's first submission); the replay's jobs are
