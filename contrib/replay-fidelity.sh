@@ -198,19 +198,25 @@ live_run() { # CONFIG DIR
 }
 
 replay() { # CONFIG DIR
-	local c=$1 d=$2 first sprio=()
-	if [ -n "$SPRIO_AT" ] && [ "$PRIORITY" = multifactor ]; then
-		sprio=(--sprio-out "$d/sprio.replay" --sprio-at "$(replay_instants "$d")")
-	fi
-	"$TOPOSIM" --sacct "$d/live.sacct" --slurm-conf "$d/slurm.conf" \
-		--sacctmgr "$d/assoc.cfg" --qos "$d/qos.txt" --topology "$d/topology.conf" "${REPLAY_ARGS[@]}" \
-		"${sprio[@]}" --jobs-csv "$d/replay.csv" --summary-json "$d/replay.json" \
+	local c=$1 d=$2 site
+	site=(--sacct "$d/live.sacct" --slurm-conf "$d/slurm.conf" --sacctmgr "$d/assoc.cfg"
+		--qos "$d/qos.txt" --topology "$d/topology.conf" "${REPLAY_ARGS[@]}")
+	"$TOPOSIM" "${site[@]}" --jobs-csv "$d/replay.csv" --summary-json "$d/replay.json" \
 		>"$d/replay.out" 2>"$d/replay.err" ||
 		{ tail -n 5 "$d/replay.err" >&2; die "$c: toposim failed"; }
+	# The priorities at sprio's instants, usage charged from Slurm's own
+	# schedule (--usage recorded): the formula compared, not the
+	# schedule the replay made.
+	if [ -n "$SPRIO_AT" ] && [ "$PRIORITY" = multifactor ] && [ -s "$d/sprio" ]; then
+		"$TOPOSIM" "${site[@]}" --usage recorded --sprio-out "$d/sprio.replay" \
+			--sprio-at "$(replay_instants "$d")" --jobs-csv /dev/null \
+			--summary-json /dev/null >/dev/null 2>"$d/sprio-replay.err" ||
+			{ tail -n 5 "$d/sprio-replay.err" >&2; die "$c: toposim --sprio-out failed"; }
+	fi
 	python3 "$root/contrib/fidelity/compare.py" "$d/live.sacct" "$d/replay.csv" \
 		--interval "$INTERVAL" --label "$SERIES $c" --errors "$d/errors.txt" \
 		--json "$d/fidelity.json" >"$d/fidelity.txt"
-	if [ ${#sprio[@]} -gt 0 ]; then
+	if [ -s "$d/sprio.replay" ]; then
 		python3 "$root/contrib/fidelity/sprio-compare.py" "$d/sprio" "$d/sprio.replay" \
 			--live-sacct "$d/live.sacct" --slurm-conf "$d/slurm.conf" >"$d/sprio.txt" || true
 	fi
@@ -225,7 +231,7 @@ replay_instants() { # DIR
 	local first
 	first=$(awk 'NR == 1 || $3 < m { m = $3 } END { print m }' "$1/submitted")
 	cut -d'|' -f1 "$1/sprio" | sort -un |
-		awk -v f="$first" '{ printf "%s%d", NR > 1 ? "," : "", int(($1 - f) / 60) * 60 }'
+		awk -v f="$first" '{ printf "%s%d", (NR > 1 ? "," : ""), int(($1 - f) / 60) * 60 }'
 }
 
 results=()

@@ -6,6 +6,7 @@
 #include "site/site.h"
 #include "tmpdir_util.h"
 
+#include <stdbool.h>
 #include <string.h>
 
 static void setup(void)
@@ -19,10 +20,10 @@ static void teardown(void)
 }
 
 /* root -> phys (50) -> {alice 1, bob parent}; root -> chem (30, prio 5)
- * -> sub (2) -> carol 3 */
-static void check_tree(const tp_assoc_tree *t)
+ * -> sub (2) -> carol 3; with root_user, root -> root's own user (1). */
+static void check_tree_root(const tp_assoc_tree *t, bool root_user)
 {
-	ck_assert_uint_eq(t->nusers, 3);
+	ck_assert_uint_eq(t->nusers, 3 + root_user);
 	int phys = tp_assoc_find(t, "phys", NULL), sub = tp_assoc_find(t, "sub", NULL);
 	int chem = tp_assoc_find(t, "chem", NULL);
 	int alice = tp_assoc_find(t, "phys", "alice"), bob = tp_assoc_find(t, "phys", "bob");
@@ -38,7 +39,14 @@ static void check_tree(const tp_assoc_tree *t)
 	ck_assert_uint_eq(t->a[carol].shares, 3);
 	ck_assert_uint_eq(t->a[chem].priority, 5);
 	ck_assert_int_eq(t->a[carol].fs_parent, sub);
-	ck_assert_uint_eq(t->a[0].nkids, 2);
+	ck_assert_uint_eq(t->a[0].nkids, 2 + root_user);
+	if (root_user)
+		ck_assert_int_eq(t->a[tp_assoc_find(t, "root", "root")].parent, 0);
+}
+
+static void check_tree(const tp_assoc_tree *t)
+{
+	check_tree_root(t, false);
 }
 
 START_TEST(test_show_assoc)
@@ -56,7 +64,7 @@ START_TEST(test_show_assoc)
 		"c|sub|||2||chem\n"
 		"c|sub|carol||3||\n");
 	ck_assert_msg(tp_sacctmgr_read(path, &t, &err) == 0, "%s", err.msg);
-	ck_assert_uint_eq(t.nusers, 4); /* root's own user too */
+	check_tree_root(&t, true); /* root's own user too */
 	tp_assoc_fini(&t);
 }
 END_TEST
@@ -80,8 +88,9 @@ START_TEST(test_dump)
 		"Parent - 'sub'\n"
 		"User - 'carol':Fairshare=3\n");
 	ck_assert_msg(tp_sacctmgr_read(path, &t, &err) == 0, "%s", err.msg);
-	ck_assert_int_lt(tp_assoc_find(&t, "root", "root"), 0); /* root's own */
-	check_tree(&t);
+	/* root's own user association is one of the users Fair Tree ranks
+	 * (slurmctld's fairshare factors count it) */
+	check_tree_root(&t, true);
 	tp_assoc_fini(&t);
 	/* the same tree from the table without root's user */
 	path = tmpdir_write("assoc.txt",

@@ -126,6 +126,12 @@ has "$tmp/q3.err" "qos3.txt:1: the header lacks Name or Priority" "QOS header na
 printf 'Name|Priority\nhigh|1\nhigh|2\n' > "$tmp/qos4.txt"
 run q4 --sacct "$tmp/ubq.sacct" --slurm-conf "$tmp/mfq.conf" --qos "$tmp/qos4.txt" && bad "a QOS twice accepted"
 has "$tmp/q4.err" "qos4.txt:3: QOS 'high' a second time" "QOS twice named"
+# --usage recorded: usage charged from the recorded runs; here no waiting
+# job's order depends on which, so the replay is the same.
+run rec --sacct "$tmp/ua.sacct" --slurm-conf "$tmp/mf.conf" --sacctmgr "$tmp/assoc.txt" --usage recorded
+cmp -s "$tmp/mf.csv" "$tmp/rec.csv" && ok || bad "--usage recorded changed this replay"
+run rec2 --sacct "$tmp/ua.sacct" --slurm-conf "$tmp/mf.conf" --usage sometimes && bad "--usage sometimes accepted"
+has "$tmp/rec2.err" "--usage: 'sometimes' is neither replayed nor recorded" "bad --usage named"
 # Bad use.
 "$toposim" --sacct "$tmp/ua.sacct" --sacctmgr "$tmp/assoc.txt" --policy fcfs \
 	--jobs-csv /dev/null --summary-json /dev/null 2> "$tmp/u1.err" && bad "--sacctmgr without --slurm-conf accepted"

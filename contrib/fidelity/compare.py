@@ -26,11 +26,16 @@ Printed, one `key value` per line:
   rank_corr       Spearman's rank correlation of the start order
                   (ties by their mean rank; 1 when every start ties)
   kendall_tau     Kendall's tau-b of the same
+  delay_live_p50, delay_live_mean, delay_replay_mean: how long after
+                  the last event before it (a submission or an end of
+                  any job) each job started: Slurm's scheduling latency,
+                  which an event-driven replay does not have (s)
 --errors OUT writes `id error` per job (for the plot); --json OUT the
 same numbers as a JSON object.
 Only Python's standard library.
 """
 import argparse
+import bisect
 import calendar
 import csv
 import json
@@ -55,7 +60,8 @@ def epoch(s, where):
 
 
 def read_sacct(path):
-    """{job id: (submit, start)} of the jobs that started; skipped count."""
+    """{job id: (submit, start, end)} of the jobs that started (end None
+    when unknown); skipped count."""
     jobs, skipped = {}, 0
     with open(path) as fp:
         head = fp.readline().rstrip("\n").split("|")
@@ -78,7 +84,8 @@ def read_sacct(path):
                 continue
             if not jid.isdigit():
                 fail("%s:%d: job id '%s' is not a number" % (path, n, jid))
-            jobs[int(jid)] = (sub, st)
+            en = epoch(f[col["End"]], (path, n)) if "End" in col else None
+            jobs[int(jid)] = (sub, st, en)
     return jobs, skipped
 
 
@@ -93,7 +100,8 @@ def read_replay(path):
                 fail("%s: no %s column (toposim's jobs CSV?)" % (path, need))
         for n, f in enumerate(rd, 2):
             try:
-                jobs[int(f[col["id"]])] = (float(f[col["submit"]]), float(f[col["start"]]))
+                en = float(f[col["end"]]) if "end" in col else None
+                jobs[int(f[col["id"]])] = (float(f[col["submit"]]), float(f[col["start"]]), en)
             except (ValueError, IndexError):
                 fail("%s:%d: bad line" % (path, n))
     return jobs
@@ -163,8 +171,8 @@ def compare(live, replay, interval):
     rbase = min(replay[j][0] for j in common)
     err, lw, rw, ls, rs = [], [], [], [], []
     for j in common:
-        sub, st = live[j]
-        rsub, rst = replay[j]
+        sub, st = live[j][:2]
+        rsub, rst = replay[j][:2]
         rst_abs = rst - rbase + base
         err.append(rst_abs - st)
         lw.append(st - sub)
@@ -189,7 +197,27 @@ def compare(live, replay, interval):
         "rank_corr": spearman(ls, rs),
         "kendall_tau": kendall(ls, rs),
     }
+    dl, dr = delays(live, common), delays(replay, common)
+    if dl:
+        out["delay_live_p50"] = quantile(sorted(dl), 0.5)
+        out["delay_live_mean"] = sum(dl) / len(dl)
+    if dr:
+        out["delay_replay_mean"] = sum(dr) / len(dr)
     return out, list(zip(common, err))
+
+
+def delays(jobs, ids):
+    """Per job: start - the last submission or end at or before it."""
+    ev = sorted([j[0] for j in jobs.values()] +
+                [j[2] for j in jobs.values() if j[2] is not None])
+    if len(ev) == len(jobs):  # no end known
+        return []
+    out = []
+    for i in ids:
+        st = jobs[i][1]
+        k = bisect.bisect_right(ev, st)
+        out.append(st - ev[k - 1])
+    return out
 
 
 def main():

@@ -26,7 +26,7 @@ enum {
 	OPT_MACHINE, OPT_HET_JOBS, OPT_TRUTH, OPT_EXPDB, OPT_ORACLE,
 	OPT_OUTSIDE_RULE, OPT_SCALE_SIZES, OPT_LOAD, OPT_SACCT, OPT_PARTITION, OPT_SLURM_CONF,
 	OPT_BATSIM_CSV, OPT_SWF_OUT, OPT_RUNTIME_MODEL, OPT_VERSION, OPT_FRAG_CSV,
-	OPT_SACCTMGR, OPT_SPRIO_OUT, OPT_SPRIO_AT, OPT_QOS,
+	OPT_SACCTMGR, OPT_SPRIO_OUT, OPT_SPRIO_AT, OPT_QOS, OPT_USAGE,
 	OPT_SETTING = 1024, /* + index in tp_settings_table */
 };
 
@@ -37,6 +37,7 @@ static const struct option fixed_opts[] = {
 	{ "slurm-conf", required_argument, NULL, OPT_SLURM_CONF },
 	{ "sacctmgr", required_argument, NULL, OPT_SACCTMGR },
 	{ "qos", required_argument, NULL, OPT_QOS },
+	{ "usage", required_argument, NULL, OPT_USAGE },
 	{ "sprio-out", required_argument, NULL, OPT_SPRIO_OUT },
 	{ "sprio-at", required_argument, NULL, OPT_SPRIO_AT },
 	{ "scale-sizes", required_argument, NULL, OPT_SCALE_SIZES },
@@ -129,7 +130,7 @@ static void usage(FILE *fp)
 {
 	fprintf(fp, "usage: toposim {--workload FILE | --sacct FILE} --policy NAME [settings]\n"
 		"               [--partition NAME [--slurm-conf FILE]] [--scale-sizes F] [--load F]\n"
-		"               [--sacct FILE --slurm-conf FILE [--sacctmgr FILE] [--qos FILE] [--sprio-out OUT --sprio-at T,...]]\n"
+		"               [--sacct FILE --slurm-conf FILE [--sacctmgr FILE] [--qos FILE] [--usage replayed|recorded] [--sprio-out OUT --sprio-at T,...]]\n"
 		"               [--nodes N [--outside-rule never|one-node]] [--ppn P] [--alloc NAME]\n"
 		"               [--topology FILE [--fattree-conf FILE] | --torus FILE [--base-shapes canonical|all]]\n"
 		"               [--jobs FIRST:COUNT | --windows K:LEN:SEED | --windows LEN@I1,I2,...]\n"
@@ -265,6 +266,14 @@ static void parse_one(sim_config *c, int o, const char *arg)
 	case OPT_SLURM_CONF: c->slurm_conf = arg; break;
 	case OPT_SACCTMGR: c->sacctmgr = arg; break;
 	case OPT_QOS: c->qos = arg; break;
+	case OPT_USAGE:
+		if (!strcmp(arg, "recorded"))
+			c->usage_recorded = true;
+		else if (strcmp(arg, "replayed")) {
+			fprintf(stderr, "toposim: --usage: '%s' is neither replayed nor recorded\n", arg);
+			exit(2);
+		}
+		break;
 	case OPT_SPRIO_OUT: c->sprio_out = arg; break;
 	case OPT_SPRIO_AT: c->sprio_at = arg; break;
 	case 'p': set_setting(c, 0, arg); break;
@@ -366,8 +375,8 @@ static void check_sacct(sim_config *c)
 	}
 	if (c->slurm_conf && !c->partition && !c->sacct)
 		usage_error("--slurm-conf gives a partition's nodes: it needs --partition NAME");
-	if ((c->sacctmgr || c->qos || c->sprio_out) && !(c->sacct && c->slurm_conf))
-		usage_error("--sacctmgr, --qos and --sprio-out model the site's priority: they need --sacct and --slurm-conf");
+	if ((c->sacctmgr || c->qos || c->sprio_out || c->usage_recorded) && !(c->sacct && c->slurm_conf))
+		usage_error("--sacctmgr, --qos, --usage and --sprio-out model the site's priority: they need --sacct and --slurm-conf");
 	if (!c->sprio_out != !c->sprio_at)
 		usage_error("--sprio-out FILE and --sprio-at T[,T...] go together");
 	if (c->partition && !c->slurm_conf && !c->sacct)

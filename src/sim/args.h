@@ -28,6 +28,7 @@ typedef struct sim_config {
 				 * with --sacct the site's limits and priority */
 	const char *sacctmgr;   /* --sacctmgr: the associations (fairshare) */
 	const char *qos;        /* --qos: the QOS priorities */
+	bool usage_recorded;    /* --usage recorded */
 	const char *sprio_out, *sprio_at; /* the factors at instants */
 	size_t slice_first, slice_count; /* --jobs FIRST:COUNT; count 0: all */
 	sim_windows windows;    /* --windows; k 0: none */

@@ -215,6 +215,8 @@ int sim_site_prio(const sim_config *c, sim_site *st, const tp_sacct *s,
 	size_t first = c->slice_count ? c->slice_first : 0;
 	int64_t until = first < s->w.njobs ? s->w.jobs[first].submit : 0;
 	tp_siteprio_seed(&st->sp, s, first < s->w.njobs ? first : 0, until);
+	if (c->usage_recorded && tp_siteprio_recorded(&st->sp, s, err))
+		return -1;
 	if (c->sprio_out) {
 		if (instants(c, st, until, err))
 			return -1;

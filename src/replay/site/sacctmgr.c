@@ -210,8 +210,8 @@ static int dump_line(reader *r)
 		return bad(r, "an association before any Parent line", s);
 	if (account)
 		return add(r, name, NULL, r->parent, shares, prio);
-	if (!strcmp(r->parent, "root") && !strcmp(name, "root"))
-		return 0;
+	/* root's own user association too: Fair Tree ranks it with the
+	 * others, as the table form's root|root line. */
 	return add(r, r->parent, name, NULL, shares, prio);
 }
 

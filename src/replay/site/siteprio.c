@@ -11,6 +11,23 @@
 
 enum { RUN_NONE, RUN_FRESH, RUN_FULL };
 
+/* A recorded run's start or end. */
+typedef struct tp_siteprio_ev {
+	int64_t t;
+	uint32_t job;
+	uint8_t end;  /* ends before starts at one time */
+} hist_ev;
+
+static int by_time(const void *a, const void *b)
+{
+	const hist_ev *x = a, *y = b;
+	if (x->t != y->t)
+		return x->t < y->t ? -1 : 1;
+	if (x->end != y->end)
+		return x->end ? -1 : 1;
+	return (x->job > y->job) - (x->job < y->job);
+}
+
 /* ---- usage ----------------------------------------------------------- */
 
 static void run_start(tp_siteprio *sp, size_t i, int64_t start)
@@ -76,7 +93,9 @@ static void prio_in(const tp_siteprio *sp, const tp_siteprio_job *x,
 	memset(in, 0, sizeof(*in));
 	in->now = now;
 	in->eligible = j->submit > 0 ? j->submit : 1;
-	in->nodes = (uint32_t)j->nodes;
+	/* Slurm sizes a pending job by what it asked (min_nodes), not by
+	 * the nodes cons_tres later spread its CPUs over. */
+	in->nodes = x->min_nodes ? x->min_nodes : (uint32_t)j->nodes;
 	in->cpus = x->req_cpus;
 	in->time_limit = (uint32_t)((j->estimate + 59) / 60);
 	in->part_factor = x->part_factor;
@@ -136,9 +155,25 @@ static void trace(tp_siteprio *sp, const tp_cluster *c)
 
 /* ---- the engine's hooks ---------------------------------------------- */
 
+/* --usage recorded: the recorded starts and ends up to `now`, as the
+ * engine's hooks would have given them. */
+static void recorded_until(tp_siteprio *sp, int64_t now)
+{
+	while (sp->next_rec < sp->nrec && sp->rec[sp->next_rec].t <= now) {
+		const hist_ev *e = &sp->rec[sp->next_rec++];
+		tp_siteprio_job *j = &sp->jobs[e->job];
+		if (e->end)
+			run_end(sp, e->job, j->start, e->t);
+		else
+			run_start(sp, e->job, e->t);
+	}
+}
+
 static int tick(void *arg, const tp_cluster *c, tp_error *err)
 {
 	tp_siteprio *sp = arg;
+	if (sp->rec)
+		recorded_until(sp, c->now);
 	int rc = step(sp, c->now, err);
 	if (!rc)
 		trace(sp, c);
@@ -148,12 +183,16 @@ static int tick(void *arg, const tp_cluster *c, tp_error *err)
 static void ended(void *arg, const tp_job *j, int64_t start, int64_t end)
 {
 	tp_siteprio *sp = arg;
+	if (sp->rec)
+		return;
 	run_end(sp, sp->offset + (size_t)j->seq, start, end);
 }
 
 static void started(void *arg, const tp_job *j, int64_t start)
 {
 	tp_siteprio *sp = arg;
+	if (sp->rec)
+		return;
 	run_start(sp, sp->offset + (size_t)j->seq, start);
 }
 
@@ -189,7 +228,12 @@ static void one_job(tp_siteprio *sp, const tp_sacct *s, size_t i)
 	if (sp->tree && x->assoc < 0 && !sp->no_assoc++)
 		sp->first_no_assoc_line = s->runs[i].line;
 	x->cpus = billing(sp->site, p, r, s->w.jobs[i].nodes);
-	x->req_cpus = r->req_cpus > 0 ? (uint32_t)r->req_cpus : 0;
+	/* Job size counts the job's total_cpus once slurmctld has set it
+	 * (an exclusive job's whole nodes), so the CPUs allocated, else
+	 * those asked. */
+	x->req_cpus = r->alloc_cpus > 0 ? (uint32_t)r->alloc_cpus :
+		      r->req_cpus > 0 ? (uint32_t)r->req_cpus : 0;
+	x->min_nodes = r->min_nodes > 0 ? (uint32_t)r->min_nodes : 0;
 	x->part_factor = p ? p->priority_job_factor : 0;
 	x->tier = p ? p->priority_tier : 0;
 	x->tres_gpu = r->req_gpus > 0 ? r->req_gpus : 0;
@@ -236,6 +280,7 @@ void tp_siteprio_fini(tp_siteprio *sp)
 	free(sp->jobs);
 	free(sp->full);
 	free(sp->fresh);
+	free(sp->rec);
 	memset(sp, 0, sizeof(*sp));
 }
 
@@ -264,22 +309,6 @@ void tp_siteprio_trace(tp_siteprio *sp, FILE *fp, int64_t *at, size_t n)
 }
 
 /* ---- the history ----------------------------------------------------- */
-
-typedef struct hist_ev {
-	int64_t t;
-	uint32_t job;
-	uint8_t end;  /* ends before starts at one time */
-} hist_ev;
-
-static int by_time(const void *a, const void *b)
-{
-	const hist_ev *x = a, *y = b;
-	if (x->t != y->t)
-		return x->t < y->t ? -1 : 1;
-	if (x->end != y->end)
-		return x->end ? -1 : 1;
-	return (x->job > y->job) - (x->job < y->job);
-}
 
 void tp_siteprio_seed(tp_siteprio *sp, const tp_sacct *s, size_t first,
 		      int64_t until)
@@ -327,4 +356,21 @@ void tp_siteprio_seed(tp_siteprio *sp, const tp_sacct *s, size_t first,
 	for (size_t a = 0; sp->tree && a < sp->tree->n; a++)
 		sp->full[a] = 0;
 	sp->nfresh = 0;
+}
+
+int tp_siteprio_recorded(tp_siteprio *sp, const tp_sacct *s, tp_error *err)
+{
+	size_t n = 0, first = sp->offset;
+	free(sp->rec);
+	sp->rec = malloc(2 * (sp->njobs - first + 1) * sizeof(*sp->rec));
+	if (!sp->rec)
+		return tp_errorf(err, "out of memory");
+	for (size_t i = first; i < sp->njobs; i++) {
+		sp->rec[n++] = (hist_ev){ s->runs[i].start, (uint32_t)i, 0 };
+		sp->rec[n++] = (hist_ev){ s->runs[i].end, (uint32_t)i, 1 };
+	}
+	qsort(sp->rec, n, sizeof(*sp->rec), by_time);
+	sp->nrec = n;
+	sp->next_rec = 0;
+	return 0;
 }

@@ -39,6 +39,8 @@ typedef struct tp_siteprio_job {
 	int32_t assoc;      /* user association, -1 unknown */
 	double cpus;        /* billing */
 	uint32_t req_cpus;  /* for job size (0 unknown) */
+	uint32_t min_nodes; /* for job size: ReqTRES node= (0 unknown: its
+			     * node count) */
 	uint32_t part_factor, tier;
 	uint32_t qos_prio;  /* its QOS's priority (0 unknown) */
 	int64_t tres_gpu;
@@ -63,6 +65,9 @@ typedef struct tp_siteprio {
 	size_t nfresh, capfresh;
 	size_t no_assoc, first_no_assoc_line; /* jobs without association */
 	FILE *sprio;         /* factors at instants, or NULL */
+	struct tp_siteprio_ev *rec; /* --usage recorded: the recorded runs'
+				     * starts and ends, in time order */
+	size_t nrec, next_rec;
 	int64_t *at;
 	size_t nat, next_at;
 	tp_engine_order order;
@@ -80,6 +85,12 @@ void tp_siteprio_fini(tp_siteprio *sp);
  * factor is 0); *first_line: the sacct line of the first. */
 size_t tp_siteprio_qos(tp_siteprio *sp, const tp_sacct *s,
 		       const tp_qos_table *q, size_t *first_line);
+
+/* Usage charged from the replayed jobs' recorded runs (their Start and
+ * End in s) instead of the replay's own: the fairshare Slurm computed
+ * from its real schedule, whatever the replay does (toposim --usage
+ * recorded).  Call after tp_siteprio_seed.  0, or -1 with err. */
+int tp_siteprio_recorded(tp_siteprio *sp, const tp_sacct *s, tp_error *err);
 
 /* The usage of the jobs at [0, first), charged over their recorded runs up
  * to time `until` (the replay's first submission); the replay's jobs are

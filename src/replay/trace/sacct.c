@@ -584,7 +584,7 @@ static int32_t count32(int64_t v)
 static int res_fields(sacct_reader *r, sacct_vals *v, tp_error *err)
 {
 	tp_sacct_res *x = &v->res;
-	int64_t req_cpus, tres_cpus, alloc_cpus, mem, tres_mem, rg, ag, prio;
+	int64_t req_cpus, tres_cpus, alloc_cpus, mem, tres_mem, rg, ag, prio, rn;
 	const char *s = field(r, C_REQMEM);
 	x->mem_per = TP_SACCT_MEM_JOB;
 	mem = TP_SACCT_UNKNOWN;
@@ -594,6 +594,7 @@ static int res_fields(sacct_reader *r, sacct_vals *v, tp_error *err)
 	    tres_field(r, C_REQTRES, "cpu", &tres_cpus, err) ||
 	    tres_field(r, C_REQTRES, "mem", &tres_mem, err) ||
 	    tres_field(r, C_REQTRES, "gres/gpu", &rg, err) ||
+	    tres_field(r, C_REQTRES, "node", &rn, err) ||
 	    tres_field(r, C_ALLOCTRES, "cpu", &alloc_cpus, err) ||
 	    tres_field(r, C_ALLOCTRES, "gres/gpu", &ag, err) ||
 	    name_field(r, C_PARTITION, &x->partition, err) ||
@@ -611,6 +612,7 @@ static int res_fields(sacct_reader *r, sacct_vals *v, tp_error *err)
 	x->req_gpus = count32(rg);
 	x->alloc_gpus = count32(ag);
 	x->req_nodes = count32(v->nnodes);
+	x->min_nodes = count32(rn);
 	x->priority = prio;
 	return 0;
 }

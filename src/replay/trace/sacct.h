@@ -125,6 +125,7 @@ typedef struct tp_sacct_res {
 	int32_t req_gpus;    /* ReqTRES gres/gpu= */
 	int32_t alloc_gpus;  /* AllocTRES gres/gpu= */
 	int32_t req_nodes;   /* NNodes as the file has it */
+	int32_t min_nodes;   /* ReqTRES node=: the least asked (job size) */
 	/* Indices into tp_sacct.names. */
 	int32_t partition, qos, account, user;
 	int64_t priority;    /* Priority */
