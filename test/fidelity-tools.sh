@@ -96,6 +96,19 @@ py "$fid/compare.py" "$tmp/live.sacct" "$tmp/r2.csv" >"$tmp/c3.txt"
 # ranks 1..5 vs 1,2,4,3,5: Spearman 1 - 6*2/(5*24) = 0.9; tau (9-1)/10 = 0.8
 has "$tmp/c3.txt" '^rank_corr 0\.9000$' "compare: Spearman with one swap"
 has "$tmp/c3.txt" '^kendall_tau 0\.8000$' "compare: Kendall with one swap"
+# Slurm's latency: 21 submitted onto free n[1-2] starts 1 s later; 22
+# waits for n2 (21 ends at 10) and starts at 12; 23 on n3, free, at once.
+cat >"$tmp/lat.sacct" <<'EOF2'
+JobIDRaw|JobID|Submit|Start|End|NodeList
+21|21|2026-01-01T00:00:00|2026-01-01T00:00:01|2026-01-01T00:00:10|n[1-2]
+22|22|2026-01-01T00:00:02|2026-01-01T00:00:12|2026-01-01T00:00:20|n2
+23|23|2026-01-01T00:00:03|2026-01-01T00:00:03|2026-01-01T00:00:20|n3
+EOF2
+printf 'id,submit,start,end,nodelist\n21,0,0,9,"n[1-2]"\n22,2,9,17,"n2"\n23,3,3,20,"n3"\n' >"$tmp/lat.csv"
+py "$fid/compare.py" "$tmp/lat.sacct" "$tmp/lat.csv" >"$tmp/lat.txt"
+has "$tmp/lat.txt" '^lat_submit_live 0\.5000$' "compare: latency at submission (1 and 0 s)"
+has "$tmp/lat.txt" '^lat_end_live 2\.0000$' "compare: latency after an end"
+has "$tmp/lat.txt" '^lat_end_replay 0\.0000$' "compare: the replay's latency after an end"
 printf 'id,submit\n1,0\n' >"$tmp/bad.csv"
 if py "$fid/compare.py" "$tmp/live.sacct" "$tmp/bad.csv" >/dev/null 2>"$tmp/e"; then
 	bad "compare: a CSV without start accepted"

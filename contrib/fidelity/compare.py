@@ -26,20 +26,23 @@ Printed, one `key value` per line:
   rank_corr       Spearman's rank correlation of the start order
                   (ties by their mean rank; 1 when every start ties)
   kendall_tau     Kendall's tau-b of the same
-  delay_live_p50, delay_live_mean, delay_replay_mean: how long after
-                  the last event before it (a submission or an end of
-                  any job) each job started: Slurm's scheduling latency,
-                  which an event-driven replay does not have (s)
+  lat_submit_live, lat_end_live (and _replay): Slurm's scheduling
+                  latency, which an event-driven replay does not have:
+                  the mean of start - submit over the jobs whose nodes
+                  were free when they were submitted, and of start - the
+                  last end of a job on its nodes over the jobs that
+                  waited for their nodes (s; needs End and NodeList /
+                  nodelist); _n: how many jobs each mean is over
 --errors OUT writes `id error` per job (for the plot); --json OUT the
 same numbers as a JSON object.
 Only Python's standard library.
 """
 import argparse
-import bisect
 import calendar
 import csv
 import json
 import math
+import re
 import sys
 import time
 
@@ -85,7 +88,8 @@ def read_sacct(path):
             if not jid.isdigit():
                 fail("%s:%d: job id '%s' is not a number" % (path, n, jid))
             en = epoch(f[col["End"]], (path, n)) if "End" in col else None
-            jobs[int(jid)] = (sub, st, en)
+            nl = f[col["NodeList"]] if "NodeList" in col else ""
+            jobs[int(jid)] = (sub, st, en, nl)
     return jobs, skipped
 
 
@@ -101,7 +105,8 @@ def read_replay(path):
         for n, f in enumerate(rd, 2):
             try:
                 en = float(f[col["end"]]) if "end" in col else None
-                jobs[int(f[col["id"]])] = (float(f[col["submit"]]), float(f[col["start"]]), en)
+                nl = f[col["nodelist"]] if "nodelist" in col else ""
+                jobs[int(f[col["id"]])] = (float(f[col["submit"]]), float(f[col["start"]]), en, nl)
             except (ValueError, IndexError):
                 fail("%s:%d: bad line" % (path, n))
     return jobs
@@ -197,26 +202,58 @@ def compare(live, replay, interval):
         "rank_corr": spearman(ls, rs),
         "kendall_tau": kendall(ls, rs),
     }
-    dl, dr = delays(live, common), delays(replay, common)
-    if dl:
-        out["delay_live_p50"] = quantile(sorted(dl), 0.5)
-        out["delay_live_mean"] = sum(dl) / len(dl)
-    if dr:
-        out["delay_replay_mean"] = sum(dr) / len(dr)
+    for name, jobs in (("live", live), ("replay", replay)):
+        lat = latencies(jobs, common)
+        if lat:
+            for k, v in lat.items():
+                out["%s_%s" % (k, name)] = v
     return out, list(zip(common, err))
 
 
-def delays(jobs, ids):
-    """Per job: start - the last submission or end at or before it."""
-    ev = sorted([j[0] for j in jobs.values()] +
-                [j[2] for j in jobs.values() if j[2] is not None])
-    if len(ev) == len(jobs):  # no end known
-        return []
-    out = []
+def expand(hl):
+    """Slurm's host list (n[1-3,7],m2) to a set of names."""
+    out, i = set(), 0
+    for part in re.findall(r"[^,\[]+(?:\[[^\]]*\])?", hl):
+        m = re.match(r"^([^\[]*)\[([^\]]*)\]$", part)
+        if not m:
+            out.add(part)
+            continue
+        for r in m.group(2).split(","):
+            lo, _, hi = r.partition("-")
+            w = len(lo)
+            for k in range(int(lo), int(hi or lo) + 1):
+                out.add("%s%0*d" % (m.group(1), w, k))
+    return out
+
+
+def latencies(jobs, ids):
+    """Mean start-after-submit of jobs submitted onto free nodes, mean
+    start-after-end of jobs that waited for their nodes."""
+    runs = [(j[1], j[2], expand(j[3])) for j in jobs.values()
+            if j[2] is not None and len(j) > 3 and j[3]]
+    if not runs:
+        return None
+    sub, end = [], []
     for i in ids:
-        st = jobs[i][1]
-        k = bisect.bisect_right(ev, st)
-        out.append(st - ev[k - 1])
+        j = jobs[i]
+        if j[2] is None or len(j) < 4 or not j[3]:
+            continue
+        nodes = expand(j[3])
+        busy_at_submit = any(st <= j[0] < en and nd & nodes
+                             for st, en, nd in runs if st < j[1])
+        last_end = max((en for st, en, nd in runs
+                        if en <= j[1] and st < j[1] and nd & nodes), default=None)
+        if not busy_at_submit and (last_end is None or last_end <= j[0]):
+            sub.append(j[1] - j[0])
+        elif last_end is not None and last_end > j[0]:
+            end.append(j[1] - last_end)
+    out = {}
+    if sub:
+        out["lat_submit"] = sum(sub) / len(sub)
+        out["lat_submit_n"] = len(sub)
+    if end:
+        out["lat_end"] = sum(end) / len(end)
+        out["lat_end_n"] = len(end)
     return out
 
 

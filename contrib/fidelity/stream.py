@@ -20,7 +20,7 @@ sleeps.
 
 The mapping (all of it deterministic):
 - time: compressed by F = (last - first submission) / SPAN; a job runs
-  max(2, round(run time / F)) s; its limit is the requested time / F
+  max(1, round(run time / F)) s; its limit is the requested time / F
   (the run time when none), plus 5 s, in whole minutes, at least 1;
 - size: the trace's processors over its machine (SWF MaxProcs, else the
   largest job; sacct: NCPUS over the largest NCPUS) times the bed's
@@ -203,7 +203,7 @@ def main():
         cores = max(1, min(total, math.ceil(j.procs * total / maxprocs)))
         nodes = math.ceil(cores / a.cores)
         shared = a.mode == "shared" and cores <= 2 * a.cores
-        run = max(2, round(j.run / F))
+        run = max(1, round(j.run / F))
         limit = max(1, math.ceil((max(j.req, j.run) / F + 5) / 60))
         r = urank[j.user]
         user, acct = users[r % len(users)]
