@@ -25,6 +25,11 @@
 #      start order's rank correlation; with --sprio-at,
 #      contrib/fidelity/sprio-compare.py compares sprio's factors with
 #      the replay's at those instants.
+#   5. what-if, checked: when mf-shared (Slurm's topology/tree) and
+#      mf-fattree (the project's topology/fattree) both ran, the tree
+#      run's sacct is replayed under --alloc fattree: the prediction of
+#      the fattree run, printed beside what the live fattree run measured
+#      (mean hop sum of the multi-node jobs' placements, mean wait).
 # Ends with a table, a line per CONFIG.  Everything goes to
 # OUT/RELEASE/CONFIG/ (OUT: --out, default ./fidelity-out).
 #
@@ -42,6 +47,9 @@
 #                         compare only
 # Root (network namespaces, daemons).  Exit status 0 when every step ran,
 # whatever the numbers; they are the result.
+# The whole script is one brace group, read before it runs: a script
+# edited while a run goes on (runs take many minutes) does not change it.
+{
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 PROG=replay-fidelity.sh
@@ -59,7 +67,7 @@ while [ $# -gt 0 ]; do
 	--span) SPAN=${2:?}; shift 2 ;;
 	--sprio-at) SPRIO_AT=${2:?}; shift 2 ;;
 	--replay-only) REPLAY_ONLY=1; shift ;;
-	-h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '2,/^# The whole script is one brace group/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
 	--) shift; break ;;
 	-*) die "unknown option '$1' (see --help)" ;;
 	*) break ;;
@@ -267,3 +275,33 @@ print("| %s | %s | %d | %.1f %% (%g) | %g / %g / %g | %.1f / %.1f | %+.1f %% | %
     100 * f["wait_err"], f["rank_corr"], sys.argv[4]))
 EOF
 done
+
+# ---------------------------------------------------------------- what-if
+
+# JSON value: FILE KEY[.KEY...]
+jget() {
+	python3 -c 'import json, sys
+v = json.load(open(sys.argv[1]))
+for k in sys.argv[2].split("."):
+    v = v[k]
+print(v)' "$1" "$2"
+}
+
+tree=$OUT/$SERIES/mf-shared ft=$OUT/$SERIES/mf-fattree
+if [ -s "$tree/live.sacct" ] && [ -s "$ft/live.sacct" ] && [ -s "$ft/replay.json" ]; then
+	"$TOPOSIM" --sacct "$tree/live.sacct" --slurm-conf "$tree/slurm.conf" \
+		--sacctmgr "$tree/assoc.cfg" --qos "$tree/qos.txt" --topology "$tree/topology.conf" \
+		--policy easy --alloc fattree --jobs-csv "$OUT/$SERIES/whatif.csv" \
+		--summary-json "$OUT/$SERIES/whatif.json" >/dev/null 2>"$OUT/$SERIES/whatif.err" ||
+		die "what-if replay failed ($OUT/$SERIES/whatif.err)"
+	w=$OUT/$SERIES/whatif.json
+	printf '\n| Slurm %s, same stream | mean hop sum, multi-node jobs | mean wait (s) |\n|---|---:|---:|\n' "$SERIES"
+	printf '| live, Slurm topology/tree (measured) | %s | %s |\n' \
+		"$(jget "$tree/replay.json" sacct.slurm.mean_hop_sum_multi)" "$(jget "$tree/replay.json" sacct.slurm.mean_wait)"
+	printf '| replay of it under --alloc fattree (predicted) | %s | %s |\n' \
+		"$(jget "$w" mean_hop_sum_multi)" "$(jget "$w" mean_wait)"
+	printf '| live, topology/fattree (measured) | %s | %s |\n' \
+		"$(jget "$ft/replay.json" sacct.slurm.mean_hop_sum_multi)" "$(jget "$ft/replay.json" sacct.slurm.mean_wait)"
+fi
+exit
+}

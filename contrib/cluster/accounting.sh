@@ -63,6 +63,9 @@ acct_conf() {
 	echo "AccountingStorageHost=localhost"
 	echo "AccountingStoragePort=$ACCT_DBD_PORT"
 	echo "AccountingStorageEnforce=associations,limits,qos"
+	# Connections to slurmdbd (slurmctld's and the clients') take their
+	# munge socket from AccountingStoragePass, not from AuthInfo.
+	auth_conf | sed -n 's/^AuthInfo=/AccountingStoragePass=/p'
 }
 
 acct_write_conf() {
