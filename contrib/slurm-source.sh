@@ -10,14 +10,19 @@
 # daemons run, since plugins are checked to the micro release and the
 # internal structures change between micro releases).  The tree is
 # configured as the daemons are built: a private prefix in the cache
-# ($SLURM_TOPO_CACHE/slurm-VERSION-install), multiple-slurmd mode, munge.
+# ($SLURM_TOPO_CACHE/slurm-VERSION-install), multiple-slurmd mode, munge,
+# and MariaDB's client library, so that slurmdbd has accounting_storage/mysql
+# (the replay-fidelity test bed keeps its accounting in MariaDB).  A tree
+# configured with other options (an older cache) is configured and built
+# again, once (about 6 min on 2 cores).
 # Nothing is installed over the system's Slurm.
 #
 # Steps print a line each while they run; a failure names the step and its
 # log.  --check only prints a tree already configured (configure uses it,
 # and never builds or installs anything).  Needs root the first time
 # (apt-get for the build dependencies: libjson-c-dev, which 26.05's
-# slurmctld needs; libyaml-dev for topology.yaml; libmunge-dev).
+# slurmctld needs; libyaml-dev for topology.yaml; libmunge-dev;
+# libmariadb-dev for slurmdbd's accounting_storage/mysql).
 set -eu
 
 die() {
@@ -56,8 +61,12 @@ tree=$cache/slurm-$version
 prefix=$cache/slurm-$version-install
 [ -d "$src" ] && tree=$(cd "$src" && pwd)
 
-configured() { [ -f "$tree/.topo-configured" ] && [ -f "$tree/config.h" ]; }
-built() { [ -f "$prefix/.topo-built" ] && [ -x "$prefix/sbin/slurmctld" ]; }
+# The options the tree is configured with; the stamps hold them, so a tree
+# or a build made with other options is made again.
+opts="--prefix=$prefix --sysconfdir=$prefix/etc --enable-multiple-slurmd --disable-debug --with-mysql_config=/usr/bin"
+stamp_ok() { [ -f "$1" ] && [ "$(cat "$1")" = "$opts" ]; }
+configured() { stamp_ok "$tree/.topo-configured" && [ -f "$tree/config.h" ]; }
+built() { stamp_ok "$prefix/.topo-built" && [ -x "$prefix/sbin/slurmctld" ]; }
 
 if configured && { [ -z "$BUILD" ] || built; }; then
 	echo "$tree"
@@ -71,7 +80,7 @@ flock 9
 
 ensure_build_deps() {
 	missing=
-	for p in build-essential libjson-c-dev libyaml-dev libmunge-dev munge xz-utils; do
+	for p in build-essential libjson-c-dev libyaml-dev libmunge-dev munge xz-utils libmariadb-dev; do
 		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
 			missing="$missing $p"
 	done
@@ -121,18 +130,23 @@ run_step() {
 ensure_build_deps
 if ! configured; then
 	[ -d "$src" ] || unpack
+	# shellcheck disable=SC2086 # opts: options without spaces
 	run_step "configure Slurm $version" "$cache/slurm-$version-configure.log" \
-		./configure --prefix="$prefix" --sysconfdir="$prefix/etc" \
-		--enable-multiple-slurmd --disable-debug --without-mysql_config
+		./configure $opts
 	grep -q '^#define MULTIPLE_SLURMD 1' "$tree/config.h" ||
 		die "configure left multiple-slurmd off ($cache/slurm-$version-configure.log)"
-	touch "$tree/.topo-configured"
+	grep -q '^#define HAVE_MYSQL 1' "$tree/config.h" ||
+		die "configure found no MariaDB client library ($cache/slurm-$version-configure.log)"
+	echo "$opts" >"$tree/.topo-configured"
+	rm -f "$prefix/.topo-built"
 fi
 if [ -n "$BUILD" ] && ! built; then
 	run_step "make -j$(nproc) (about 5 min on 2 cores)" "$cache/slurm-$version-make.log" \
 		make -j"$(nproc)"
 	run_step "make install into $prefix" "$cache/slurm-$version-install.log" make install
 	[ -x "$prefix/sbin/slurmctld" ] || die "no $prefix/sbin/slurmctld after make install"
-	touch "$prefix/.topo-built"
+	[ -f "$prefix/lib/slurm/accounting_storage_mysql.so" ] ||
+		die "no accounting_storage_mysql.so in $prefix/lib/slurm after make install"
+	echo "$opts" >"$prefix/.topo-built"
 fi
 echo "$tree"

@@ -12,7 +12,10 @@
 #      --with-slurm-version=24.11: Debian 13's daemons from a Debian 13 root
 #      file system) and on Slurm 26.05 (build/test-2605, configured
 #      --with-slurm-version=26.05: daemons and plugins from the 26.05.3
-#      release source, built once per machine into the cache).
+#      release source, built once per machine into the cache); beside
+#      them, on 24.11 and 26.05, the replay's fidelity against live Slurm
+#      with its accounting in slurmdbd over MariaDB (make check-fidelity,
+#      contrib/replay-fidelity.sh).
 # A test that cannot run fails the run, it is never skipped green: each of
 # these is one failure, with its reason printed (again at the end):
 #   - the Slurm plugins were not built in build/test (configure found no
@@ -200,16 +203,19 @@ live_filter='^(== |ok|not ok|Bail out!|PASS|FAIL|ERROR|SKIP|check-live:)'
 # with "suite", Slurm's testsuite/python gate right after it in the same
 # lane, which takes about GATE_S seconds: the shards are balanced with it
 # counted in this one (LIVE_SHARD_HEAD, test/live/shard.sh).  Sets lane_pid.
+# SHARD "fidelity": make check-fidelity instead (the f-*.sh tests of the
+# release), its output in BUILDDIR/check-live.f.out.
 live_lane() {
-	local dir=$1 tag=$2 shard=$3 then=${4:-} k=${3%/*}
-	if ! grep -q '^check-live:' "$dir/Makefile"; then
-		problem "$dir/Makefile has no check-live target: the live-cluster tests cannot run"
+	local dir=$1 tag=$2 shard=$3 then=${4:-} k=${3%/*} target=check-live args
+	args=(LIVE_SHARD="$shard" LIVE_SHARD_HEAD="${5:-0}")
+	[ "$shard" = fidelity ] && { k=f target=check-fidelity args=(); }
+	if ! grep -q "^$target:" "$dir/Makefile"; then
+		problem "$dir/Makefile has no $target target: the live-cluster tests cannot run"
 		lane_pid=""
 		return
 	fi
 	# Skips must fail here, whatever the caller's environment says.
-	( env -u TOPO_LIVE_ALLOW_SKIP make -C "$dir" check-live LIVE_SHARD="$shard" \
-		LIVE_SHARD_HEAD="${5:-0}" \
+	( env -u TOPO_LIVE_ALLOW_SKIP make -C "$dir" "$target" "${args[@]}" \
 		>"$dir/check-live.$k.out" 2>&1
 	  echo $? >"$dir/check-live.$k.rc"
 	  [ "$then" = suite ] && suite_run "$dir" ) &
@@ -251,7 +257,7 @@ live_verdict() {
 	if [ "$st" -ne 0 ]; then
 		fail=1
 		[ "$(failed_in "$out")" -gt 0 ] || [ "$extra" -gt "$before" ] ||
-			problem_tail "make -C $dir check-live LIVE_SHARD=$2/2 exited with status $st and no failed test was counted (build error?)"
+			problem_tail "make -C $dir check-live (lane $2) exited with status $st and no failed test was counted (build error?)"
 	fi
 }
 
@@ -283,7 +289,7 @@ suite_verdict() { # BUILDDIR TAG
 	fi
 }
 
-step "live-cluster tests, Slurm 22.05, 24.11 and 26.05, two shards each, side by side; each release's testsuite/python gate after its first shard"
+step "live-cluster tests, Slurm 22.05, 24.11 and 26.05, two shards each, side by side; each release's testsuite/python gate after its first shard; the fidelity lanes of 24.11 and 26.05"
 # Slurm 26.05's testsuite/python is not in its release tarball (SchedMD
 # keeps it on master since 25.11) and cannot be downloaded here: its gate
 # runs 24.11's suite against the 26.05 daemons (test/suite/slurm-suite.sh).
@@ -298,6 +304,15 @@ for lane in "build/test 22.05 suite 298" "build/test-2411 24.11 suite 605" \
 	live_lane "$1" "$2" 2/2 "" "$4" # the same gate time: both shards split alike
 	pids="$pids $lane_pid"
 done
+# The replay's fidelity against live Slurm with slurmdbd over MariaDB
+# (make check-fidelity): a lane of its own per release, about 15 min,
+# shorter than the shards above.
+for lane in "build/test-2411 24.11" "build/test-2605 26.05"; do
+	set -- $lane
+	rm -f "$1/check-live.f.rc"
+	live_lane "$1" "$2" fidelity
+	pids="$pids $lane_pid"
+done
 for p in $pids; do wait "$p"; done
 sleep 1 # the last lines through tail
 for d in build/test build/test-2411 build/test-2605; do
@@ -305,6 +320,8 @@ for d in build/test build/test-2411 build/test-2605; do
 	live_verdict "$d" 2
 	shards_disjoint "$d"
 done
+live_verdict build/test-2411 f
+live_verdict build/test-2605 f
 
 step "Slurm's testsuite/python: stock vs our plugins (each ran in its release's first lane)"
 suite_verdict build/test 22.05

@@ -251,6 +251,30 @@ START_TEST(test_errors_name_file_and_line)
 }
 END_TEST
 
+/* "Include FILE" is an error by default, one pair once allowed. */
+START_TEST(test_include_lines)
+{
+	char path[512];
+	tp_conf_line l;
+	tp_error err = { "" };
+	const char *text = "A=1\ninclude nodes.conf\nInclude\ta.conf b.conf\n";
+	tp_conf_reader *r = open_text("inc.conf", text, path, sizeof(path));
+	next_ok(r, &l);
+	ck_assert_int_eq(tp_conf_next(r, &l, &err), -1);
+	ck_assert_msg(strstr(err.msg, ":2: expected Key=Value, got 'include'"), "%s", err.msg);
+	tp_conf_close(r);
+	r = open_text("inc.conf", text, path, sizeof(path));
+	tp_conf_allow_include(r);
+	next_ok(r, &l);
+	next_ok(r, &l);
+	ck_assert_int_eq(l.npairs, 1);
+	ck_assert_str_eq(tp_conf_get(&l, "Include"), "nodes.conf");
+	ck_assert_int_eq(tp_conf_next(r, &l, &err), -1);
+	ck_assert_msg(strstr(err.msg, ":3: expected Include FILE"), "%s", err.msg);
+	tp_conf_close(r);
+}
+END_TEST
+
 START_TEST(test_open_missing_file)
 {
 	char path[1024];
@@ -392,6 +416,7 @@ int main(void)
 	tcase_add_test(tc, test_max_pairs);
 	tcase_add_test(tc, test_errors_name_file_and_line);
 	tcase_add_test(tc, test_open_missing_file);
+	tcase_add_test(tc, test_include_lines);
 	tcase_add_test(tc, test_open_unreadable_file);
 	tcase_add_test(tc, test_close_null);
 	tcase_add_test(tc, test_nul_byte_is_an_error);

@@ -301,6 +301,162 @@ START_TEST(test_nul_byte)
 }
 END_TEST
 
+/* ReqMem and TRES values in the forms sacct prints. */
+START_TEST(test_mem_and_tres)
+{
+	int64_t v;
+	tp_sacct_mem_per per;
+	ck_assert_int_eq(tp_sacct_parse_mem("16G", &v, &per), 0);
+	ck_assert_int_eq(v, 16384);
+	ck_assert_int_eq(per, TP_SACCT_MEM_JOB);
+	ck_assert_int_eq(tp_sacct_parse_mem("4000Mn", &v, &per), 0);
+	ck_assert_int_eq(v, 4000);
+	ck_assert_int_eq(per, TP_SACCT_MEM_NODE);
+	ck_assert_int_eq(tp_sacct_parse_mem("2000Mc", &v, &per), 0);
+	ck_assert_int_eq(per, TP_SACCT_MEM_CPU);
+	ck_assert_int_eq(tp_sacct_parse_mem("1.50G", &v, &per), 0);
+	ck_assert_int_eq(v, 1536);
+	ck_assert_int_eq(tp_sacct_parse_mem("100K", &v, &per), 0);
+	ck_assert_int_eq(v, 1); /* rounded up */
+	ck_assert_int_eq(tp_sacct_parse_mem("2T", &v, &per), 0);
+	ck_assert_int_eq(v, 2 * 1024 * 1024);
+	ck_assert_int_eq(tp_sacct_parse_mem("12", &v, &per), 0);
+	ck_assert_int_eq(v, 12);
+	ck_assert_int_eq(tp_sacct_parse_mem("G", &v, &per), -1);
+	ck_assert_int_eq(tp_sacct_parse_mem("4X", &v, &per), -1);
+	ck_assert_int_eq(tp_sacct_parse_mem("4Gx", &v, &per), -1);
+	const char *t = "billing=8,cpu=8,gres/gpu=2,gres/gpu:a100=2,mem=16G,node=1";
+	ck_assert_int_eq(tp_sacct_tres(t, "cpu", &v), 0);
+	ck_assert_int_eq(v, 8);
+	ck_assert_int_eq(tp_sacct_tres(t, "gres/gpu", &v), 0);
+	ck_assert_int_eq(v, 2);
+	ck_assert_int_eq(tp_sacct_tres(t, "mem", &v), 0);
+	ck_assert_int_eq(v, 16384);
+	ck_assert_int_eq(tp_sacct_tres(t, "node", &v), 0);
+	ck_assert_int_eq(v, 1);
+	ck_assert_int_eq(tp_sacct_tres("cpu=4", "gres/gpu", &v), 0);
+	ck_assert_int_eq(v, TP_SACCT_UNKNOWN);
+	ck_assert_int_eq(tp_sacct_tres("", "cpu", &v), 0);
+	ck_assert_int_eq(tp_sacct_tres("cpu", "cpu", &v), -1);
+	ck_assert_int_eq(tp_sacct_tres("cpu=x", "cpu", &v), -1);
+}
+END_TEST
+
+#define RES_HEADER "JobID|JobIDRaw|Submit|Start|End|Elapsed|Timelimit|NNodes|NCPUS|ReqCPUS|ReqMem|ReqTRES|AllocTRES|Partition|QOS|Account|User|Priority|State|NodeList\n"
+
+/* Every contradiction counted with its first line, and the value used:
+ * NNodes against NodeList, Elapsed against End - Start both ways, a
+ * repeated id, limits from the partition's MaxTime, other partitions'
+ * jobs on the partition's nodes; what each job asked kept. */
+START_TEST(test_resources_and_warnings)
+{
+	static const char *const text =
+		RES_HEADER
+		/* 2: asks 8 CPUs and 8G of the shared partition */
+		"1|1|2026-01-01T00:00:00|2026-01-01T00:00:00|2026-01-01T01:00:00|01:00:00|02:00:00|1|8|8|8G|cpu=8,mem=8G,node=1|cpu=8,mem=8G,node=1|shared|normal|acct|u1|1234|COMPLETED|n3\n"
+		/* 3: NNodes 4, NodeList 1 node; Elapsed 5 days, span 1 h */
+		"2|2|2026-01-01T00:00:00|2026-01-01T00:00:00|2026-01-01T01:00:00|5-00:00:00|Partition_Limit|4|8|8|4000Mn|cpu=8,node=1|cpu=8,node=1,gres/gpu=1|shared|high|acct|u2||COMPLETED|n3\n"
+		/* 4: Elapsed shorter than the span (suspended) */
+		"3|3|2026-01-01T00:00:00|2026-01-01T00:00:00|2026-01-01T01:00:00|00:30:00|UNLIMITED|1|4|4|2000Mc|cpu=4,gres/gpu=2,node=1||shared|normal|acct|u1|7|COMPLETED|n4\n"
+		/* 5: repeats id 1 */
+		"1|1|2026-01-01T00:00:00|2026-01-01T00:00:00|2026-01-01T01:00:00|01:00:00|02:00:00|1|8|8|8G|||shared|normal|acct|u1||COMPLETED|n3\n"
+		/* 6: another partition's job on n3: counted, not replayed */
+		"4|4|2026-01-01T00:00:00|2026-01-01T00:00:00|2026-01-01T01:00:00|01:00:00|01:00:00|2|64|64|||cpu=64|batch|normal|b|u3||COMPLETED|n[2-3]\n"
+		/* 7: another partition's job off the partition's nodes */
+		"5|5|2026-01-01T00:00:00|2026-01-01T00:00:00|2026-01-01T01:00:00|01:00:00|01:00:00|1|32|32|||cpu=32|batch|normal|b|u3||COMPLETED|n1\n"
+		/* 8: no limit at all, partition without MaxTime */
+		"6|6|2026-01-01T00:00:00|2026-01-01T00:00:00|2026-01-01T00:10:00|00:10:00|UNLIMITED|1|1|1|||cpu=1|open|normal|b|u3||COMPLETED|n4\n";
+	char *nodes[] = { "n3", "n4", "g1" };
+	tp_sacct_limit limits[] = { { "shared", 7200 }, { "batch", 86400 } };
+	tp_sacct_opts o = { .nodes = 8,
+			    .limits = limits, .nlimits = 2,
+			    .partition_nodes = nodes, .npartition_nodes = 3 };
+	tp_sacct s;
+	tp_error err = { "" };
+	/* all partitions: the repeat and the contradictions */
+	ck_assert_msg(read_text(text, &o, &s, &err, NULL) == 0, "%s", err.msg);
+	ck_assert_uint_eq(s.w.njobs, 6);
+	ck_assert_uint_eq(s.skipped.duplicate, 1);
+	ck_assert_uint_eq(s.warn.duplicate.n, 1);
+	ck_assert_uint_eq(s.warn.duplicate.first_line, 5);
+	ck_assert_uint_eq(s.nparts, 3);
+	tp_sacct_fini(&s);
+
+	o.partition = "shared";
+	ck_assert_msg(read_text(text, &o, &s, &err, NULL) == 0, "%s", err.msg);
+	ck_assert_uint_eq(s.w.njobs, 3);
+	ck_assert_uint_eq(s.warn.nnodes.n, 1);
+	ck_assert_uint_eq(s.warn.nnodes.first_line, 3);
+	ck_assert_uint_eq(s.warn.elapsed_long.n, 1);
+	ck_assert_uint_eq(s.warn.elapsed_long.first_line, 3);
+	ck_assert_uint_eq(s.warn.elapsed_short.n, 1);
+	ck_assert_uint_eq(s.warn.elapsed_short.first_line, 4);
+	ck_assert_uint_eq(s.warn.limit_partition.n, 2);
+	ck_assert_uint_eq(s.warn.limit_partition.first_line, 3);
+	ck_assert_uint_eq(s.warn.limit_missing.n, 0);
+	ck_assert_uint_eq(s.warn.overlap.n, 2); /* lines 6 and 8, not 7 */
+	ck_assert_uint_eq(s.warn.overlap.first_line, 6);
+	ck_assert_uint_eq(s.skipped.other_partition, 3);
+	size_t at;
+	const tp_wjob *j = find(&s, 2, &at);
+	ck_assert_ptr_nonnull(j);
+	ck_assert_int_eq(j->nodes, 1);        /* NodeList's */
+	ck_assert_int_eq(j->runtime, 3600);   /* End - Start */
+	ck_assert_int_eq(j->estimate, 7200);  /* the partition's MaxTime */
+	const tp_sacct_res *r = &s.runs[at].res;
+	ck_assert_int_eq(r->req_nodes, 4);
+	ck_assert_int_eq(r->req_mem, 4000);
+	ck_assert_int_eq(r->mem_per, TP_SACCT_MEM_NODE);
+	ck_assert_int_eq(r->alloc_gpus, 1);
+	ck_assert_int_eq(r->req_gpus, TP_SACCT_UNKNOWN);
+	ck_assert_int_eq(r->priority, TP_SACCT_UNKNOWN);
+	ck_assert_str_eq(s.names[r->qos], "high");
+	ck_assert_str_eq(s.names[r->user], "u2");
+	j = find(&s, 3, &at);
+	ck_assert_int_eq(j->runtime, 1800);   /* Elapsed */
+	r = &s.runs[at].res;
+	ck_assert_int_eq(r->req_gpus, 2);
+	ck_assert_int_eq(r->alloc_gpus, TP_SACCT_UNKNOWN);
+	ck_assert_int_eq(r->alloc_cpus, 4);   /* NCPUS */
+	ck_assert_int_eq(r->mem_per, TP_SACCT_MEM_CPU);
+	ck_assert_int_eq(r->priority, 7);
+	j = find(&s, 1, &at);
+	r = &s.runs[at].res;
+	ck_assert_int_eq(r->req_cpus, 8);
+	ck_assert_int_eq(r->req_mem, 8192);
+	ck_assert_int_eq(r->mem_per, TP_SACCT_MEM_JOB);
+	ck_assert_int_eq(r->priority, 1234);
+	ck_assert_str_eq(s.names[r->partition], "shared");
+	ck_assert_str_eq(s.names[r->account], "acct");
+	tp_sacct_fini(&s);
+
+	/* the partition without MaxTime: the run time, counted */
+	o.partition = "open";
+	ck_assert_msg(read_text(text, &o, &s, &err, NULL) == 0, "%s", err.msg);
+	ck_assert_uint_eq(s.w.njobs, 1);
+	ck_assert_uint_eq(s.warn.limit_missing.n, 1);
+	ck_assert_uint_eq(s.warn.limit_missing.first_line, 8);
+	ck_assert_int_eq(s.w.jobs[0].estimate, 600);
+	tp_sacct_fini(&s);
+
+	/* bad values named */
+	o.partition = NULL;
+	char bad_text[1024];
+	snprintf(bad_text, sizeof(bad_text), RES_HEADER
+		 "1|1|1|2|3|00:00:01|1|1|1|1|8Q|||p|n|a|u||COMPLETED|n1\n");
+	ck_assert_int_eq(read_text(bad_text, &o, &s, &err, NULL), -1);
+	ck_assert_msg(strstr(err.msg, ":2: bad ReqMem '8Q'"), "%s", err.msg);
+	snprintf(bad_text, sizeof(bad_text), RES_HEADER
+		 "1|1|1|2|3|00:00:01|1|1|1|1||cpu=1,mem|||n|a|u||COMPLETED|n1\n");
+	ck_assert_int_eq(read_text(bad_text, &o, &s, &err, NULL), -1);
+	ck_assert_msg(strstr(err.msg, ":2: bad ReqTRES 'cpu=1,mem'"), "%s", err.msg);
+	snprintf(bad_text, sizeof(bad_text), RES_HEADER
+		 "1|1|1|2|3|00:00:01|1|1|1|1|||||n|a|u|-5|COMPLETED|n1\n");
+	ck_assert_int_eq(read_text(bad_text, &o, &s, &err, NULL), -1);
+	ck_assert_msg(strstr(err.msg, ":2: bad Priority '-5'"), "%s", err.msg);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("sacct");
@@ -312,6 +468,8 @@ int main(void)
 	tcase_add_test(tc, test_bad_values);
 	tcase_add_test(tc, test_bad_headers);
 	tcase_add_test(tc, test_nul_byte);
+	tcase_add_test(tc, test_mem_and_tres);
+	tcase_add_test(tc, test_resources_and_warnings);
 	suite_add_tcase(s, tc);
 	return tp_check_run(s);
 }

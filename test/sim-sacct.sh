@@ -55,7 +55,7 @@ if run p --sacct "$tmp/jobs.sacct" --policy easy --topology "$tmp/topology.conf"
 has "$tmp/p.err" "machine: fat tree of $tmp/topology.conf \(partition batch\): 8 nodes, 2 leaf switches" "machine line"
 has "$tmp/p.json" '"nodes": 8,' "machine size in the summary"
 has "$tmp/p.json" '"jobs": 6,' "jobs replayed"
-has "$tmp/p.json" '"skipped": \{"steps": 2, "other_partition": 1, "not_started": 2, "unknown_time": 0, "unfinished": 1\}' "sacct skips"
+has "$tmp/p.json" '"skipped": \{"steps": 2, "other_partition": 1, "not_started": 2, "unknown_time": 0, "unfinished": 1, "duplicate": 0\}' "sacct skips"
 has "$tmp/p.json" '"ran_outside_machine": 1,' "job on login1 counted"
 has "$tmp/p.json" '"placed": 5,' "jobs placed on the machine"
 has "$tmp/p.json" '"partition": "batch",' "partition named"
@@ -92,7 +92,7 @@ if run all --sacct "$tmp/jobs.sacct" --policy easy --topology "$tmp/topology.con
 	--partition all --slurm-conf "$tmp/slurm.conf" --allow-empty; then ok; else bad "Nodes=ALL: $(cat "$tmp/all.err")"; fi
 has "$tmp/all.json" '"nodes": 10,' "Nodes=ALL size"
 has "$tmp/all.json" '"other_partition": 10,' "Nodes=ALL: jobs of other partitions"
-printf 'PartitionName=big Nodes=n[1-10]\n' > "$tmp/big.conf"
+printf 'NodeName=n[1-10] CPUs=4\nPartitionName=big Nodes=n[1-10]\n' > "$tmp/big.conf"
 if run big --sacct "$tmp/jobs.sacct" --policy easy --topology "$tmp/topology.conf" \
 	--partition big --slurm-conf "$tmp/big.conf" --allow-empty; then ok; else bad "partition beyond the tree: $(cat "$tmp/big.err")"; fi
 has "$tmp/big.err" "warning: 2 nodes are not in $tmp/topology.conf \(partition big\): n\[9-10\]; outside the tree" "partition nodes outside the tree"
@@ -141,8 +141,11 @@ has "$tmp/bad.err" "$tmp/bad.sacct:2: 12 '\|'-separated fields where the header 
 # Options that go together, and those that do not.
 run x --sacct "$tmp/jobs.sacct" --workload "$tmp/jobs.sacct" --policy easy
 has "$tmp/x.err" "--workload and --sacct exclude each other" "two workloads"
-run x --sacct "$tmp/jobs.sacct" --slurm-conf "$tmp/slurm.conf" --policy easy
+run x --workload "$tmp/t.swf" --slurm-conf "$tmp/slurm.conf" --policy easy
 has "$tmp/x.err" "--slurm-conf gives a partition's nodes: it needs --partition NAME" "slurm-conf alone"
+# with --sacct alone it is the site (SITE MODEL): priority/basic here
+run x --sacct "$tmp/jobs.sacct" --slurm-conf "$tmp/slurm.conf" --policy easy
+has "$tmp/x.err" "priority: priority/basic \($tmp/slurm.conf\)" "the site's priority named"
 run x --sacct "$tmp/jobs.sacct" --policy easy --scale-sizes 0
 has "$tmp/x.err" "--scale-sizes: expected a number above 0" "scale 0"
 

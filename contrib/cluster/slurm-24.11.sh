@@ -17,7 +17,9 @@
 
 SLURM_CACHE=${SLURM_TOPO_CACHE:-${XDG_CACHE_HOME:-${HOME:-/root}/.cache}/slurm-topo}
 SLURM_ROOT=$SLURM_CACHE/trixie-root
-ROOT_PACKAGES="slurmctld,slurmd,slurm-client,libslurm-dev"
+# slurmdbd: accounting in MariaDB for the replay-fidelity test bed
+# (topo-cluster --accounting).
+ROOT_PACKAGES="slurmctld,slurmd,slurm-client,libslurm-dev,slurmdbd"
 : "${SELECT:=select/cons_tres}" # Slurm's default since 23.11
 
 # The root file system, made once (about 40 s, 300 MB); a lock keeps two
@@ -39,7 +41,10 @@ ensure_packages() {
 	mkdir -p "$SLURM_CACHE"
 	(
 		flock 9
-		[ -f "$SLURM_ROOT/.complete" ] && exit 0
+		if [ -f "$SLURM_ROOT/.complete" ]; then
+			add_root_packages
+			exit 0
+		fi
 		local uri tmp=$SLURM_ROOT.tmp
 		uri=$(sed -n 's/^URIs:[[:space:]]*\([^[:space:]]*\/debian\)[[:space:]]*$/\1/p' \
 			/etc/apt/sources.list.d/*.sources 2>/dev/null | head -n 1)
@@ -55,6 +60,28 @@ ensure_packages() {
 	) 9>"$SLURM_CACHE/.trixie-root.lock" || exit 1
 	grep -q '^#define SLURM_VERSION_NUMBER 0x180b' "$SLURM_ROOT/usr/include/slurm/slurm_version.h" ||
 		die "$SLURM_ROOT is not a Slurm 24.11 root (remove it to make it again)"
+}
+
+# A root made before slurmdbd was one of ROOT_PACKAGES gets it, of its
+# slurmctld's very version (Debian's packages of one build go together),
+# installed by the root's own apt; no service is started (policy-rc.d).
+add_root_packages() {
+	[ -x "$SLURM_ROOT/usr/sbin/slurmdbd" ] && return 0
+	local v a=(chroot "$SLURM_ROOT" env DEBIAN_FRONTEND=noninteractive apt-get -y -q
+		--no-install-recommends)
+	v=$(chroot "$SLURM_ROOT" dpkg-query -W -f='${Version}' slurmctld) ||
+		die "$SLURM_ROOT: no slurmctld package"
+	note "adding slurmdbd $v to $SLURM_ROOT (once)"
+	cp /etc/resolv.conf "$SLURM_ROOT/etc/resolv.conf" 2>/dev/null || true
+	printf '#!/bin/sh\nexit 101\n' >"$SLURM_ROOT/usr/sbin/policy-rc.d"
+	chmod 0755 "$SLURM_ROOT/usr/sbin/policy-rc.d"
+	{ "${a[@]}" install "slurmdbd=$v" >>"$SLURM_CACHE/debootstrap.log" 2>&1 ||
+	  { "${a[@]}" update >>"$SLURM_CACHE/debootstrap.log" 2>&1 &&
+	    "${a[@]}" install "slurmdbd=$v" >>"$SLURM_CACHE/debootstrap.log" 2>&1; }; } ||
+		{ rm -f "$SLURM_ROOT/usr/sbin/policy-rc.d"
+		  tail -n 5 "$SLURM_CACHE/debootstrap.log" >&2
+		  die "cannot install slurmdbd=$v into $SLURM_ROOT (log: $SLURM_CACHE/debootstrap.log; remove the root to make it again)"; }
+	rm -f "$SLURM_ROOT/usr/sbin/policy-rc.d"
 }
 
 # Binaries: their paths inside the root (the DIR/bin links resolve there).
@@ -106,7 +133,7 @@ start_auth() {
 	# step.  So the cluster's root sees this machine's name too.
 	printf '127.0.0.1 localhost %s\n' "$(hostname)" >"$DIR/hosts"
 	mounts="mount --rbind /dev '$SLURM_ROOT/dev' && mount -t proc proc '$SLURM_ROOT/proc'"
-	mounts="$mounts && mount --bind '$DIR/hosts' '$SLURM_ROOT/etc/hosts'"
+	mounts="$mounts && mount --bind '$DIR/hosts' '$SLURM_ROOT/etc/hosts'$(users_mounts "$SLURM_ROOT")"
 	for r in slurmctld slurm; do
 		mkdir -p "$SLURM_ROOT/run/$r"
 		mounts="$mounts && mount -t tmpfs -o size=1m,mode=0755 cluster-run '$SLURM_ROOT/run/$r'"

@@ -57,12 +57,12 @@ ns_extra_addrs() {
 
 # Client commands from the same build, first on PATH.
 ns_run() {
-	nsenter --net="/run/netns/$NS" -- env SLURM_CONF="$DIR/slurm.conf" \
+	nsenter --net="/run/netns/$NS" $(users_mnt) -- env SLURM_CONF="$DIR/slurm.conf" \
 		PATH="$SLURM_PREFIX/bin:$PATH" "$@"
 }
 ns_exec() {
 	local pidns=() init=()
 	[ -n "$PID_NS" ] && { pidns=(unshare --pid --fork --mount-proc --); init=("${PID1[@]}"); }
-	exec nsenter --net="/run/netns/$NS" -- "${pidns[@]}" env SLURM_CONF="$DIR/slurm.conf" \
+	exec nsenter --net="/run/netns/$NS" $(users_mnt) -- "${pidns[@]}" env SLURM_CONF="$DIR/slurm.conf" \
 		PATH="$SLURM_PREFIX/bin:$PATH" "${init[@]}" "$@"
 }

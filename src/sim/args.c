@@ -30,6 +30,7 @@ enum {
 	OPT_OUTSIDE_RULE, OPT_SCALE_SIZES, OPT_LOAD, OPT_SACCT, OPT_PARTITION, OPT_SLURM_CONF,
 	OPT_BATSIM_CSV, OPT_SWF_OUT, OPT_RUNTIME_MODEL, OPT_VERSION, OPT_FRAG_CSV,
 	OPT_ALLOW_EMPTY,
+	OPT_SACCTMGR, OPT_SPRIO_OUT, OPT_SPRIO_AT, OPT_QOS, OPT_USAGE,
 	OPT_SETTING = 1024, /* + index in tp_settings_table */
 };
 
@@ -38,6 +39,11 @@ static const struct option fixed_opts[] = {
 	{ "sacct", required_argument, NULL, OPT_SACCT },
 	{ "partition", required_argument, NULL, OPT_PARTITION },
 	{ "slurm-conf", required_argument, NULL, OPT_SLURM_CONF },
+	{ "sacctmgr", required_argument, NULL, OPT_SACCTMGR },
+	{ "qos", required_argument, NULL, OPT_QOS },
+	{ "usage", required_argument, NULL, OPT_USAGE },
+	{ "sprio-out", required_argument, NULL, OPT_SPRIO_OUT },
+	{ "sprio-at", required_argument, NULL, OPT_SPRIO_AT },
 	{ "scale-sizes", required_argument, NULL, OPT_SCALE_SIZES },
 	{ "load", required_argument, NULL, OPT_LOAD },
 	{ "nodes", required_argument, NULL, OPT_NODES },
@@ -132,6 +138,7 @@ void sim_usage(FILE *fp)
 {
 	fprintf(fp, "usage: toposim {--workload FILE | --sacct FILE} --policy NAME [settings]\n"
 		"               [--partition NAME [--slurm-conf FILE]] [--scale-sizes F] [--load F]\n"
+		"               [--sacct FILE --slurm-conf FILE [--sacctmgr FILE] [--qos FILE] [--usage replayed|recorded] [--sprio-out OUT --sprio-at T,...]]\n"
 		"               [--nodes N [--outside-rule never|one-node]] [--ppn P] [--alloc NAME]\n"
 		"               [--topology FILE [--fattree-conf FILE] | --torus FILE [--base-shapes canonical|all]]\n"
 		"               [--jobs FIRST:COUNT | --windows K:LEN:SEED | --windows LEN@I1,I2,...]\n"
@@ -287,6 +294,16 @@ static int parse_value(tp_cli *cl, sim_config *c, int o, const char *arg)
 	case OPT_LOAD: return factor_arg(cl, "load", arg, &c->load);
 	case OPT_PARTITION: c->partition = arg; return 0;
 	case OPT_SLURM_CONF: c->slurm_conf = arg; return 0;
+	case OPT_SACCTMGR: c->sacctmgr = arg; return 0;
+	case OPT_QOS: c->qos = arg; return 0;
+	case OPT_USAGE:
+		if (!strcmp(arg, "recorded"))
+			c->usage_recorded = true;
+		else if (strcmp(arg, "replayed"))
+			return tp_cli_fail(cl, "--usage: expected replayed or recorded, got '%s'", arg);
+		return 0;
+	case OPT_SPRIO_OUT: c->sprio_out = arg; return 0;
+	case OPT_SPRIO_AT: c->sprio_at = arg; return 0;
 	case 'p': return set_setting(cl, c, 0, arg);
 	case OPT_NODES:
 		if (int_arg(cl, "nodes", arg, 1, 1 << 24, &v))
@@ -398,8 +415,12 @@ static int check_sacct(tp_cli *cl, sim_config *c)
 		if (c->swf.ppn)
 			return tp_cli_fail(cl, "--ppn is an SWF option: sacct gives NNodes");
 	}
-	if (c->slurm_conf && !c->partition)
+	if (c->slurm_conf && !c->partition && !c->sacct)
 		return tp_cli_fail(cl, "--slurm-conf gives a partition's nodes: it needs --partition NAME");
+	if ((c->sacctmgr || c->qos || c->sprio_out || c->usage_recorded) && !(c->sacct && c->slurm_conf))
+		return tp_cli_fail(cl, "--sacctmgr, --qos, --usage and --sprio-out model the site's priority: they need --sacct and --slurm-conf");
+	if (!c->sprio_out != !c->sprio_at)
+		return tp_cli_fail(cl, "--sprio-out FILE and --sprio-at T[,T...] go together");
 	if (c->partition && !c->slurm_conf && !c->sacct)
 		return tp_cli_fail(cl, "--partition NAME needs --slurm-conf FILE (its nodes) or --sacct FILE (its jobs)");
 	if (c->partition && c->slurm_conf && c->swf.nodes)

@@ -25,7 +25,12 @@ typedef struct sim_config {
 	const char *sacct;      /* --sacct: the workload is sacct -P output */
 	const char *partition;  /* --partition: its jobs; its nodes with
 				 * --slurm-conf */
-	const char *slurm_conf; /* --slurm-conf: where --partition's nodes are */
+	const char *slurm_conf; /* --slurm-conf: where --partition's nodes are;
+				 * with --sacct the site's limits and priority */
+	const char *sacctmgr;   /* --sacctmgr: the associations (fairshare) */
+	const char *qos;        /* --qos: the QOS priorities */
+	bool usage_recorded;    /* --usage recorded */
+	const char *sprio_out, *sprio_at; /* the factors at instants */
 	size_t slice_first, slice_count; /* --jobs FIRST:COUNT; count 0: all */
 	sim_windows windows;    /* --windows; k 0: none */
 	tp_swf_opts swf;        /* scale_sizes: --scale-sizes, any workload */

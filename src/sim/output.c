@@ -3,6 +3,7 @@
 
 #include "base/hostlist.h"
 #include "machine/topo.h"
+#include "sacct_warn.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -190,8 +191,9 @@ static void put_sacct(FILE *fp, const sim_run_info *in)
 	const tp_sacct_skips *k = &in->sacct->skipped;
 	fprintf(fp, "  \"sacct\": {\n    \"skipped\": {\"steps\": %zu, "
 		"\"other_partition\": %zu, \"not_started\": %zu, "
-		"\"unknown_time\": %zu, \"unfinished\": %zu},\n", k->steps,
-		k->other_partition, k->not_started, k->unknown_time, k->unfinished);
+		"\"unknown_time\": %zu, \"unfinished\": %zu, \"duplicate\": %zu},\n",
+		k->steps, k->other_partition, k->not_started, k->unknown_time,
+		k->unfinished, k->duplicate);
 	fputs("    \"partition\": ", fp);
 	if (in->partition)
 		put_string(fp, in->partition);
@@ -203,6 +205,7 @@ static void put_sacct(FILE *fp, const sim_run_info *in)
 	fputs(",\n    \"placed\": ", fp);
 	sim_put_stat(fp, "%.0f", (double)in->placed, in->nodes_known);
 	fputs(",\n", fp);
+	sim_sacct_warn_json(fp, in->sacct, in->shared_node_jobs);
 	fputs("    \"slurm\": {", fp);
 	put_metrics(fp, in->actual);
 	fputs("}\n  },\n", fp);

@@ -53,6 +53,7 @@ typedef struct sim_run_info {
 	bool nodes_known;           /* Slurm's nodes could be checked (a
 				     * NodeList column, a machine with
 				     * names); else both counts are null */
+	size_t shared_node_jobs;    /* jobs that shared a node in Slurm's */
 	const char *partition;      /* --partition, or NULL */
 	int partition_nodes;        /* its nodes with --slurm-conf, else 0 */
 	double comm_share;          /* --runtime-model spread's share */

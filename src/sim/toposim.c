@@ -29,6 +29,9 @@
 #include "swf_out.h"
 #include "output.h"
 #include "partition.h"
+#include "sacct_warn.h"
+#include "site_load.h"
+#include "base/name_index.h"
 #include "restrict.h"
 #include "plot.h"
 #include "progress.h"
@@ -46,6 +49,7 @@ typedef struct sim_input {
 	tp_sacct sacct;
 	tp_workload *w;          /* &swf or &sacct.w */
 	tp_hostlist part;        /* --partition's nodes (--slurm-conf) */
+	sim_site site;           /* --sacct with --slurm-conf: the site */
 	sim_actual actual;       /* --sacct: Slurm's own schedule */
 	tp_summary actual_sum;
 	sim_flat_names flat;     /* a flat machine's node names */
@@ -308,12 +312,14 @@ static int restrict_tree(const sim_config *c, tp_topo *topo,
 		if (fd >= 0)
 			close(fd);
 		return tp_errorf(err, "partition %s: cannot write a temporary topology: %s",
-				 c->partition, strerror(errno));
+				 c->partition ? c->partition : "(every one)", strerror(errno));
 	}
 	tp_hostlist missing;
 	snprintf(label, sizeof(label), "%s (partition %s)", topo->topology,
-		 c->partition);
-	int rc = sim_restrict_tree(topo->tree, part, c->partition, fp, &missing, err);
+		 c->partition ? c->partition : "(every one)");
+	int rc = sim_restrict_tree(topo->tree, part,
+				   c->partition ? c->partition : "(every one)", fp,
+				   &missing, err);
 	fclose(fp);
 	tp_topo_fini(topo);
 	memset(topo, 0, sizeof(*topo));
@@ -335,12 +341,18 @@ static int restrict_tree(const sim_config *c, tp_topo *topo,
 /* A topology fixes the node count; --nodes may add nodes outside it;
  * --partition with --slurm-conf keeps its nodes only. */
 static int load_machine(const sim_config *c, tp_topo *topo, int *nodes,
-			tp_hostlist *part, tp_error *err)
+			tp_hostlist *part, sim_site *site, tp_error *err)
 {
 	tp_topo_spec spec;
 	machine_spec(c, *nodes, &spec);
-	if (c->slurm_conf &&
+	if (c->slurm_conf && c->sacct && sim_site_read(c, site, err))
+		return -1;
+	if (c->slurm_conf && c->partition &&
 	    sim_partition_nodes(c->slurm_conf, c->partition, part, err))
+		return -1;
+	/* the site without --partition: every partition on its own nodes */
+	if (c->slurm_conf && c->sacct && !c->partition && !c->swf.nodes &&
+	    sim_site_nodes(site, part, err))
 		return -1;
 	if (spec.kind == TP_TOPO_FLAT) {
 		if (part->n)
@@ -510,8 +522,11 @@ static int read_workload(const sim_config *c, const tp_swf_opts *swf,
 	}
 	tp_sacct_opts o = { .nodes = swf->nodes, .lenient = swf->lenient,
 			    .partition = c->partition,
-			    .scale_sizes = swf->scale_sizes };
+			    .scale_sizes = swf->scale_sizes,
+			    .partition_nodes = in->part.names,
+			    .npartition_nodes = in->part.n };
 	in->w = &in->sacct.w;
+	sim_site_opts(&in->site, &o);
 	return tp_sacct_read(c->sacct, &o, &in->sacct, err);
 }
 
@@ -524,7 +539,9 @@ static int load_actual(const sim_config *c, const tp_topo *topo,
 	if (sim_actual_build(&in->sacct, topo, in->part.n ? &in->part : NULL,
 			     &in->actual, err))
 		return -1;
-	tp_summarize(&in->actual.r, &in->actual_sum);
+	sim_actual_summarize(&in->actual, &in->actual_sum);
+	sim_sacct_warn(stderr, &in->sacct, &in->actual, c->partition,
+		       in->site.partitioned);
 	if (in->actual.outside)
 		fprintf(stderr, "toposim: warning: %zu job(s) ran on nodes not in the machine%s%s (first: %s): replayed, but Slurm's placement of them has no cost\n",
 			in->actual.outside, c->partition ? " of partition " : "",
@@ -532,11 +549,46 @@ static int load_actual(const sim_config *c, const tp_topo *topo,
 	return 0;
 }
 
+/* A node's index on the machine: the topology's, or on a flat machine
+ * its place among the names (the site's nodes). */
+typedef struct part_namer {
+	const tp_topo *topo;
+	const tp_hostlist *names;
+	tp_name_index index;
+} part_namer;
+
+static int part_index(const void *arg, const char *name)
+{
+	const part_namer *n = arg;
+	if (n->topo->alloc)
+		return tp_topo_node_index(n->topo, name);
+	return tp_name_index_find(&n->index, n->names->names, name);
+}
+
+/* The site without --partition: each job on its partition's nodes. */
+static int partitions(const sim_config *c, const tp_topo *topo,
+		      sim_input *in, tp_error *err)
+{
+	if (!(c->sacct && c->slurm_conf && !c->partition && in->part.n))
+		return 0;
+	part_namer n = { .topo = topo, .names = &in->part };
+	int rc = 0;
+	for (size_t i = 0; !topo->alloc && i < in->part.n && !rc; i++)
+		rc = tp_name_index_add(&n.index, in->part.names);
+	if (rc)
+		rc = tp_errorf(err, "out of memory");
+	else
+		rc = sim_site_partitions(c, &in->site, &in->sacct, in->w,
+					 in->w->nodes, part_index, &n, err);
+	tp_name_index_fini(&n.index);
+	return rc;
+}
+
 static int load(const sim_config *c, tp_topo *topo, sim_input *in,
 		tp_jobreqs *reqs, tp_error *err)
 {
 	tp_swf_opts swf = c->swf;
-	if (load_machine(c, topo, &swf.nodes, &in->part, err))
+	if (load_machine(c, topo, &swf.nodes, &in->part, &in->site, err))
 		return -1;
 	tp_esterr est;
 	if ((c->esterr && tp_esterr_parse(c->esterr, &est, err)) ||
@@ -549,9 +601,13 @@ static int load(const sim_config *c, tp_topo *topo, sim_input *in,
 	warn_size(c, w);
 	if (c->esterr)
 		tp_esterr_apply(&est, c->seed, w);
+	if (partitions(c, topo, in, err))
+		return -1;
 	/* A topology is loaded already: --job-requests needs one. */
 	if (load_job_reqs(c, topo, w, reqs, err))
 		return -1;
+	if (c->sacct && sim_site_prio(c, &in->site, &in->sacct, err))
+		return -1; /* before the slice: its history seeds the usage */
 	if (slice(c, in, err) || /* after the errors: a job keeps its estimate */
 	    sim_check_jobs(c, w, c->sacct ? &in->sacct : NULL, err))
 		return -1;
@@ -573,13 +629,18 @@ static int load(const sim_config *c, tp_topo *topo, sim_input *in,
 
 /* One replay of w with a fresh policy (*p, for its statistics); with
  * frag, its series after every pass. */
+/* The site's queue order (sim_site_order) for the whole run's replay;
+ * NULL: arrival order (and always for --windows). */
+static const tp_engine_order *queue_order;
+
 static int replay(const sim_config *c, const tp_workload *w,
 		  const tp_topo *topo, tp_policy **p, tp_sim_result *r,
 		  double *seconds, sim_frag *frag, tp_error *err)
 {
 	if (!(*p = tp_policy_create(c->set.policy, &c->set.popts, err)))
 		return -1;
-	tp_engine_opts eo = { .check = c->check, .keep_nodelists = true };
+	tp_engine_opts eo = { .check = c->check, .keep_nodelists = true,
+			      .order = queue_order };
 	sim_progress_state prog;
 	if (!c->quiet) {
 		if (sim_progress_init(&prog, c->set.policy,
@@ -645,6 +706,7 @@ static int run_one(const sim_config *c, sim_outfiles *o,
 	tp_policy *p = NULL;
 	double secs;
 	const tp_workload *w = in->w;
+	queue_order = sim_site_order(&in->site);
 	int rc = replay_one(c, o, w, topo, &p, &r, &secs, err);
 	if (!rc) {
 		sim_run_info info = run_info(c, topo, w, p, r.rejected, secs);
@@ -654,6 +716,7 @@ static int run_one(const sim_config *c, sim_outfiles *o,
 			info.ran_outside = in->actual.outside;
 			info.placed = in->actual.placed;
 			info.nodes_known = in->actual.checked;
+			info.shared_node_jobs = in->actual.shared;
 			info.partition = c->partition;
 			info.partition_nodes = (int)in->part.n;
 		}
@@ -770,6 +833,7 @@ static int run(const sim_config *c, sim_outfiles *o, tp_error *err)
 	tp_workload_fini(&in.swf);
 	tp_sacct_fini(&in.sacct);
 	tp_hostlist_fini(&in.part);
+	sim_site_fini(&in.site);
 	sim_actual_fini(&in.actual);
 	sim_flat_names_fini(&in.flat);
 	tp_jobreqs_fini(&reqs);

@@ -1,6 +1,8 @@
 /* st_view.c - a partition's tp_cluster rebuilt per cycle; see st_view.h. */
 #include "st_view.h"
 
+#include "priority/order.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -127,11 +129,9 @@ int st_view_add_pending(st_view *v, const st_jobdesc *d)
 int st_view_order(uint32_t pa, int64_t sa, int64_t ida, uint32_t pb,
 		  int64_t sb, int64_t idb)
 {
-	if (pa != pb)
-		return pa > pb ? -1 : 1;
-	if (sa != sb)
-		return sa < sb ? -1 : 1;
-	return (ida > idb) - (ida < idb);
+	/* one partition's queue: one PriorityTier */
+	tp_prio_key a = { 0, pa, sa, ida }, b = { 0, pb, sb, idb };
+	return tp_prio_order(&a, &b);
 }
 
 static int queue_cmp(const void *a, const void *b)

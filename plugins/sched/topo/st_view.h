@@ -98,7 +98,8 @@ tp_nodeset *st_view_set(st_view *v);
 /* A pending job; queued in st_view_sort_queue().  0 or -1. */
 int st_view_add_pending(st_view *v, const st_jobdesc *d);
 
-/* Slurm's queue order of job a against job b (priority, submit, id):
+/* Slurm's queue order of job a against job b (priority, submit, id;
+ * tp_prio_order, the core's rule):
  * < 0 if a comes first; a strict order on distinct jobs.  Both cycles
  * sort by it. */
 int st_view_order(uint32_t pa, int64_t sa, int64_t ida, uint32_t pb,

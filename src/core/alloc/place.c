@@ -35,24 +35,47 @@ int tp_place_range(tp_alloc *a, const tp_nodeset *usable, int lo, int hi,
 			     proto, out);
 }
 
-static int cmp_release_time(const void *x, const void *y)
+/* A min-heap of releases by time: the shadow usually needs only the
+ * first few, so building it (linear) and popping those beats sorting
+ * every running job at every pass. */
+static void sift_down(const tp_release **h, size_t n, size_t i)
 {
-	const tp_release *a = *(const tp_release *const *)x;
-	const tp_release *b = *(const tp_release *const *)y;
-
-	return (a->time > b->time) - (a->time < b->time);
+	for (;;) {
+		size_t l = 2 * i + 1, m = i;
+		if (l < n && h[l]->time < h[m]->time)
+			m = l;
+		if (l + 1 < n && h[l + 1]->time < h[m]->time)
+			m = l + 1;
+		if (m == i)
+			return;
+		const tp_release *t = h[i];
+		h[i] = h[m];
+		h[m] = t;
+		i = m;
+	}
 }
 
-/* Release in time order from the earliest on; one try per distinct time. */
-static int after_releases(tp_alloc *a, int64_t now, const tp_release **order,
+static const tp_release *pop_min(const tp_release **h, size_t *n)
+{
+	const tp_release *top = h[0];
+	h[0] = h[--*n];
+	sift_down(h, *n, 0);
+	return top;
+}
+
+/* Release in time order from the earliest on; one try per distinct time
+ * (the releases of one time together: their order does not matter). */
+static int after_releases(tp_alloc *a, int64_t now, const tp_release **heap,
 			  size_t nrel, const tp_nodeset *hold, int lo, int hi,
 			  const tp_alloc_req *proto, tp_nodeset *avail,
 			  tp_nodeset *out, int64_t *when)
 {
-	for (size_t i = 0; i < nrel;) {
-		int64_t t = order[i]->time;
-		for (; i < nrel && order[i]->time == t; i++)
-			tp_nodeset_or(avail, order[i]->nodes);
+	for (size_t i = nrel / 2; i-- > 0;)
+		sift_down(heap, nrel, i);
+	while (nrel) {
+		int64_t t = heap[0]->time;
+		while (nrel && heap[0]->time == t)
+			tp_nodeset_or(avail, pop_min(heap, &nrel)->nodes);
 		if (hold)
 			tp_nodeset_andnot(avail, hold);
 		int k = tp_place_range(a, avail, lo, hi, proto, out);
@@ -81,17 +104,16 @@ int tp_place_earliest(tp_alloc *a, int64_t now, const tp_nodeset *free_now,
 	int k = tp_place_range(a, avail, lo, hi, proto, out);
 	if (k < 0) {
 		*when = INT64_MAX;
-		/* Sort pointers, not the caller's array. */
-		const tp_release **order = malloc((nrel + 1) * sizeof(*order));
-		if (!order) {
+		/* A heap of pointers, not the caller's array. */
+		const tp_release **heap = malloc((nrel + 1) * sizeof(*heap));
+		if (!heap) {
 			k = -2;
 		} else {
 			for (size_t i = 0; i < nrel; i++)
-				order[i] = &rel[i];
-			qsort(order, nrel, sizeof(*order), cmp_release_time);
-			k = after_releases(a, now, order, nrel, hold, lo, hi,
+				heap[i] = &rel[i];
+			k = after_releases(a, now, heap, nrel, hold, lo, hi,
 					   proto, avail, out, when);
-			free(order);
+			free(heap);
 		}
 	}
 	tp_nodeset_fini(&own);

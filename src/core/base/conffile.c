@@ -15,6 +15,7 @@ struct tp_conf_reader {
 	int nul_line;  /* first line holding a NUL byte, 0 if none */
 	char *buf;     /* logical line (continuations joined) */
 	char *store;   /* storage the current tp_conf_line points into */
+	int include_ok; /* "Include FILE" read as Include=FILE */
 };
 
 tp_conf_reader *tp_conf_open(const char *path, tp_error *err)
@@ -32,6 +33,32 @@ tp_conf_reader *tp_conf_open(const char *path, tp_error *err)
 		return NULL;
 	}
 	return r;
+}
+
+void tp_conf_allow_include(tp_conf_reader *r)
+{
+	r->include_ok = 1;
+}
+
+/* "Include FILE" (r->include_ok): the line as the pair Include=FILE, 1;
+ * 0 when it is no such line; -1 with err for an Include without one
+ * file. */
+static int include_line(tp_conf_reader *r, tp_conf_line *line, tp_error *err)
+{
+	char *p = r->store + strspn(r->store, " \t");
+	if (!r->include_ok || strncasecmp(p, "include", 7) ||
+	    (p[7] != ' ' && p[7] != '\t'))
+		return 0;
+	char *save = NULL;
+	strtok_r(p, " \t", &save);
+	char *file = strtok_r(NULL, " \t", &save);
+	if (!file || strtok_r(NULL, " \t", &save))
+		return tp_errorf(err, "%s:%d: expected Include FILE", r->path,
+				 line->lineno);
+	line->pairs[0].key = p;
+	line->pairs[0].value = file;
+	line->npairs = 1;
+	return 1;
 }
 
 const char *tp_conf_path(const tp_conf_reader *r)
@@ -109,6 +136,9 @@ int tp_conf_next(tp_conf_reader *r, tp_conf_line *line, tp_error *err)
 		r->buf = NULL;
 		memset(line, 0, sizeof(*line));
 		line->lineno = lineno;
+		int inc = include_line(r, line, err);
+		if (inc)
+			return inc;
 		char *save = NULL;
 		for (char *tok = strtok_r(r->store, " \t", &save); tok;
 		     tok = strtok_r(NULL, " \t", &save)) {

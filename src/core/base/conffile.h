@@ -31,6 +31,10 @@ tp_conf_reader *tp_conf_open(const char *path, tp_error *err);
 /* Next non-empty line: 1, 0 at end, -1 with err ("FILE:LINE: ..."). */
 int tp_conf_next(tp_conf_reader *r, tp_conf_line *line, tp_error *err);
 const char *tp_conf_path(const tp_conf_reader *r);
+/* From now on a line "Include FILE" (the word case-insensitive, as
+ * slurm.conf writes it) is read as the one pair Include=FILE instead of
+ * an error: for readers that follow slurm.conf's Include lines. */
+void tp_conf_allow_include(tp_conf_reader *r);
 void tp_conf_close(tp_conf_reader *r);
 
 /* `file` as named in a configuration: absolute, or relative to `dir`

@@ -36,6 +36,7 @@ typedef struct replay_job {
 	bool fill;
 	double cost;
 	char *nodelist;
+	tp_prio_key key;     /* opts.order: its place in the queue */
 } replay_job;
 
 typedef struct engine {
@@ -55,6 +56,9 @@ typedef struct engine {
 	size_t nheld;
 	tp_sim_result *out;
 	tp_error *err;
+	int64_t next_tick;   /* opts.order: the next recalculation */
+	size_t appended;     /* opts.order: jobs queued at the tail since the
+			      * queue was last in order */
 } engine;
 
 const char *tp_status_name(tp_status s)
@@ -108,6 +112,9 @@ static int add_record(engine *e, const replay_job *j, int64_t end,
 /* Job j's run ends at the current time; its nodes become free. */
 static int end_run(engine *e, replay_job *j, tp_status status)
 {
+	const tp_engine_order *o = e->opts->order;
+	if (o && o->ended)
+		o->ended(o->arg, &j->job, j->start, e->c.now);
 	if (add_record(e, j, e->c.now, status))
 		return -1;
 	j->nodelist = NULL; /* now owned by the record */
@@ -121,6 +128,16 @@ static int end_run(engine *e, replay_job *j, tp_status status)
 
 static int push_wake_event(engine *e, replay_job *j);
 
+/* opts.order: a job entering the queue gets its key now. */
+static void new_key(engine *e, replay_job *j)
+{
+	const tp_engine_order *o = e->opts->order;
+	if (!o)
+		return;
+	o->key(o->arg, &j->job, e->c.now, &j->key);
+	e->appended++;
+}
+
 static int resubmit(engine *e, replay_job *j, int64_t estimate)
 {
 	j->attempt++;
@@ -131,6 +148,7 @@ static int resubmit(engine *e, replay_job *j, int64_t estimate)
 	j->job.estimate = estimate > 0 ? estimate : 1;
 	if (tp_cluster_enqueue(&e->c, &j->job) || push_wake_event(e, j))
 		return tp_errorf(e->err, "out of memory");
+	new_key(e, j);
 	return 0;
 }
 
@@ -280,7 +298,60 @@ static int process_arrivals(engine *e)
 		}
 		if (tp_cluster_enqueue(&e->c, &j->job) || push_wake_event(e, j))
 			return tp_errorf(e->err, "out of memory");
+		new_key(e, j);
 	}
+	return 0;
+}
+
+static int by_key(const void *a, const void *b)
+{
+	const replay_job *x = (*(tp_job *const *)a)->owner;
+	const replay_job *y = (*(tp_job *const *)b)->owner;
+	return tp_prio_order(&x->key, &y->key);
+}
+
+/* The queue's last `n` entries, queued since it was in order, moved to
+ * their places (binary search in the ordered rest): a pass at every
+ * arrival then costs no full sort. */
+static void insert_tail(tp_cluster *c, size_t n)
+{
+	for (size_t k = c->nqueue - n; k < c->nqueue; k++) {
+		tp_job *x = c->queue[k];
+		size_t lo = 0, hi = k;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (by_key(&c->queue[mid], &x) <= 0)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		memmove(&c->queue[lo + 1], &c->queue[lo], (k - lo) * sizeof(*c->queue));
+		c->queue[lo] = x;
+	}
+}
+
+/* opts.order: at a tick the site recalculates and every waiting job gets
+ * its key again, and the queue is sorted; between ticks the jobs queued
+ * since are put in their places. */
+static int order_queue(engine *e)
+{
+	const tp_engine_order *o = e->opts->order;
+	tp_cluster *c = &e->c;
+	if (!o)
+		return 0;
+	if (c->now >= e->next_tick) {
+		if (o->tick(o->arg, c, e->err))
+			return -1;
+		for (size_t i = 0; i < c->nqueue; i++)
+			o->key(o->arg, c->queue[i], c->now,
+			       &((replay_job *)c->queue[i]->owner)->key);
+		e->next_tick = (c->now / o->period + 1) * o->period;
+		if (c->nqueue > 1)
+			qsort(c->queue, c->nqueue, sizeof(*c->queue), by_key);
+	} else if (e->appended && c->nqueue > 1) {
+		insert_tail(c, e->appended < c->nqueue ? e->appended : c->nqueue);
+	}
+	e->appended = 0;
 	return 0;
 }
 
@@ -327,7 +398,9 @@ static int start_job(engine *e, const tp_start *s, long run_idx)
 		return -1;
 	if (j->min_resv < e->c.now) {
 		e->out->resv_violations++;
-		if (e->opts->check)
+		/* a reordered queue (opts.order) moves heads and their
+		 * reservations, as priorities do in slurmctld */
+		if (e->opts->check && !e->opts->order)
 			return tp_errorf(e->err, "job %" PRId64 " started at %" PRId64
 					 " after its reservation at %" PRId64,
 					 j->job.id, e->c.now, j->min_resv);
@@ -345,6 +418,9 @@ static int start_job(engine *e, const tp_start *s, long run_idx)
 	}
 	if (e->opts->keep_nodelists && !(j->nodelist = tp_nodeset_format(&s->nodes)))
 		return tp_errorf(e->err, "out of memory");
+	const tp_engine_order *o = e->opts->order;
+	if (o && o->started)
+		o->started(o->arg, &j->job, j->start);
 	return push_end_event(e, j);
 }
 
@@ -388,6 +464,9 @@ static int64_t next_time(engine *e)
 		tp_evheap_pop(&e->heap);
 	if (top && top->time < t)
 		t = top->time;
+	/* ticks while anything runs or waits (usage, ages) */
+	if (e->opts->order && (e->c.nqueue || e->c.nrun) && e->next_tick < t)
+		t = e->next_tick;
 	return t;
 }
 
@@ -463,7 +542,8 @@ static int engine_loop(engine *e)
 			return e->c.nqueue ? stuck(e) : 0;
 		e->c.now = t;
 		e->out->events++;
-		if (process_ends(e) || process_arrivals(e) || process_pass(e))
+		if (process_ends(e) || process_arrivals(e) || order_queue(e) ||
+		    process_pass(e))
 			return -1;
 		if (e->opts->after_pass &&
 		    e->opts->after_pass(e->opts->after_pass_arg, &e->c, e->err))
@@ -486,6 +566,8 @@ int tp_simulate(const tp_workload *w, tp_policy *p, tp_alloc *a,
 	if (a->nnodes != w->nodes)
 		return tp_errorf(err, "allocator %s has %d nodes, workload %d",
 				 a->ops->name, a->nnodes, w->nodes);
+	if (e.opts->order && e.opts->order->period <= 0)
+		return tp_errorf(err, "queue order: a recalculation period above 0 is needed");
 	int rc = engine_init(&e, w);
 	if (!rc)
 		rc = engine_loop(&e);

@@ -18,6 +18,7 @@
 
 #include "alloc/alloc.h"
 #include "policy/policy.h"
+#include "priority/order.h"
 #include "rtmodel/rtmodel.h"
 #include "trace/workload.h"
 
@@ -47,6 +48,23 @@ typedef struct tp_record {
 	char *nodelist;    /* "0-3,8" node indices */
 } tp_record;
 
+/* A queue in the site's priority order instead of arrival order (the
+ * site model, site/siteprio.h).  Slurm recomputes priorities every
+ * PriorityCalcPeriod: the engine calls tick at every multiple of period
+ * while anything runs or waits (c->now the tick's time, c->run what runs),
+ * key for each job as it arrives and for every waiting job after a tick,
+ * and sorts the queue by the keys (tp_prio_order) before a pass when
+ * either happened; started and ended hear of every run that starts and
+ * ends (usage). */
+typedef struct tp_engine_order {
+	int64_t period;
+	void *arg;
+	int (*tick)(void *arg, const tp_cluster *c, tp_error *err);
+	void (*started)(void *arg, const tp_job *j, int64_t start);
+	void (*ended)(void *arg, const tp_job *j, int64_t start, int64_t end);
+	void (*key)(void *arg, const tp_job *j, int64_t now, tp_prio_key *k);
+} tp_engine_order;
+
 typedef struct tp_engine_opts {
 	bool check;        /* verify invariants at every step (abort on breach) */
 	bool keep_nodelists; /* fill tp_record.nodelist */
@@ -63,6 +81,8 @@ typedef struct tp_engine_opts {
 	 * replay. */
 	int (*after_pass)(void *arg, const tp_cluster *c, tp_error *err);
 	void *after_pass_arg;
+	/* The queue's order; NULL: arrival order. */
+	const tp_engine_order *order;
 } tp_engine_opts;
 
 typedef struct tp_sim_result {

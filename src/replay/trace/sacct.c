@@ -8,20 +8,23 @@
 #include <string.h>
 #include <strings.h>
 
+#include "base/grow.h"
 #include "base/hostlist.h"
 #include "base/name_index.h"
 
 enum {
 	C_JOBID, C_JOBIDRAW, C_SUBMIT, C_START, C_END, C_ELAPSED,
 	C_ELAPSEDRAW, C_TIMELIMIT, C_TIMELIMITRAW, C_NNODES, C_NCPUS,
-	C_PARTITION, C_STATE, C_NODELIST, C_N
+	C_PARTITION, C_STATE, C_NODELIST, C_REQCPUS, C_REQMEM, C_REQTRES,
+	C_ALLOCTRES, C_QOS, C_ACCOUNT, C_USER, C_PRIORITY, C_N
 };
 
 /* sacct's header names (case-insensitive, as --format takes them). */
 static const char *const col_name[C_N] = {
 	"JobID", "JobIDRaw", "Submit", "Start", "End", "Elapsed",
 	"ElapsedRaw", "Timelimit", "TimelimitRaw", "NNodes", "NCPUS",
-	"Partition", "State", "NodeList",
+	"Partition", "State", "NodeList", "ReqCPUS", "ReqMem", "ReqTRES",
+	"AllocTRES", "QOS", "Account", "User", "Priority",
 };
 
 #define MAX_COLS 256
@@ -50,6 +53,15 @@ typedef struct sacct_reader {
 	size_t nrecs, rcap;
 	tp_workload_skips wskip;
 	tp_sacct_skips skip;
+	tp_sacct_warnings warn;
+	const tp_sacct_opts *o;
+	char **strs;         /* partition, QOS, account, user names */
+	size_t nstrs, strs_cap;
+	tp_name_index str_index;
+	tp_name_index part_nodes; /* over o->partition_nodes */
+	int64_t *ids;        /* job ids kept: open addressing, 0 = empty */
+	size_t nids, ids_cap;
+	bool id_zero;        /* job id 0 kept */
 } sacct_reader;
 
 /* ---- values ---------------------------------------------------------- */
@@ -186,6 +198,62 @@ int tp_sacct_parse_limit(const char *s, int64_t *v)
 		*v = p[0] * 3600 + p[1] * 60 + p[2];
 	} else { /* M, M:S */
 		*v = p[0] * 60 + (n > 1 ? p[1] : 0);
+	}
+	return 0;
+}
+
+/* "16G", "1.50G", "4000Mn", "2000Mc", "0": MB, rounded up. */
+int tp_sacct_parse_mem(const char *s, int64_t *mb, tp_sacct_mem_per *per)
+{
+	static const char units[] = "KMGTP";
+	char *end;
+	*per = TP_SACCT_MEM_JOB;
+	if (!*s || *s < '0' || *s > '9')
+		return -1;
+	double x = strtod(s, &end);
+	double scale = 1; /* MB: no unit */
+	if (*end) {
+		const char *u = strchr(units, *end);
+		if (!u)
+			return -1;
+		for (long i = u - units - 1; i > 0; i--)
+			scale *= 1024;
+		if (u == units)
+			scale = 1.0 / 1024;
+		end++;
+	}
+	if (*end == 'n' || *end == 'c') {
+		*per = *end == 'n' ? TP_SACCT_MEM_NODE : TP_SACCT_MEM_CPU;
+		end++;
+	}
+	x *= scale;
+	if (*end || !(x >= 0) || x > 1e15)
+		return -1;
+	*mb = (int64_t)x + ((double)(int64_t)x < x);
+	return 0;
+}
+
+int tp_sacct_tres(const char *tres, const char *name, int64_t *v)
+{
+	size_t n = strlen(name);
+	*v = TP_SACCT_UNKNOWN;
+	for (const char *p = tres; *p;) {
+		size_t len = strcspn(p, ",");
+		const char *eq = memchr(p, '=', len);
+		if (!eq || eq == p)
+			return -1;
+		if ((size_t)(eq - p) == n && !strncmp(p, name, n)) {
+			char buf[32];
+			size_t vl = len - (size_t)(eq + 1 - p);
+			tp_sacct_mem_per per;
+			if (!vl || vl >= sizeof(buf))
+				return -1;
+			snprintf(buf, sizeof(buf), "%.*s", (int)vl, eq + 1);
+			if (!strcmp(name, "mem"))
+				return tp_sacct_parse_mem(buf, v, &per);
+			return parse_uint(buf, INT32_MAX, v);
+		}
+		p += len + (p[len] == ',');
 	}
 	return 0;
 }
@@ -369,11 +437,24 @@ static int remember_names(sacct_reader *r, const tp_hostlist *hl)
 	return 0;
 }
 
-/* NodeList: a Slurm hostlist, or "None assigned" (*none). */
+/* Whether any of the names is one of --partition's nodes. */
+static bool on_partition_nodes(const sacct_reader *r, const tp_hostlist *hl)
+{
+	for (size_t i = 0; i < hl->n; i++)
+		if (tp_name_index_find(&r->part_nodes, r->o->partition_nodes,
+				       hl->names[i]) >= 0)
+			return true;
+	return false;
+}
+
+/* NodeList: a Slurm hostlist, or "None assigned" (*none); *count its
+ * names, *overlap whether one is --partition's. */
 static int check_nodelist(sacct_reader *r, const char *s, bool *none,
-			  tp_error *err)
+			  int64_t *count, bool *overlap, tp_error *err)
 {
 	*none = !strcmp(s, "None assigned") || !*s;
+	*count = 0;
+	*overlap = false;
 	if (*none)
 		return 0;
 	tp_hostlist hl = { 0 };
@@ -383,9 +464,11 @@ static int check_nodelist(sacct_reader *r, const char *s, bool *none,
 		tp_errorf(err, "%s:%zu: bad NodeList '%.80s': %s", r->name,
 			  r->lineno, s, why);
 		rc = -1;
-	} else if (r->count_names && remember_names(r, &hl)) {
+	} else if (remember_names(r, &hl)) {
 		rc = oom(r, err);
 	}
+	*count = (int64_t)hl.n;
+	*overlap = r->o->npartition_nodes && on_partition_nodes(r, &hl);
 	tp_hostlist_fini(&hl);
 	return rc;
 }
@@ -394,7 +477,10 @@ static int check_nodelist(sacct_reader *r, const char *s, bool *none,
 typedef struct sacct_vals {
 	jobid id;
 	int64_t raw, submit, start, end, elapsed, limit, nnodes, ncpus;
-	bool none_assigned;
+	int64_t listed;       /* NodeList's names */
+	bool none_assigned, overlap;
+	bool limit_partition; /* UNLIMITED or Partition_Limit */
+	tp_sacct_res res;
 } sacct_vals;
 
 static int time_field(sacct_reader *r, int c, int64_t *v, tp_error *err)
@@ -410,17 +496,23 @@ static int number_field(sacct_reader *r, int c, int64_t hi, int64_t *v,
 			tp_error *err)
 {
 	const char *s = field(r, c);
-	char what[32];
 	*v = -1;
-	if (!s)
+	if (!s || !parse_uint(s, hi, v))
 		return 0;
+	char what[32]; /* only on an error: this runs for every field */
 	snprintf(what, sizeof(what), "bad %s", col_name[c]);
-	return parse_uint(s, hi, v) ? bad(r, err, what, s) : 0;
+	return bad(r, err, what, s);
+}
+
+static bool partition_word(const char *s)
+{
+	return s && (!strcasecmp(s, "UNLIMITED") ||
+		     !strcasecmp(s, "Partition_Limit"));
 }
 
 static int duration_fields(sacct_reader *r, sacct_vals *v, tp_error *err)
 {
-	const char *s;
+	const char *s, *raw = field(r, C_TIMELIMITRAW);
 	v->elapsed = v->limit = -1;
 	if ((s = field(r, C_ELAPSED)) && tp_sacct_parse_elapsed(s, &v->elapsed))
 		return bad(r, err, "bad Elapsed", s);
@@ -428,12 +520,100 @@ static int duration_fields(sacct_reader *r, sacct_vals *v, tp_error *err)
 		return -1;
 	if ((s = field(r, C_TIMELIMIT)) && tp_sacct_parse_limit(s, &v->limit))
 		return bad(r, err, "bad Timelimit", s);
-	if (v->limit < 0 && (s = field(r, C_TIMELIMITRAW)) &&
-	    strcasecmp(s, "UNLIMITED") && strcasecmp(s, "Partition_Limit") && *s) {
+	v->limit_partition = partition_word(s);
+	if (v->limit < 0 && raw && *raw && strcasecmp(raw, "INVALID")) {
+		v->limit_partition |= partition_word(raw);
+		if (partition_word(raw))
+			return 0;
 		if (number_field(r, C_TIMELIMITRAW, INT32_MAX, &v->limit, err))
 			return -1;
 		v->limit *= 60;
+		v->limit_partition = false;
 	}
+	return 0;
+}
+
+/* The index of `name` among r->strs, added when new; -1 on ENOMEM. */
+static int32_t intern(sacct_reader *r, const char *name)
+{
+	int i = tp_name_index_find(&r->str_index, r->strs, name);
+	if (i >= 0)
+		return i;
+	char **p = tp_grow(r->strs, &r->strs_cap, r->nstrs, sizeof(*p), 64);
+	if (!p)
+		return -1;
+	r->strs = p;
+	if (!(p[r->nstrs] = strdup(name)))
+		return -1;
+	if (tp_name_index_add(&r->str_index, r->strs)) {
+		free(p[r->nstrs]);
+		return -1;
+	}
+	return (int32_t)r->nstrs++;
+}
+
+/* A name column's index (TP_SACCT_UNKNOWN when absent or empty). */
+static int name_field(sacct_reader *r, int c, int32_t *v, tp_error *err)
+{
+	const char *s = field(r, c);
+	*v = TP_SACCT_UNKNOWN;
+	if (!s || !*s)
+		return 0;
+	return (*v = intern(r, s)) < 0 ? oom(r, err) : 0;
+}
+
+/* A TRES column's count of `name`. */
+static int tres_field(sacct_reader *r, int c, const char *name, int64_t *v,
+		      tp_error *err)
+{
+	const char *s = field(r, c);
+	*v = TP_SACCT_UNKNOWN;
+	if (!s || !tp_sacct_tres(s, name, v))
+		return 0;
+	char what[48];
+	snprintf(what, sizeof(what), "bad %s", col_name[c]);
+	return bad(r, err, what, s);
+}
+
+static int32_t count32(int64_t v)
+{
+	return v < 0 ? TP_SACCT_UNKNOWN : v > INT32_MAX ? INT32_MAX : (int32_t)v;
+}
+
+/* What the job asked and got beyond its nodes, and who asked. */
+static int res_fields(sacct_reader *r, sacct_vals *v, tp_error *err)
+{
+	tp_sacct_res *x = &v->res;
+	int64_t req_cpus, tres_cpus, alloc_cpus, mem, tres_mem, rg, ag, prio, rn;
+	const char *s = field(r, C_REQMEM);
+	x->mem_per = TP_SACCT_MEM_JOB;
+	mem = TP_SACCT_UNKNOWN;
+	if (s && *s && tp_sacct_parse_mem(s, &mem, &x->mem_per))
+		return bad(r, err, "bad ReqMem", s);
+	if (number_field(r, C_REQCPUS, INT32_MAX, &req_cpus, err) ||
+	    tres_field(r, C_REQTRES, "cpu", &tres_cpus, err) ||
+	    tres_field(r, C_REQTRES, "mem", &tres_mem, err) ||
+	    tres_field(r, C_REQTRES, "gres/gpu", &rg, err) ||
+	    tres_field(r, C_REQTRES, "node", &rn, err) ||
+	    tres_field(r, C_ALLOCTRES, "cpu", &alloc_cpus, err) ||
+	    tres_field(r, C_ALLOCTRES, "gres/gpu", &ag, err) ||
+	    name_field(r, C_PARTITION, &x->partition, err) ||
+	    name_field(r, C_QOS, &x->qos, err) ||
+	    name_field(r, C_ACCOUNT, &x->account, err) ||
+	    name_field(r, C_USER, &x->user, err))
+		return -1;
+	s = field(r, C_PRIORITY);
+	prio = TP_SACCT_UNKNOWN;
+	if (s && *s && parse_uint(s, INT64_MAX, &prio))
+		return bad(r, err, "bad Priority", s);
+	x->req_cpus = count32(req_cpus >= 0 ? req_cpus : tres_cpus);
+	x->alloc_cpus = count32(alloc_cpus >= 0 ? alloc_cpus : v->ncpus);
+	x->req_mem = mem >= 0 ? mem : tres_mem;
+	x->req_gpus = count32(rg);
+	x->alloc_gpus = count32(ag);
+	x->req_nodes = count32(v->nnodes);
+	x->min_nodes = count32(rn);
+	x->priority = prio;
 	return 0;
 }
 
@@ -446,13 +626,17 @@ static int parse_values(sacct_reader *r, sacct_vals *v, tp_error *err)
 	    duration_fields(r, v, err) ||
 	    number_field(r, C_NNODES, 1 << 24, &v->nnodes, err) ||
 	    number_field(r, C_NCPUS, INT32_MAX, &v->ncpus, err) ||
-	    number_field(r, C_JOBIDRAW, INT64_MAX, &v->raw, err))
+	    number_field(r, C_JOBIDRAW, INT64_MAX, &v->raw, err) ||
+	    res_fields(r, v, err))
 		return -1;
 	if ((s = field(r, C_STATE)) && !good_state(s))
 		return bad(r, err, "bad State", s);
-	v->none_assigned = false;
+	v->none_assigned = v->overlap = false;
+	v->listed = 0;
 	int rc;
-	if ((s = field(r, C_NODELIST)) && (rc = check_nodelist(r, s, &v->none_assigned, err)))
+	if ((s = field(r, C_NODELIST)) &&
+	    (rc = check_nodelist(r, s, &v->none_assigned, &v->listed,
+				 &v->overlap, err)))
 		return rc;
 	if (v->id.shared && v->raw < 0)
 		return bad(r, err, "JobID of an array task or heterogeneous component without a JobIDRaw column (its id would not be unique)",
@@ -478,8 +662,87 @@ static int add_rec(sacct_reader *r, const sacct_rec *rec, tp_error *err)
 	return 0;
 }
 
+static void count(tp_sacct_count *c, size_t line)
+{
+	if (!c->n++)
+		c->first_line = line;
+}
+
+/* Remembers job id `id`: 1 if it was seen before, 0 if new, -1 on
+ * ENOMEM.  Open addressing over the ids, 0 kept apart. */
+static int seen_before(sacct_reader *r, int64_t id)
+{
+	if (id == 0) {
+		bool was = r->id_zero;
+		r->id_zero = true;
+		return was;
+	}
+	if (2 * (r->nids + 1) > r->ids_cap) {
+		size_t cap = r->ids_cap ? 2 * r->ids_cap : 1024;
+		int64_t *t = calloc(cap, sizeof(*t));
+		if (!t)
+			return -1;
+		for (size_t i = 0; i < r->ids_cap; i++) {
+			if (!r->ids[i])
+				continue;
+			size_t h = (size_t)((uint64_t)r->ids[i] * 0x9E3779B97F4A7C15u) & (cap - 1);
+			while (t[h])
+				h = (h + 1) & (cap - 1);
+			t[h] = r->ids[i];
+		}
+		free(r->ids);
+		r->ids = t;
+		r->ids_cap = cap;
+	}
+	size_t h = (size_t)((uint64_t)id * 0x9E3779B97F4A7C15u) & (r->ids_cap - 1);
+	for (; r->ids[h]; h = (h + 1) & (r->ids_cap - 1))
+		if (r->ids[h] == id)
+			return 1;
+	r->ids[h] = id;
+	r->nids++;
+	return 0;
+}
+
+/* The partition's MaxTime for an UNLIMITED or Partition_Limit limit, or
+ * -1 when the site gives none. */
+static int64_t partition_max_time(const sacct_reader *r, int32_t part)
+{
+	if (part < 0)
+		return -1;
+	for (size_t i = 0; i < r->o->nlimits; i++)
+		if (!strcmp(r->o->limits[i].partition, r->strs[part]))
+			return r->o->limits[i].max_time;
+	return -1;
+}
+
+/* The run time: End - Start, or Elapsed when shorter (suspended);
+ * either difference counted. */
+static int64_t run_time(sacct_reader *r, const sacct_vals *v)
+{
+	int64_t span = v->end - v->start;
+	if (v->elapsed < 0 || v->elapsed == span)
+		return span;
+	count(v->elapsed > span ? &r->warn.elapsed_long : &r->warn.elapsed_short,
+	      r->lineno);
+	return v->elapsed < span ? v->elapsed : span;
+}
+
+/* The estimate: Timelimit, the partition's MaxTime for UNLIMITED and
+ * Partition_Limit, or -1 (the run time stands in, counted later). */
+static int64_t estimate(sacct_reader *r, const sacct_vals *v)
+{
+	if (v->limit > 0)
+		return v->limit;
+	int64_t max = v->limit_partition ? partition_max_time(r, v->res.partition) : -1;
+	if (max > 0) {
+		count(&r->warn.limit_partition, r->lineno);
+		return max;
+	}
+	return -1;
+}
+
 /* A checked line: skipped for its first reason, or kept. */
-static int keep(sacct_reader *r, const sacct_vals *v, tp_error *err)
+static int keep(sacct_reader *r, sacct_vals *v, tp_error *err)
 {
 	if (v->start < 0 || v->none_assigned) {
 		r->skip.not_started++;
@@ -493,10 +756,23 @@ static int keep(sacct_reader *r, const sacct_vals *v, tp_error *err)
 		r->skip.unfinished++;
 		return 0;
 	}
-	int64_t run = v->elapsed >= 0 ? v->elapsed : v->end - v->start;
+	int64_t id = v->raw >= 0 ? v->raw : v->id.base;
+	int dup = seen_before(r, id);
+	if (dup < 0)
+		return oom(r, err);
+	if (dup) {
+		r->skip.duplicate++;
+		count(&r->warn.duplicate, r->lineno);
+		return 0;
+	}
+	int64_t run = run_time(r, v);
 	if (run <= 0) {
 		r->wskip.runtime++;
 		return 0;
+	}
+	if (v->listed > 0 && v->listed != v->nnodes) {
+		count(&r->warn.nnodes, r->lineno);
+		v->nnodes = v->listed;
 	}
 	if (v->nnodes <= 0) {
 		r->wskip.size++;
@@ -504,12 +780,11 @@ static int keep(sacct_reader *r, const sacct_vals *v, tp_error *err)
 	}
 	const char *nl = field(r, C_NODELIST);
 	sacct_rec rec = {
-		.j = { .id = v->raw >= 0 ? v->raw : v->id.base,
-		       .submit = v->submit, .runtime = run,
-		       .estimate = v->limit > 0 ? v->limit : -1,
+		.j = { .id = id, .submit = v->submit, .runtime = run,
+		       .estimate = estimate(r, v),
 		       .nodes = (int32_t)v->nnodes },
 		.run = { .start = v->start, .end = v->end, .line = r->lineno,
-			 .nodelist = nl ? strdup(nl) : NULL },
+			 .nodelist = nl ? strdup(nl) : NULL, .res = v->res },
 	};
 	if ((nl && !rec.run.nodelist) || add_rec(r, &rec, err)) {
 		free(rec.run.nodelist);
@@ -534,6 +809,26 @@ static void note_partitions(tp_sacct_skips *k, const char *list)
 	}
 }
 
+/* Another partition's job: counted when it ran on --partition's nodes
+ * (their load is then missing from the replay). */
+static int other_partition(sacct_reader *r, tp_error *err)
+{
+	r->skip.other_partition++;
+	const char *nl = field(r, C_NODELIST);
+	if (!r->o->npartition_nodes || !nl || !*nl || !strcmp(nl, "None assigned"))
+		return 0;
+	tp_hostlist hl = { 0 };
+	char why[128];
+	int rc = 0;
+	if (tp_hostlist_expand(&hl, nl, why, sizeof(why)))
+		rc = tp_errorf(err, "%s:%zu: bad NodeList '%.80s': %s", r->name,
+			       r->lineno, nl, why);
+	else if (on_partition_nodes(r, &hl))
+		count(&r->warn.overlap, r->lineno);
+	tp_hostlist_fini(&hl);
+	return rc;
+}
+
 static int parse_job(sacct_reader *r, tp_error *err)
 {
 	int n = split(r);
@@ -552,9 +847,8 @@ static int parse_job(sacct_reader *r, tp_error *err)
 	}
 	const char *part = field(r, C_PARTITION);
 	if (r->partition && part && !in_list(part, r->partition)) {
-		r->skip.other_partition++;
 		note_partitions(&r->skip, part);
-		return 0;
+		return other_partition(r, err);
 	}
 	int rc = parse_values(r, &v, err);
 	return rc ? rc : keep(r, &v, err);
@@ -594,6 +888,36 @@ static int by_submit(const void *a, const void *b)
 	return x->run.line < y->run.line ? -1 : x->run.line > y->run.line;
 }
 
+/* The partitions of the jobs kept, first seen first. */
+static int note_partition(tp_sacct *s, int32_t part)
+{
+	if (part < 0)
+		return 0;
+	for (size_t i = 0; i < s->nparts; i++)
+		if (s->parts[i] == part)
+			return 0;
+	int32_t *p = realloc(s->parts, (s->nparts + 1) * sizeof(*p));
+	if (!p)
+		return -1;
+	s->parts = p;
+	s->parts[s->nparts++] = part;
+	return 0;
+}
+
+/* The reader's name tables become the workload's. */
+static void take_names(sacct_reader *r, tp_sacct *s)
+{
+	s->names = r->strs;
+	s->nnames = r->nstrs;
+	r->strs = NULL;
+	r->nstrs = 0;
+	s->nodes = r->names;
+	s->nnodes = r->nnames;
+	s->nodes_counted = r->count_names;
+	r->names = NULL;
+	r->nnames = 0;
+}
+
 /* Keeps what fits the machine, times relative to the first submit. */
 static int fill(sacct_reader *r, tp_sacct *s, int nodes, double scale,
 		tp_error *err)
@@ -603,6 +927,7 @@ static int fill(sacct_reader *r, tp_sacct *s, int nodes, double scale,
 	w->ppn = 1;
 	w->skipped = r->wskip;
 	s->skipped = r->skip;
+	s->warn = r->warn;
 	if (r->nrecs) /* qsort(NULL, 0, ...) is undefined */
 		qsort(r->recs, r->nrecs, sizeof(*r->recs), by_submit);
 	for (size_t i = 0; i < r->nrecs; i++) {
@@ -632,6 +957,7 @@ static int fill(sacct_reader *r, tp_sacct *s, int nodes, double scale,
 		if (j.estimate <= 0) {
 			j.estimate = j.runtime;
 			w->estimate_missing++;
+			count(&s->warn.limit_missing, x->run.line);
 		}
 		if (tp_workload_add(w, &j))
 			return tp_errorf(err, "%s: out of memory", r->name);
@@ -640,7 +966,10 @@ static int fill(sacct_reader *r, tp_sacct *s, int nodes, double scale,
 		run->start -= s->epoch;
 		run->end -= s->epoch;
 		x->run.nodelist = NULL; /* now the run's */
+		if (note_partition(s, run->res.partition))
+			return tp_errorf(err, "%s: out of memory", r->name);
 	}
+	take_names(r, s);
 	return 0;
 }
 
@@ -653,7 +982,23 @@ static void reader_fini(sacct_reader *r)
 		free(r->names[i]);
 	free(r->names);
 	tp_name_index_fini(&r->index);
+	for (size_t i = 0; i < r->nstrs; i++)
+		free(r->strs[i]);
+	free(r->strs);
+	tp_name_index_fini(&r->str_index);
+	tp_name_index_fini(&r->part_nodes);
+	free(r->ids);
 	free(r->line);
+}
+
+/* An index over --partition's node names (distinct, as
+ * sim_partition_nodes gives them). */
+static int index_partition_nodes(sacct_reader *r, tp_error *err)
+{
+	for (size_t i = 0; i < r->o->npartition_nodes; i++)
+		if (tp_name_index_add(&r->part_nodes, r->o->partition_nodes))
+			return tp_errorf(err, "%s: out of memory", r->name);
+	return 0;
 }
 
 static int machine_nodes(const sacct_reader *r, const tp_sacct_opts *o,
@@ -683,15 +1028,21 @@ int tp_sacct_read(const char *path, const tp_sacct_opts *o, tp_sacct *s,
 	sacct_reader r = {
 		.name = strcmp(path, "-") == 0 ? "<stdin>" : path,
 		.lenient = o->lenient, .partition = o->partition,
-		.count_names = o->nodes <= 0,
+		.count_names = o->nodes <= 0, .o = o,
 	};
 	s->name = r.name;
 	if (o->nodes < 0)
 		return tp_errorf(err, "%s: node count must be positive, got %d",
 				 r.name, o->nodes);
+	if (index_partition_nodes(&r, err)) {
+		reader_fini(&r);
+		return -1;
+	}
 	r.fp = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
-	if (!r.fp)
+	if (!r.fp) {
+		reader_fini(&r);
 		return tp_errorf(err, "%s: cannot open: %s", path, strerror(errno));
+	}
 	int rc = read_lines(&r, err);
 	if (r.fp != stdin)
 		fclose(r.fp);
@@ -724,6 +1075,13 @@ void tp_sacct_fini(tp_sacct *s)
 	for (size_t i = 0; s->runs && i < s->w.njobs; i++)
 		free(s->runs[i].nodelist);
 	free(s->runs);
+	for (size_t i = 0; i < s->nnames; i++)
+		free(s->names[i]);
+	free(s->names);
+	free(s->parts);
+	for (size_t i = 0; i < s->nnodes; i++)
+		free(s->nodes[i]);
+	free(s->nodes);
 	tp_workload_fini(&s->w);
 	memset(s, 0, sizeof(*s));
 }

@@ -1,0 +1,255 @@
+/* site_load.c - see site_load.h. */
+#include "site_load.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "site/sacctmgr.h"
+
+int sim_site_read(const sim_config *c, sim_site *st, tp_error *err)
+{
+	if (tp_site_read(c->slurm_conf, &st->site, err))
+		return -1;
+	st->have_site = true;
+	size_t n = st->site.nparts;
+	if (!(st->limits = calloc(n ? n : 1, sizeof(*st->limits))))
+		return tp_errorf(err, "%s: out of memory", c->slurm_conf);
+	for (size_t i = 0; i < n; i++)
+		st->limits[i] = (tp_sacct_limit){ st->site.parts[i].name,
+						  st->site.parts[i].max_time };
+	return 0;
+}
+
+void sim_site_opts(const sim_site *st, tp_sacct_opts *o)
+{
+	if (!st->have_site)
+		return;
+	o->limits = st->limits;
+	o->nlimits = st->site.nparts;
+}
+
+int sim_site_nodes(const sim_site *st, tp_hostlist *nodes, tp_error *err)
+{
+	memset(nodes, 0, sizeof(*nodes));
+	if (!st->site.nnodes)
+		return tp_errorf(err, "%s: no NodeName line: the site has no nodes",
+				 st->site.path);
+	nodes->names = calloc(st->site.nnodes, sizeof(*nodes->names));
+	if (!nodes->names)
+		return tp_errorf(err, "out of memory");
+	nodes->cap = st->site.nnodes;
+	for (; nodes->n < st->site.nnodes; nodes->n++)
+		if (!(nodes->names[nodes->n] = strdup(st->site.nodes[nodes->n].name))) {
+			tp_hostlist_fini(nodes);
+			return tp_errorf(err, "out of memory");
+		}
+	return 0;
+}
+
+/* Partition k's nodes on the machine. */
+static int part_set(sim_site *st, size_t k, int nnodes,
+		    int (*index)(const void *, const char *), const void *arg)
+{
+	const tp_site_part *p = &st->site.parts[k];
+	if (tp_nodeset_init(&st->sets[k], nnodes))
+		return -1;
+	for (size_t i = 0; i < p->nnodes; i++) {
+		int x = index(arg, st->site.nodes[p->nodes[i]].name);
+		if (x >= 0 && x < nnodes)
+			tp_nodeset_set(&st->sets[k], x);
+	}
+	return 0;
+}
+
+/* The set of a Partition field: one partition's, or the union of a
+ * list's (kept in st->lists); NULL when none of it is in slurm.conf. */
+static const tp_nodeset *field_set(sim_site *st, const char *field, int nnodes)
+{
+	const tp_nodeset *one = NULL;
+	tp_nodeset *u = NULL;
+	for (const char *p = field; *p;) {
+		size_t len = strcspn(p, ",");
+		for (size_t k = 0; k < st->site.nparts; k++) {
+			const char *name = st->site.parts[k].name;
+			if (strlen(name) != len || strncmp(name, p, len))
+				continue;
+			if (!one) {
+				one = &st->sets[k];
+			} else {
+				if (!u) {
+					tp_nodeset **l = realloc(st->lists, (st->nlists + 1) * sizeof(*l));
+					if (!l)
+						return NULL;
+					st->lists = l;
+					if (!(u = malloc(sizeof(*u))) ||
+					    tp_nodeset_init_copy(u, one)) {
+						free(u);
+						return NULL;
+					}
+					st->lists[st->nlists++] = u;
+				}
+				tp_nodeset_or(u, &st->sets[k]);
+			}
+		}
+		p += len + (p[len] == ',');
+	}
+	(void)nnodes;
+	return u ? u : one;
+}
+
+int sim_site_partitions(const sim_config *c, sim_site *st, const tp_sacct *s,
+			tp_workload *w, int nnodes,
+			int (*index)(const void *arg, const char *name),
+			const void *arg, tp_error *err)
+{
+	size_t unknown = 0, first = 0;
+	st->nsets = st->site.nparts;
+	if (!(st->sets = calloc(st->nsets ? st->nsets : 1, sizeof(*st->sets))))
+		return tp_errorf(err, "out of memory");
+	for (size_t k = 0; k < st->nsets; k++)
+		if (part_set(st, k, nnodes, index, arg))
+			return tp_errorf(err, "out of memory");
+	for (size_t i = 0; i < w->njobs; i++) {
+		int32_t pi = s->runs[i].res.partition;
+		const tp_nodeset *set = pi >= 0 ? field_set(st, s->names[pi], nnodes) : NULL;
+		if (!set && !unknown++)
+			first = s->runs[i].line;
+		if (!w->jobs[i].allowed)
+			w->jobs[i].allowed = set;
+	}
+	st->partitioned = true;
+	if (unknown)
+		fprintf(stderr, "toposim: warning: %s: %zu job(s) of no partition of %s (first: line %zu): free to use every node\n",
+			c->sacct, unknown, c->slurm_conf, first);
+	return 0;
+}
+
+/* --sprio-at T[,T...]: seconds from the replay's first submission. */
+static int instants(const sim_config *c, sim_site *st, int64_t base,
+		    tp_error *err)
+{
+	const char *p = c->sprio_at;
+	while (*p) {
+		char *end;
+		errno = 0;
+		long long t = strtoll(p, &end, 10);
+		if (end == p || errno || t < 0 || (*end && *end != ','))
+			return tp_errorf(err, "--sprio-at: bad instant '%s' (seconds from the replay's first submission, comma-separated, ascending)", p);
+		if (st->nat && base + t < st->at[st->nat - 1])
+			return tp_errorf(err, "--sprio-at: instants must ascend: '%s'", p);
+		int64_t *a = realloc(st->at, (st->nat + 1) * sizeof(*a));
+		if (!a)
+			return tp_errorf(err, "out of memory");
+		st->at = a;
+		st->at[st->nat++] = base + t;
+		p = *end ? end + 1 : end;
+	}
+	if (!(st->sprio = fopen(c->sprio_out, "w")))
+		return tp_errorf(err, "%s: cannot write: %s", c->sprio_out, strerror(errno));
+	return 0;
+}
+
+/* --qos: each job's QOS priority; jobs of a QOS the table lacks get 0,
+ * counted in a warning. */
+static int site_qos(const sim_config *c, sim_site *st, const tp_sacct *s,
+		    tp_error *err)
+{
+	tp_qos_table q;
+	size_t first = 0;
+	if (tp_qos_read(c->qos, &q, err))
+		return -1;
+	size_t missing = tp_siteprio_qos(&st->sp, s, &q, &first);
+	tp_qos_fini(&q);
+	if (missing)
+		fprintf(stderr, "toposim: warning: %s: %zu job(s) of a QOS %s lacks (first: line %zu): QOS factor 0\n",
+			c->sacct, missing, c->qos, first);
+	return 0;
+}
+
+/* What the model leaves out, said once. */
+static void say(const sim_config *c, const sim_site *st)
+{
+	const tp_site_prio *p = &st->site.prio;
+	const tp_siteprio *sp = &st->sp;
+	if (!c->quiet)
+		fprintf(stderr, "toposim: priority: %s (%s), queue in PriorityTier then priority order, recalculated every %" PRId64 " s%s\n",
+			p->multifactor ? "priority/multifactor" : "priority/basic",
+			c->slurm_conf, p->calc_period,
+			st->have_tree ? ", Fair Tree over --sacctmgr's associations" : "");
+	if (p->multifactor && p->conf.w_fs && !st->have_tree)
+		fprintf(stderr, "toposim: warning: PriorityWeightFairshare is %u but no --sacctmgr: every fairshare factor is 0\n",
+			p->conf.w_fs);
+	if (p->multifactor && p->conf.w_qos && !c->qos)
+		fprintf(stderr, "toposim: warning: PriorityWeightQOS is %u but no --qos: every QOS factor is 0\n",
+			p->conf.w_qos);
+	if (p->multifactor && p->unmodelled[0])
+		fprintf(stderr, "toposim: warning: PriorityFlags %s not modelled (Fair Tree, age from submission)\n",
+			p->unmodelled);
+	if (p->sched_params)
+		fprintf(stderr, "toposim: warning: %s: SchedulerParameters=%s is not modelled: the policy --policy %s runs at every event over the whole queue (no sched_interval, default_queue_depth, bf_interval, bf_window, bf_resolution, bf_max_job_test)\n",
+			c->slurm_conf, p->sched_params, c->set.policy);
+	if (sp->no_assoc)
+		fprintf(stderr, "toposim: warning: %s: %zu job(s) of no association in --sacctmgr (first: line %zu): fairshare factor 0, their usage not charged\n",
+			c->sacct, sp->no_assoc, sp->first_no_assoc_line);
+}
+
+int sim_site_prio(const sim_config *c, sim_site *st, const tp_sacct *s,
+		  tp_error *err)
+{
+	if (!st->have_site)
+		return 0;
+	if (c->windows.k)
+		return tp_errorf(err, "--windows with --slurm-conf's priority model: not supported (use --jobs FIRST:COUNT)");
+	if (c->sacctmgr) {
+		if (tp_sacctmgr_read(c->sacctmgr, &st->tree, err))
+			return -1;
+		st->have_tree = true;
+	}
+	if (tp_siteprio_init(&st->sp, &st->site, s, st->have_tree ? &st->tree : NULL, err))
+		return -1;
+	st->ordered = true;
+	if (c->qos && site_qos(c, st, s, err))
+		return -1;
+	size_t first = c->slice_count ? c->slice_first : 0;
+	int64_t until = first < s->w.njobs ? s->w.jobs[first].submit : 0;
+	tp_siteprio_seed(&st->sp, s, first < s->w.njobs ? first : 0, until);
+	if (c->usage_recorded && tp_siteprio_recorded(&st->sp, s, err))
+		return -1;
+	if (c->sprio_out) {
+		if (instants(c, st, until, err))
+			return -1;
+		tp_siteprio_trace(&st->sp, st->sprio, st->at, st->nat);
+	}
+	say(c, st);
+	return 0;
+}
+
+const tp_engine_order *sim_site_order(const sim_site *st)
+{
+	return st->ordered ? &st->sp.order : NULL;
+}
+
+void sim_site_fini(sim_site *st)
+{
+	if (st->ordered)
+		tp_siteprio_fini(&st->sp);
+	if (st->have_tree)
+		tp_assoc_fini(&st->tree);
+	if (st->have_site)
+		tp_site_fini(&st->site);
+	if (st->sprio)
+		fclose(st->sprio);
+	free(st->limits);
+	free(st->at);
+	for (size_t k = 0; k < st->nsets; k++)
+		tp_nodeset_fini(&st->sets[k]);
+	free(st->sets);
+	for (size_t k = 0; k < st->nlists; k++) {
+		tp_nodeset_fini(st->lists[k]);
+		free(st->lists[k]);
+	}
+	free(st->lists);
+	memset(st, 0, sizeof(*st));
+}

@@ -1,0 +1,63 @@
+/*
+ * site_load.h - toposim's site model around a sacct replay: slurm.conf
+ * read as a site (limits for the importer, the priority settings),
+ * sacctmgr's associations, the priority order the engine sorts its queue
+ * by (site/siteprio.h) seeded from the history before the replayed slice,
+ * and --sprio-out's factors.
+ */
+#ifndef SIM_SITE_LOAD_H
+#define SIM_SITE_LOAD_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "args.h"
+#include "base/hostlist.h"
+#include "base/nodeset.h"
+#include "priority/assoc.h"
+#include "site/site.h"
+#include "site/siteprio.h"
+#include "trace/sacct.h"
+
+typedef struct sim_site {
+	tp_site site;
+	bool have_site;
+	tp_sacct_limit *limits;    /* the partitions' MaxTime */
+	tp_assoc_tree tree;
+	bool have_tree;
+	tp_siteprio sp;
+	bool ordered;              /* the queue in the site's order */
+	FILE *sprio;
+	int64_t *at;
+	size_t nat;
+	tp_nodeset *sets;          /* per partition: its nodes on the machine */
+	size_t nsets;
+	tp_nodeset **lists;        /* per job of a partition list: the union */
+	size_t nlists;
+	bool partitioned;          /* jobs kept to their partitions' nodes */
+} sim_site;
+
+/* --slurm-conf read as the site. */
+int sim_site_read(const sim_config *c, sim_site *st, tp_error *err);
+/* The importer's options get the partitions' MaxTime. */
+void sim_site_opts(const sim_site *st, tp_sacct_opts *o);
+/* Every node of the site, in slurm.conf's order, into nodes (initialised
+ * here): the machine of a replay of every partition. */
+int sim_site_nodes(const sim_site *st, tp_hostlist *nodes, tp_error *err);
+/* Each job of w (s's, before the slice) may use only its partition's
+ * nodes (a list: their union): tp_wjob.allowed, on a machine of `nnodes`
+ * whose node index of a name is index(arg, name) (-1: not on it).  A job
+ * of a partition slurm.conf lacks may use every node (counted, warned). */
+int sim_site_partitions(const sim_config *c, sim_site *st, const tp_sacct *s,
+			tp_workload *w, int nnodes,
+			int (*index)(const void *arg, const char *name),
+			const void *arg, tp_error *err);
+/* The priority model over s's jobs (before the slice), seeded with the
+ * jobs before --jobs FIRST; says what it models and what not. */
+int sim_site_prio(const sim_config *c, sim_site *st, const tp_sacct *s,
+		  tp_error *err);
+/* The engine's queue order, or NULL (arrival order). */
+const tp_engine_order *sim_site_order(const sim_site *st);
+void sim_site_fini(sim_site *st);
+
+#endif
