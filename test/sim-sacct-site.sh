@@ -74,27 +74,35 @@ PY
 [ "$est" = 43200 ] && ok || bad "largest estimate $est, not the shared partition's MaxTime 43200"
 
 # The site: every partition at once, each job on its own partition's
-# nodes (b1-b14 batch, b8-b14 shared, g1-g2 gpu: indices 0-13, 7-13,
-# 14-15 on the site's machine of 16 nodes), no merge warning.
+# nodes (b1-b14 batch, b8-b14 shared, g1-g2 gpu, by name in the jobs
+# CSV's Slurm host lists), no merge warning.
 if run site --sacct "$sacct" --policy easy --slurm-conf "$conf" --check; then ok; else bad "site: $(cat "$tmp/site.err")"; fi
 hasnt "$tmp/site.err" "replayed together" "the site: no merge"
 has "$tmp/site.json" '"nodes": 16,' "the site's machine: every node of slurm.conf"
 off=$(python3 - "$sacct" "$tmp/site.csv" <<'PY'
-import csv, sys
+import csv, re, sys
 part = {}
 for line in open(sys.argv[1]).read().splitlines()[1:]:
     f = line.split("|")
     part[f[1]] = f[13]
-allowed = {"batch": set(range(0, 14)), "shared": set(range(7, 14)),
-           "gpu": {14, 15}}
+def names(prefix, lo, hi):
+    return {"%s%d" % (prefix, i) for i in range(lo, hi + 1)}
+allowed = {"batch": names("b", 1, 14), "shared": names("b", 8, 14),
+           "gpu": names("g", 1, 2)}
 def nodes(s):
+    # A Slurm host list: b8, b[8-10,12], g1 ... (no leading zeros here).
     out = set()
-    for r in s.split(","):
-        a, _, b = r.partition("-")
-        out |= set(range(int(a), int(b or a) + 1))
+    for pre, rng, one in re.findall(r"([a-z]+)(?:\[([^\]]*)\]|(\d+))", s):
+        if one:
+            out.add(pre + one)
+            continue
+        for r in rng.split(","):
+            a, _, b = r.partition("-")
+            out |= names(pre, int(a), int(b or a))
     return out
-off = [x["id"] for x in csv.DictReader(open(sys.argv[2]))
-       if not nodes(x["nodelist"]) <= allowed[part[x["id"]]]]
+rows = list(csv.DictReader(open(sys.argv[2])))
+off = [x["id"] for x in rows if not nodes(x["nodelist"]) or
+       not nodes(x["nodelist"]) <= allowed[part[x["id"]]]]
 print(len(off))
 PY
 )

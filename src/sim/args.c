@@ -300,7 +300,7 @@ static int parse_value(tp_cli *cl, sim_config *c, int o, const char *arg)
 		if (!strcmp(arg, "recorded"))
 			c->usage_recorded = true;
 		else if (strcmp(arg, "replayed"))
-			return tp_cli_fail(cl, "--usage: expected replayed or recorded, got '%s'", arg);
+			return tp_cli_fail(cl, "--usage: '%s' is neither replayed nor recorded", arg);
 		return 0;
 	case OPT_SPRIO_OUT: c->sprio_out = arg; return 0;
 	case OPT_SPRIO_AT: c->sprio_at = arg; return 0;
