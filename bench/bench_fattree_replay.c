@@ -21,8 +21,8 @@
  * wall time; then the ratios fattree / tree-greedy, the baseline measured
  * in the same run.  first-free has no cost of its own: the bench wraps it
  * so its placements are scored with the same hop sum.  Nothing is
- * asserted.  Traces are read from $TP_SHARED_DATA/traces (default
- * ../shared/data beside the source tree); a missing one is reported and
+ * asserted.  Traces are read from $TP_SHARED_DATA/traces (default the
+ * source tree's data/); a missing one is reported and
  * skipped.
  */
 #include <stdint.h>
@@ -42,7 +42,7 @@
 #include "trace/workload.h"
 
 #ifndef TP_DEFAULT_DATA_DIR
-#define TP_DEFAULT_DATA_DIR "../shared/data"
+#define TP_DEFAULT_DATA_DIR "data"
 #endif
 
 #define WIDTH 4 /* leaf size and switch fan-out of both machines */
