@@ -42,8 +42,8 @@ AC_ARG_WITH([slurm-version],
 AC_ARG_WITH([slurm-source],
 	[AS_HELP_STRING([--with-slurm-source=DIR|TARBALL],
 		[26.05: the Slurm source the plugins are built against, a site's own
-		 tree or a release tarball (default: ../shared/slurm/slurm-26.05.3.tar.xz);
-		 prepared by contrib/slurm-source.sh])],
+		 tree or a release tarball (default: the one contrib/slurm-source.sh
+		 finds, which prepares it)])],
 	[], [with_slurm_source=])
 AS_CASE([$with_slurm_version],
   [22.05], [SLURM_WANT_VERSION=22.05.8 SLURM_WANT_NUMBER=0x160508
