@@ -1,6 +1,6 @@
 /*
  * bench_het - George & Collins' experiments (section 5) on the core's
- * heterogeneous schedules (spec D; method and readings in
+ * heterogeneous schedules (doc/methods.md D1; method and readings in
  * doc/heterogeneous.md).  Workloads come from hetero/het_gen.h.
  *
  *   (a) case study 1: decision time (CPU, one tp_het_schedule() of every
@@ -410,8 +410,8 @@ int main(int argc, char **argv)
 	static const size_t sizes[] = { 5, 10, 25, 50, 100, 250, 500, 1000 };
 	static const size_t small_sizes[] = { 5, 20 };
 	static const int small_pcts[] = { 0, 50, 100 };
-	printf("bench_het: George & Collins' experiments (spec D), %d seed(s)%s\n", seeds,
-	       quick ? ", quick sizes" : "");
+	printf("bench_het: George & Collins' experiments (doc/methods.md D1), "
+	       "%d seed(s)%s\n", seeds, quick ? ", quick sizes" : "");
 	if (quick) {
 		study1(seeds, small_sizes, 2, small_pcts, 3);
 		study2(seeds, small_pcts, 3, 4, TP_HETGEN_SMALL);

@@ -42,7 +42,7 @@ typedef struct sim_config {
 	double comm_share;
 	uint64_t seed;
 	bool check, quiet;
-	/* Heterogeneous mode (--machine; spec D, hetero/het_sim.h). */
+	/* Heterogeneous mode (--machine; doc/methods.md D1, hetsim/het_sim.h). */
 	const char *machine, *het_jobs, *truth, *expdb;
 	bool oracle;
 	int het_algo;           /* the policy's tp_het_algo, -1: not one */

@@ -1,9 +1,10 @@
 /*
  * alloc_torus.c - the torus allocators "torus-base", "torus-fs" and
- * "torus-mss" (spec B; torus.conf(5)).  Each gives a job one box of free
- * nodes of size Wnodes .. Wnodes+Ntransit; the job gets every node of the
- * box, so with Ntransit > 0 it may get more nodes than it asked for (the
- * transit nodes carry its traffic and no other job may use them).
+ * "torus-mss" (doc/methods.md B; torus.conf(5)).  Each gives a job one
+ * box of free nodes of size Wnodes .. Wnodes+Ntransit; the job gets every
+ * node of the box, so with Ntransit > 0 it may get more nodes than it
+ * asked for (the transit nodes carry its traffic and no other job may
+ * use them).
  *
  * Candidates are the placements of the shapes (tp_torus_shapes, in shape
  * order) in one of two orders:
