@@ -1,7 +1,7 @@
 /*
  * bench_het - George & Collins' experiments (section 5) on the core's
  * heterogeneous schedules (doc/methods.md D1; method and readings in
- * doc/heterogeneous.md).  Workloads come from hetero/het_gen.h.
+ * doc/heterogeneous.md).  Workloads come from hetsim/het_gen.h.
  *
  *   (a) case study 1: decision time (CPU, one tp_het_schedule() of every
  *       job at time 0, median of repeats) of SJS and PJS against the
@@ -10,7 +10,7 @@
  *   (b) case study 2: total job time of PJS and SJS on the 142-machine
  *       site, all jobs presented at time 0 (5 and 15 jobs: the light end
  *       of the paper's figure 5; then 0.25x, 1x, 4x the machines):
- *       expected (the static plan at 0) and simulated (hetero/het_sim.h, re-planning at every event,
+ *       expected (the static plan at 0) and simulated (hetsim/het_sim.h, re-planning at every event,
  *       predictions = the truth), by % possibly parallel and load, with
  *       PJS's saving (paper: up to ~50 % at light load, never worse);
  *       OLB, min-min and min-max for context;

@@ -216,7 +216,7 @@ int tp_fattree_msu_free(const tp_fattree *t, const tp_nodeset *free, int m);
  * for reports (toposim --frag-csv).  -1 on ENOMEM. */
 int tp_fattree_largest_free(const tp_fattree *t, const tp_nodeset *free);
 
-/* Bits set in x (model/bitops.h: no libgcc call without a popcount
+/* Bits set in x (base/bitops.h: no libgcc call without a popcount
  * instruction). */
 static inline int tp_fattree_popcount64(uint64_t x)
 {
