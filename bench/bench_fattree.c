@@ -29,7 +29,7 @@
 #include "topology/fattree.h"
 
 #ifndef TP_DEFAULT_DATA_DIR
-#define TP_DEFAULT_DATA_DIR "../shared/data"
+#define TP_DEFAULT_DATA_DIR "data"
 #endif
 
 typedef struct sizes {

@@ -24,8 +24,8 @@
  * utilisation, mean wait and the simulation's wall time; then ratios
  * against the baselines measured in the same run.  first-free has no cost of its own: the bench wraps it
  * so its placements are scored with the same hop sum.  Nothing is
- * asserted.  Traces are read from $TP_SHARED_DATA/traces (default
- * ../shared/data beside the source tree); a missing one is reported and
+ * asserted.  Traces are read from $TP_SHARED_DATA/traces (default the
+ * source tree's data/); a missing one is reported and
  * skipped.
  */
 #include <stdint.h>
@@ -46,7 +46,7 @@
 #include "rtmodel/rtmodel.h"
 
 #ifndef TP_DEFAULT_DATA_DIR
-#define TP_DEFAULT_DATA_DIR "../shared/data"
+#define TP_DEFAULT_DATA_DIR "data"
 #endif
 
 #define WIDTH 4 /* leaf size and switch fan-out of both machines */

@@ -6,7 +6,7 @@
  * multiplied by 384 = 49,152 / 128, so both machines see the same schedule
  * shape and the same work per job; only the node count differs.  The
  * stream is SDSC-SP2 (128 nodes) repeated back to back until it holds
- * STREAM_JOBS jobs: no real trace in the shared data has that many.
+ * STREAM_JOBS jobs: no real trace in data/ has that many.
  * Costs are thread CPU time per job, best of REPEATS runs taken in turns,
  * and the ratio is against the 128-node replay of the same run (goal:
  * at most 2x).  The plain SDSC-SP2 EASY replay is printed against the same
@@ -22,7 +22,7 @@
 #include "trace/swf.h"
 
 #ifndef TP_DEFAULT_DATA_DIR
-#define TP_DEFAULT_DATA_DIR "../shared/data"
+#define TP_DEFAULT_DATA_DIR "data"
 #endif
 
 #define BIG_NODES 49152

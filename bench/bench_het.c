@@ -1,7 +1,7 @@
 /*
  * bench_het - George & Collins' experiments (section 5) on the core's
- * heterogeneous schedules (spec D; method and readings in
- * doc/heterogeneous.md).  Workloads come from hetero/het_gen.h.
+ * heterogeneous schedules (doc/methods.md D1; method and readings in
+ * doc/heterogeneous.md).  Workloads come from hetsim/het_gen.h.
  *
  *   (a) case study 1: decision time (CPU, one tp_het_schedule() of every
  *       job at time 0, median of repeats) of SJS and PJS against the
@@ -10,7 +10,7 @@
  *   (b) case study 2: total job time of PJS and SJS on the 142-machine
  *       site, all jobs presented at time 0 (5 and 15 jobs: the light end
  *       of the paper's figure 5; then 0.25x, 1x, 4x the machines):
- *       expected (the static plan at 0) and simulated (hetero/het_sim.h, re-planning at every event,
+ *       expected (the static plan at 0) and simulated (hetsim/het_sim.h, re-planning at every event,
  *       predictions = the truth), by % possibly parallel and load, with
  *       PJS's saving (paper: up to ~50 % at light load, never worse);
  *       OLB, min-min and min-max for context;
@@ -410,8 +410,8 @@ int main(int argc, char **argv)
 	static const size_t sizes[] = { 5, 10, 25, 50, 100, 250, 500, 1000 };
 	static const size_t small_sizes[] = { 5, 20 };
 	static const int small_pcts[] = { 0, 50, 100 };
-	printf("bench_het: George & Collins' experiments (spec D), %d seed(s)%s\n", seeds,
-	       quick ? ", quick sizes" : "");
+	printf("bench_het: George & Collins' experiments (doc/methods.md D1), "
+	       "%d seed(s)%s\n", seeds, quick ? ", quick sizes" : "");
 	if (quick) {
 		study1(seeds, small_sizes, 2, small_pcts, 3);
 		study2(seeds, small_pcts, 3, 4, TP_HETGEN_SMALL);

@@ -42,7 +42,7 @@
 #include "alloc/alloc_memo.h"
 
 #ifndef TP_DEFAULT_DATA_DIR
-#define TP_DEFAULT_DATA_DIR "../shared/data"
+#define TP_DEFAULT_DATA_DIR "data"
 #endif
 
 typedef struct machine {

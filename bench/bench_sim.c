@@ -5,7 +5,7 @@
  * so its peak RSS is its own; wall time covers the simulation only (load
  * time printed separately).  Ratios are against fcfs measured in the same
  * run: absolute times on a shared machine are noise, ratios less so.
- * Usage: bench_sim [TRACE] [REPEATS]   (default: SDSC-SP2 from shared data)
+ * Usage: bench_sim [TRACE] [REPEATS]   (default: SDSC-SP2 from data/)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,7 +20,7 @@
 #include "trace/swf.h"
 
 #ifndef TP_DEFAULT_DATA_DIR
-#define TP_DEFAULT_DATA_DIR "../shared/data"
+#define TP_DEFAULT_DATA_DIR "data"
 #endif
 
 static const char *policies[] = { "fcfs", "easy", "conservative", "window-ff",

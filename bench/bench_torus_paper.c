@@ -1,6 +1,7 @@
 /*
- * bench_torus_paper - the experiment of the Angara torus paper (spec B,
- * "Experiment"; method and readings in doc/torus-experiment.md).
+ * bench_torus_paper - the experiment of the Angara torus paper
+ * (doc/methods.md B, "Metrics and the experiment"; set-up and readings in
+ * doc/torus-experiment.md).
  *
  * Ten tori (32: 4x4x2, 4x2x2x2; 36: 4x3x3, 3x3x2x2; 64: 4x4x4, 4x4x2x2;
  * 96: 6x4x4, 4x4x3x2; 144: 8x6x3, 4x4x3x3, every dimension a ring),
@@ -849,8 +850,8 @@ static double mean_window_ratio(const bench_opts *o,
 
 static void print_setup(const bench_opts *o, const workload_set *ws)
 {
-	printf("Angara torus experiment (spec B): %d seeds from %d, arrivals over "
-	       "%g days, offered load %g, Ntransit %d, distance %s,%s window rule %s\n",
+	printf("Angara torus experiment (doc/methods.md B): %d seeds from %d, "
+	       "arrivals over %g days, offered load %g, Ntransit %d, distance %s,%s window rule %s\n",
 	       o->nseeds, o->first_seed, o->days, o->load, o->ntransit,
 	       tp_torus_distance_name(o->distance),
 	       o->base_no_seam ? " base without seam crossings," : "",

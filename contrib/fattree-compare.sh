@@ -27,7 +27,7 @@ set -euo pipefail
 b=$(cd "$1" && pwd)
 out=${2:-$(mktemp -d)}
 mkdir -p "$out"
-data=${TP_SHARED_DATA:-$(cd "$(dirname "$0")/.." && pwd)/../shared/data}
+data=${TP_SHARED_DATA:-$(cd "$(dirname "$0")/.." && pwd)/data}
 sim=$b/src/sim/toposim
 ftconf=$b/src/tools/ftconf
 sdsc=$data/traces/SDSC-SP2-1998-4.2-cln.swf.gz

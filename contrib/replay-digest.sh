@@ -10,9 +10,10 @@ set -euo pipefail
 b=$(cd "$1" && pwd)
 out=${2:-$(mktemp -d)}
 mkdir -p "$out"
-data=${TP_SHARED_DATA:-$(cd "$(dirname "$0")/.." && pwd)/../shared/data}
-# The summaries name the trace by its path: resolved, so that two
-# checkouts side by side (worktrees) hash the same files the same.
+data=${TP_SHARED_DATA:-$(cd "$(dirname "$0")/.." && pwd)/data}
+# The summaries name the trace by its path, which differs from checkout to
+# checkout (each has its own data/): hashed as DATA/..., so that two
+# checkouts side by side (worktrees) hash the same replays the same.
 data=$(cd "$data" && pwd -P)
 sim=$b/src/sim/toposim
 tool() { for d in src/tools contrib/fattree contrib/workload; do
@@ -49,5 +50,7 @@ done
 # Timings (wall and CPU seconds) differ run to run: left out of the hash.
 cd "$out"
 for f in *.csv *.json; do
-	printf '%s  %s\n' "$(grep -Ev '"(wall_seconds|[a-z_]*cpu[a-z_]*)":' "$f" | sha256sum | cut -d' ' -f1)" "$f"
+	printf '%s  %s\n' "$(grep -Ev '"(wall_seconds|[a-z_]*cpu[a-z_]*)":' "$f" |
+		awk -v d="\"$data/" '{ while ((i = index($0, d))) $0 = substr($0, 1, i) "DATA/" substr($0, i + length(d)); print }' |
+		sha256sum | cut -d' ' -f1)" "$f"
 done | sort -k2

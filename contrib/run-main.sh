@@ -30,7 +30,7 @@ while [ $# -gt 0 ]; do
 	esac
 done
 case $slurm in 24.11 | 26.05) ;; *) echo "run-main: --slurm: expected 24.11 or 26.05, got '$slurm'" >&2; exit 2 ;; esac
-data=${TP_SHARED_DATA:-$root/../shared/data}
+data=${TP_SHARED_DATA:-$root/data}
 ./contrib/install-deps.sh
 ./contrib/build.sh build/main
 ./contrib/sim-main.sh build/main "$data"

@@ -18,7 +18,7 @@ b=$(cd "$1" && pwd)
 out=${2:-$(mktemp -d)}
 shares=${3:-0.2 0.5}
 mkdir -p "$out"
-data=${TP_SHARED_DATA:-$(cd "$(dirname "$0")/.." && pwd)/../shared/data}
+data=${TP_SHARED_DATA:-$(cd "$(dirname "$0")/.." && pwd)/data}
 sim=$b/src/sim/toposim
 sdsc=$data/traces/SDSC-SP2-1998-4.2-cln.swf.gz
 lub=$data/traces/lublin_256.swf.gz

@@ -7,7 +7,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 b=${1:?usage: sim-main.sh BUILDDIR [DATADIR]}
-data=${2:-${TP_SHARED_DATA:-$root/../shared/data}}
+data=${2:-${TP_SHARED_DATA:-$root/data}}
 echo "== simulator: SDSC-SP2 (128 nodes), all policies, flat allocation"
 echo "   read: backfilling (easy, conservative, rb-har) cuts fcfs's mean wait by far;"
 echo "   rb-har's extensions kill fewer jobs at their limit"

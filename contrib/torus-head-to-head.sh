@@ -93,7 +93,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 seeds="1 2 3" loads="moderate heavy" mixes="pow2 odd sdsc"
 methods="compact mss base torus3d-shapes torus3d-rotations torus3d-one" jobs=30 records=""
 list=shapes summary="" plugindir="" sim=""
-trace=${TP_SHARED_DATA:-$root/../shared/data}/traces/SDSC-SP2-1998-4.2-cln.swf.gz
+trace=${TP_SHARED_DATA:-$root/data}/traces/SDSC-SP2-1998-4.2-cln.swf.gz
 while [ $# -gt 0 ]; do
 	case $1 in
 	--seeds) seeds=${2:?}; shift 2 ;;

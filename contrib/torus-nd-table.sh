@@ -18,7 +18,7 @@ set -euo pipefail
 b=$(cd "$1" && pwd)
 out=${2:-$(mktemp -d)}
 mkdir -p "$out"
-data=${TP_SHARED_DATA:-$(cd "$(dirname "$0")/.." && pwd)/../shared/data}
+data=${TP_SHARED_DATA:-$(cd "$(dirname "$0")/.." && pwd)/data}
 sim=$b/src/sim/toposim
 [ -x "$sim" ] || { echo "torus-nd-table.sh: no toposim in $b" >&2; exit 2; }
 sdsc=$data/traces/SDSC-SP2-1998-4.2-cln.swf.gz

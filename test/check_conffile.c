@@ -1,4 +1,4 @@
-/* check_conffile.c - unit tests for io/conffile.c. */
+/* check_conffile.c - unit tests for base/conffile.c. */
 #include "check_util.h"
 #include "base/conffile.h"
 #include "tmpdir_util.h"

@@ -1,4 +1,4 @@
-/* check_driver.c - unit tests for engine/driver.c: the steps every driver
+/* check_driver.c - unit tests for driver/driver.c: the steps every driver
  * (the simulator's engine, sched/topo) takes: a policy's answer for a job
  * at its limit, normalised, rounded to the driver's time unit and applied
  * to the cluster view (tp_driver_at_limit); one pass with the previous

@@ -1,4 +1,4 @@
-/* check_hostlist.c - unit tests for io/hostlist.c. */
+/* check_hostlist.c - unit tests for base/hostlist.c. */
 #include "check_util.h"
 #include "base/hostlist.h"
 

@@ -1,5 +1,5 @@
 /*
- * check_jobreqs.c - per-job node requests (io/jobreqs.h): every key read
+ * check_jobreqs.c - per-job node requests (trace/jobreqs.h): every key read
  * into the request and onto the trace's job, every error naming
  * FILE:LINE and the value, and a replay that honours them (the engine's
  * checks on).

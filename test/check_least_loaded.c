@@ -1,4 +1,4 @@
-/* check_least_loaded.c - unit tests for alloc/least_loaded.c: the pick
+/* check_least_loaded.c - unit tests for tasks/least_loaded.c: the pick
  * rule, and the worked example of patent CN105159769 ([0038]-[0047]). */
 #include "check_util.h"
 #include "tasks/least_loaded.h"

@@ -97,7 +97,8 @@ static void assert_start(const tp_cluster *c, size_t k, const tp_job *j,
 
 /* ---- passes, hand-worked ----------------------------------------------- */
 
-/* Spec A on 8 idle nodes, Njob = 4; queue J1(2) J2(3) J3(1) J4(4) J5(1).
+/* doc/methods.md A on 8 idle nodes, Njob = 4; queue J1(2) J2(3) J3(1)
+ * J4(4) J5(1).
  *  batch 1: Pjob = 2+3+1+4 = 10 > 8 -> Njob 3: 6 <= 8; largest first:
  *           J2 on 0-2, J1 on 3-4, J3 on 5;
  *  batch 2: Nnode = 2; J4+J5 = 5 > 2 -> J4 alone: 4 > 2 -> stop.

@@ -2,7 +2,7 @@
  * check_sched_topo_decide.c - sched/topo's view and decisions.
  *
  * What is the plugin's own; the driver steps it shares with the engine
- * (engine/driver.h) are tested in check_driver.c.
+ * (driver/driver.h) are tested in check_driver.c.
  *
  * The plugin rebuilds a tp_cluster from a snapshot at every cycle instead
  * of keeping one up to date as the simulator's engine does.  The replay

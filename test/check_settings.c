@@ -1,4 +1,4 @@
-/* check_settings.c - unit tests for io/settings.c: the one table of
+/* check_settings.c - unit tests for settings/settings.c: the one table of
  * tunables, its SchedulerParameters parser for sched/topo (topo_*) and
  * select/torus (torus_*), and the rule that no entry of ours may contain
  * one of Slurm's own SchedulerParameters keys. */

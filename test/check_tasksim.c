@@ -1,4 +1,4 @@
-/* check_tasksim.c - unit tests for engine/tasksim.c and tasksim_read.c:
+/* check_tasksim.c - unit tests for tasks/tasksim.c and tasksim_read.c:
  * small runs worked out by hand, and the files' error messages. */
 #include "check_util.h"
 #include "tmpdir_util.h"

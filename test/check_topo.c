@@ -1,6 +1,6 @@
 /* check_topo.c - unit tests for the one topology loader
- * (topology/topo.c): a flat machine, a fat tree from fattree.conf
- * (topology/fattree_conf.c) + topology.conf, a torus from torus.conf with
+ * (machine/topo.c): a flat machine, a fat tree from fattree.conf
+ * (machine/fattree_conf.c) + topology.conf, a torus from torus.conf with
  * its method and Ntransit, errors naming FILE:LINE or the setting, and
  * the transit nodes a torus allocator may add within a request's
  * max_nodes. */

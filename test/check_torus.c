@@ -110,7 +110,7 @@ END_TEST
 
 /* Method=anchor names Slurm 26.05's anchored placements (torus-anchor):
  * parsed in any case, written back as it is named, and refused by
- * tp_torus_place, whose methods are spec B's three. */
+ * tp_torus_place, whose methods are doc/methods.md B's three. */
 START_TEST(test_method_anchor)
 {
 	const char *p = conf_file("anchor.conf",

@@ -15,7 +15,7 @@ static inline int tp_check_run(Suite *s)
 	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }
 
-/* Path of a file in ../shared/data (relative to the source tree), or the
+/* The data directory: the source tree's data/ (data/README.md), or the
  * directory named by $TP_SHARED_DATA. */
 static inline const char *tp_data_dir(void)
 {

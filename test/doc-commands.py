@@ -11,8 +11,8 @@ command (a loop, a pipe or a line continued with a backslash stays one).
 Where they run: per document, one bash session (so an `export PATH` or a
 variable holds for the commands after it) in a scratch copy of the
 repository root: a link to every entry of the source tree, build/dev a
-link to the build tree under test ("after the build"), ../shared/data a
-link to TP_SHARED_DATA; the files the commands write stay in the
+link to the build tree under test ("after the build"), data/ among the
+linked entries; the files the commands write stay in the
 scratch directory.  Man pages are for installed programs: their
 sessions have the build tree's src/sim and src/tools on PATH.
 
@@ -37,7 +37,7 @@ SRC = os.path.abspath(os.environ.get('TOPO_SRCDIR', os.path.join(
     os.path.dirname(__file__), '..')))
 BUILD = os.path.abspath(os.environ.get('TOPO_BUILDDIR', '.'))
 DATA = os.path.abspath(os.environ.get(
-    'TP_SHARED_DATA', os.path.join(SRC, '..', 'shared', 'data')))
+    'TP_SHARED_DATA', os.path.join(SRC, 'data')))
 SAMPLES = os.path.join(SRC, 'contrib', 'workload', 'sacct-example')
 
 passed = failed = 0
@@ -283,8 +283,6 @@ def scratch_root(tmp):
         if e not in ('build', '.git'):
             os.symlink(os.path.join(SRC, e), os.path.join(root, e))
     os.symlink(BUILD, os.path.join(root, 'build', 'dev'))
-    os.makedirs(os.path.join(tmp, 'shared'))
-    os.symlink(DATA, os.path.join(tmp, 'shared', 'data'))
     return root
 
 
@@ -372,7 +370,7 @@ def run_doc(name, cmds, man):
 
 def main():
     if not os.path.isdir(DATA):
-        bad('no shared data at %s (TP_SHARED_DATA)' % DATA)
+        bad('no data at %s (TP_SHARED_DATA)' % DATA)
     configure, ac = (os.path.join(SRC, f) for f in ('configure', 'configure.ac'))
     if not os.path.exists(configure) or os.path.getmtime(configure) < os.path.getmtime(ac):
         bad('%s is older than configure.ac: contrib/build.sh would regenerate it '

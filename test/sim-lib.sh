@@ -1,10 +1,10 @@
 # sim-lib.sh - sourced by the test/sim-*.sh scripts: the toposim under
-# test, the shared traces, a scratch directory removed at exit, and the
+# test, the traces of data/, a scratch directory removed at exit, and the
 # count of checks passed and failed.
 set -uo pipefail
 toposim=${TOPOSIM:-./src/sim/toposim}
 sim_here=$(dirname "${BASH_SOURCE[0]}")
-data=${TP_SHARED_DATA:-$sim_here/../../shared/data}
+data=${TP_SHARED_DATA:-$sim_here/../data}
 trace=$data/traces/SDSC-SP2-1998-4.2-cln.swf.gz
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -7,7 +7,7 @@
 # gives the same schedule run to run.
 set -euo pipefail
 toposim=${TOPOSIM:-./src/sim/toposim}
-data=${TP_SHARED_DATA:-$(dirname "$0")/../../shared/data}
+data=${TP_SHARED_DATA:-$(dirname "$0")/../data}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 pass=0 fail=0

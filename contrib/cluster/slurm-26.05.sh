@@ -3,7 +3,7 @@
 # topo-cluster --slurm 26.05, it replaces a few of its functions.
 #
 # The daemons and client commands are Slurm 26.05.3 built from its release
-# source (../shared/slurm/slurm-26.05.3.tar.xz, or SLURM_SOURCE) by
+# source (SLURM_SOURCE, else where contrib/slurm-source.sh finds it) by
 # contrib/slurm-source.sh --build, once, into a private prefix in the cache
 # ($SLURM_TOPO_CACHE/slurm-26.05.3-install): plugins and daemons from the
 # same source, since the internal structures change between micro
@@ -14,7 +14,7 @@
 # cgroup plugin (cgroup.conf), no task/none, select/cons_tres.
 
 SLURM_CACHE=${SLURM_TOPO_CACHE:-${XDG_CACHE_HOME:-${HOME:-/root}/.cache}/slurm-topo}
-SLURM_2605_SOURCE=${SLURM_SOURCE:-$(cd "$(dirname "$(readlink -f "$0")")/../.." && pwd)/../shared/slurm/slurm-26.05.3.tar.xz}
+SLURM_2605_SOURCE=${SLURM_SOURCE:-}
 SLURM_PREFIX=$SLURM_CACHE/slurm-26.05.3-install
 SLURM_LIBDIR=$SLURM_PREFIX/lib/slurm
 : "${SELECT:=select/cons_tres}" # Slurm's default since 23.11
@@ -33,7 +33,7 @@ ensure_packages() {
 		DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $missing >/dev/null ||
 			die "apt-get install$missing failed"
 	fi
-	sh "$(dirname "$(readlink -f "$0")")/../slurm-source.sh" --build "$SLURM_2605_SOURCE" >/dev/null ||
+	sh "$(dirname "$(readlink -f "$0")")/../slurm-source.sh" --build ${SLURM_2605_SOURCE:+"$SLURM_2605_SOURCE"} >/dev/null ||
 		die "Slurm 26.05 could not be built (contrib/slurm-source.sh --build; its logs are in $SLURM_CACHE)"
 	[ -x "$SLURM_PREFIX/sbin/slurmctld" ] || die "no $SLURM_PREFIX/sbin/slurmctld"
 }

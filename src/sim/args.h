@@ -1,7 +1,7 @@
 /*
  * args.h - toposim's command line.  The policy settings (--policy,
  * --window, --rbhar-requeue, ...) come from the core's settings table
- * (io/settings.h), so they have the same names, ranges and defaults as
+ * (settings/settings.h), so they have the same names, ranges and defaults as
  * sched/topo's topo_ SchedulerParameters.
  */
 #ifndef SIM_ARGS_H
@@ -20,7 +20,7 @@ typedef struct sim_config {
 	const char *plot, *topology, *fattree_conf, *torus, *esterr;
 	const char *batsim_csv; /* --batsim-csv: the jobs in Batsim's schema */
 	const char *swf_out;    /* --swf-out: the schedule as an SWF trace */
-	const char *job_reqs;   /* --job-requests (io/jobreqs.h) */
+	const char *job_reqs;   /* --job-requests (trace/jobreqs.h) */
 	const char *frag_csv;   /* --frag-csv: the fragmentation series (frag.h) */
 	const char *sacct;      /* --sacct: the workload is sacct -P output */
 	const char *partition;  /* --partition: its jobs; its nodes with
@@ -50,7 +50,7 @@ typedef struct sim_config {
 	bool check, quiet;
 	bool allow_empty;       /* --allow-empty: a replay of no job is a
 				 * result (its statistics null), not an error */
-	/* Heterogeneous mode (--machine; spec D, hetero/het_sim.h). */
+	/* Heterogeneous mode (--machine; doc/methods.md D1, hetsim/het_sim.h). */
 	const char *machine, *het_jobs, *truth, *expdb;
 	bool oracle;
 	int het_algo;           /* the policy's tp_het_algo, -1: not one */

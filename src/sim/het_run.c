@@ -1,5 +1,5 @@
 /* het_run.c - toposim --machine: read the machine, jobs, truth and
- * (optional) scheduling database, run hetero/het_sim.h, write its CSV and
+ * (optional) scheduling database, run hetsim/het_sim.h, write its CSV and
  * summary; see toposim(1). */
 #include "het_run.h"
 

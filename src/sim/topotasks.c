@@ -1,7 +1,7 @@
 /*
  * topotasks - simulate jobs of equal tasks on a heterogeneous cluster
  * under the least-loaded placement with delay queues and replicas (the
- * core's engine/tasksim.h) and print the run's summary.
+ * replay library's tasks/tasksim.h) and print the run's summary.
  * Usage and every definition: topotasks(1).
  */
 #include <stdio.h>

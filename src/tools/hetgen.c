@@ -1,6 +1,6 @@
 /*
- * hetgen - seeded heterogeneous workloads for toposim --machine (spec D;
- * hetero/het_gen.h, doc/heterogeneous.md):
+ * hetgen - seeded heterogeneous workloads for toposim --machine
+ * (doc/methods.md D1; hetsim/het_gen.h, doc/heterogeneous.md):
  *
  *   hetgen [--machine site|small] [--jobs N | --load F] [--arrival-util U]
  *          [--parallel PCT] [--prio P0/P1/P2] [--variants V] [--seed S]

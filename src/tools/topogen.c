@@ -1,6 +1,6 @@
 /*
  * topogen.c - seeded synthetic workloads in SWF for the experiments of the
- * torus-allocation (spec B) and RB_HAR (spec C) papers; see topogen(1).
+ * torus-allocation and RB_HAR papers (doc/methods.md B and C); see topogen(1).
  *
  * The same arguments and seed always give the same file: every random
  * draw comes from one tp_rng stream, consumed job by job in a fixed order.
@@ -279,7 +279,7 @@ static double dist_mean(const size_dist *d)
 	return m / d->total;
 }
 
-/* ---- spec B: torus workload ------------------------------------------ */
+/* ---- torus workload (doc/methods.md B) -------------------------------- */
 
 /* Requested time as a fraction of a day at job percentile x in [0,100]:
  * r/100 with r = 10^(-2 + x (log10 99 + 2) / 90) up to x = 90 (0.01 ..
@@ -336,7 +336,7 @@ static void gen_torus(const gen_opts *o, tp_rng *r, tp_workload *w)
 	}
 }
 
-/* ---- spec C: RB_HAR job mix ------------------------------------------ */
+/* ---- RB_HAR job mix (doc/methods.md C) -------------------------------- */
 
 /* 26.9 % serial; the parallel 73.1 % split 28.3 / 25.1 / 17.1 / 15.2 /
  * 14.3 % over 2, 4, 6, 8 and 10-12 cores (10, 11, 12 equally likely). */
@@ -399,13 +399,13 @@ static void describe(const gen_opts *o, size_t njobs, char *buf, size_t size)
 		snprintf(buf, size,
 			 "Synthetic: topogen torus --nodes %d --jobs %zu --days %g "
 			 "--size-weights %s%s --seed %" PRIu64
-			 "\nNote: spec B workload (Angara torus, MSS allocation)",
+			 "\nNote: Angara torus workload, MSS allocation (doc/methods.md B)",
 			 o->nodes, njobs, o->days, o->weights, frac, o->seed);
 	} else {
 		snprintf(buf, size,
 			 "Synthetic: topogen rbhar --cores %d --jobs %zu --interarrival %g-%g "
 			 "--estimate-factor %g-%g --seed %" PRIu64
-			 "\nNote: spec C job mix (RB_HAR extended backfill)",
+			 "\nNote: RB_HAR job mix, extended backfill (doc/methods.md C)",
 			 o->nodes, njobs, o->interarrival.lo, o->interarrival.hi,
 			 o->estimate.lo, o->estimate.hi, o->seed);
 	}

@@ -27,7 +27,7 @@
 
 live_require
 live_needs toposim topology_fattree sched_topo
-trace=${TP_SHARED_DATA:-$TOPO_SRCDIR/../shared/data}/traces/SDSC-SP2-1998-4.2-cln.swf.gz
+trace=${TP_SHARED_DATA:-$TOPO_SRCDIR/data}/traces/SDSC-SP2-1998-4.2-cln.swf.gz
 [ -r "$trace" ] || bail_out "no trace $trace (TP_SHARED_DATA)"
 
 out=$(mktemp -d "${LIVE_TMPDIR:-${TMPDIR:-/tmp}}/topo-$LIVE_NAME.XXXXXX")

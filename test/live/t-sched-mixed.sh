@@ -124,7 +124,7 @@ start sched/topo
 part1 sched/topo
 
 # ---------------------------------------------------------------- part 2
-# OP|LABEL|NODES|SBATCH ARGS|REQUEST KEYS (io/jobreqs.h).  Jobs run until
+# OP|LABEL|NODES|SBATCH ARGS|REQUEST KEYS (trace/jobreqs.h).  Jobs run until
 # cancelled ("end"); each must start at once.  Every job outside the
 # reservation may use n1..n15 only (r1 holds n16).
 SEQ="

@@ -2,7 +2,7 @@
  * st_decide.h - the decisions of one cycle on a view, free of Slurm.
  *
  * Exactly the two questions the simulator's engine asks the core, in the
- * same order and through the same driver functions (engine/driver.h):
+ * same order and through the same driver functions (driver/driver.h):
  * first what to do with jobs at their limit (tp_driver_at_limit), then
  * one scheduling pass (tp_driver_pass, called by st_part_cycle.c).  What is the
  * plugin's own is which jobs are asked and when (the fill table, the
@@ -37,7 +37,7 @@ typedef struct st_limit_dec {
 	tp_job *job;             /* the fill job (a job of the view) */
 	long run;                /* its index in v->c.run, valid during the
 				  * callback */
-	tp_limit_answer answer;  /* the driver's (engine/driver.h) */
+	tp_limit_answer answer;  /* the driver's (driver/driver.h) */
 } st_limit_dec;
 
 /* Carries one decision out before the next question is asked (the

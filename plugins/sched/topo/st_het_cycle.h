@@ -1,6 +1,6 @@
 /*
  * st_het_cycle.h - sched/topo's cycle for the heterogeneous schedules
- * (topo_policy=olb|min-min|min-max|sjs|pjs; spec D, hetero/het.h).
+ * (topo_policy=olb|min-min|min-max|sjs|pjs; doc/methods.md D1, hetero/het.h).
  *
  * Slurm itself starts a job submitted to several partitions wherever it
  * fits first, on as many nodes of its range as happen to be free.  Here

@@ -5,7 +5,7 @@
  *
  * sched/topo decides where each job goes, and select_nodes() must then be
  * able to put it exactly there, so the allocator has to be the one the
- * placement plugin uses, loaded the same way (topology/topo.h):
+ * placement plugin uses, loaded the same way (machine/topo.h):
  *
  *   select/linear   flat, "first-free" over Slurm's node order (node index
  *                   i is Slurm's node i): the lowest-numbered free nodes;

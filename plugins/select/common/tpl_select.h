@@ -1,6 +1,6 @@
 /*
  * tpl_select.h - the part every topology select plugin shares: loading
- * its machine (topology/topo.h) only inside slurmctld and only when it is
+ * its machine (machine/topo.h) only inside slurmctld and only when it is
  * the configured SelectType, keeping the Slurm <-> topology node map
  * current, re-reading at reconfigure (a bad new file keeps the old
  * machine), and job_test through tpl_jobtest.c.  A plugin is an ops table

@@ -1,6 +1,6 @@
 /*
  * alloc_fattree.c - "fattree-msu": the patent's allocation in minimum
- * scheduling units (ALGORITHMS.md A), with the minimum pairwise-hop choice
+ * scheduling units (doc/methods.md A), with the minimum pairwise-hop choice
  * of MSUs solved exactly by dynamic programming over the tree instead of
  * enumerating combinations.  Derivation and complexity:
  * doc/fattree-design.md.

@@ -1,6 +1,6 @@
 /*
  * alloc_torus.c - the torus allocators "torus-base", "torus-fs",
- * "torus-mss" (spec B) and "torus-compact" (the default; torus.conf(5)).
+ * "torus-mss" (doc/methods.md B) and "torus-compact" (the default; torus.conf(5)).
  * Each gives a job one box of free nodes of size Wnodes ..
  * Wnodes+Ntransit; the job gets every node of the box, so with
  * Ntransit > 0 it may get more nodes than it asked for (the transit nodes

@@ -1,6 +1,7 @@
 /*
  * alloc_torus_mss.c - torus-mss's scan: phi after each free candidate,
- * the first candidate of largest phi wins (spec B, Find_Systems + MSS).
+ * the first candidate of largest phi wins (doc/methods.md B,
+ * Find_Systems + MSS).
  *
  * Why it can stop early.  Every MSS of a subset of the free set S is a
  * free box of S, so phi(S minus B) <= N L* + P* (L* the volume of the

@@ -1,6 +1,6 @@
 /*
- * het.h - heterogeneous machines and the schedules of spec D (George &
- * Collins' SJS/PJS; SmartNet's OLB, min-min, min-max).
+ * het.h - heterogeneous machines and the schedules of doc/methods.md D1
+ * (George & Collins' SJS/PJS; SmartNet's OLB, min-min, min-max).
  *
  * The machine is a set of nodes grouped in partitions.  A partition is
  * both a machine class (its nodes run a job class at one speed, learned

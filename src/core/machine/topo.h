@@ -141,8 +141,8 @@ int tp_topo_outside_line(const tp_topo *t, char *buf, size_t len);
  * node is free, larger is worse (what Slurm's topology_g_get_fragmentation
  * answers, so that backfill's bf_topopt oracle can compare time slots).
  *   fattree  MSUs not completely free (whole free units are what large
- *            jobs need, ALGORITHMS.md A);
- *   torus    phi(all free) - phi(free), phi the MSS metric (ALGORITHMS.md
+ *            jobs need, doc/methods.md A);
+ *   torus    phi(all free) - phi(free), phi the MSS metric (doc/methods.md
  *            B): the larger and the more numerous the largest free boxes,
  *            the smaller;
  *   flat     busy nodes (any free nodes will do).

@@ -1,8 +1,9 @@
 /*
  * first_fit.h - placing queued jobs in queue order.
  *
- * Shared by fcfs (window 1), window-ff (spec B) and the in-order part of
- * the backfilling policies, so "start what fits, in order" is written once.
+ * Shared by fcfs (window 1), window-ff (doc/methods.md B) and the
+ * in-order part of the backfilling policies, so "start what fits, in
+ * order" is written once.
  */
 #ifndef TP_FIRST_FIT_H
 #define TP_FIRST_FIT_H

@@ -72,10 +72,10 @@ typedef struct tp_policy_ops {
 	 * still running.  NULL means always kill. */
 	tp_limit_action (*at_limit)(tp_policy *p, tp_cluster *c, size_t ri,
 				    int64_t *arg);
-	/* The heterogeneous schedules (spec D; hetero/het.h) do not pass over
-	 * a tp_cluster: pass is NULL and het_algo is their tp_het_algo + 1
-	 * (0 for every other policy).  Drivers with partitions of different
-	 * speeds call tp_het_pass() for them. */
+	/* The heterogeneous schedules (doc/methods.md D1; hetero/het.h) do
+	 * not pass over a tp_cluster: pass is NULL and het_algo is their
+	 * tp_het_algo + 1 (0 for every other policy).  Drivers with
+	 * partitions of different speeds call tp_het_pass() for them. */
 	int het_algo;
 } tp_policy_ops;
 

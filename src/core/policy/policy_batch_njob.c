@@ -1,5 +1,6 @@
 /*
- * policy_batch_njob.c - the fat-tree patent's batch scheduling (spec A).
+ * policy_batch_njob.c - the fat-tree patent's batch scheduling
+ * (doc/methods.md A).
  *
  * One batch:
  *  1. take the first Njob queued jobs (Njob = opts.njob); Pjob = their

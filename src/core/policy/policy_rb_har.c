@@ -1,5 +1,5 @@
 /*
- * policy_rb_har.c - RB_HAR extended backfilling (spec C).
+ * policy_rb_har.c - RB_HAR extended backfilling (doc/methods.md C).
  *
  * Passes are EASY passes.  The difference is what happens when a
  * backfilled ("fill") job reaches its time limit still running: plain

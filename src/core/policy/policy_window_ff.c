@@ -1,8 +1,9 @@
 /*
- * policy_window_ff.c - windowed First-Fit (spec B): any of the first W
- * waiting jobs that fits starts, in queue order; time advances only when no
- * job in the window fits.  W = 1 is FCFS; larger windows trade order for
- * utilisation (the Angara study uses W = 1, 2, 4, ..., 128).
+ * policy_window_ff.c - windowed First-Fit (doc/methods.md B): any of the
+ * first W waiting jobs that fits starts, in queue order; time advances
+ * only when no job in the window fits.  W = 1 is FCFS; larger windows
+ * trade order for utilisation (the Angara study uses W = 1, 2, 4, ...,
+ * 128).
  */
 #include <stddef.h>
 #include <stdint.h>

@@ -77,7 +77,7 @@ typedef struct tp_setting {
 extern const tp_setting tp_settings_table[];
 
 /* Slurm 22.05's SchedulerParameters keys (NULL-terminated), made at build
- * time from src/core/io/slurm_sched_keys.txt. */
+ * time from src/core/settings/slurm_sched_keys.txt. */
 extern const char *const tp_slurm_sched_keys[];
 
 /* Defaults; `live` picks def_live where an entry has one. */

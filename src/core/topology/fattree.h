@@ -46,7 +46,7 @@
  * tp_fattree_generate(3, 4) node n1 <-> n64 crosses 5 routers.  Trees with
  * leaves at different depths count the real path (deeper side longer).
  *
- * MSUs (patent, ALGORITHMS.md A): each leaf's node range is cut into units
+ * MSUs (patent, doc/methods.md A): each leaf's node range is cut into units
  * of Nunit consecutive nodes; ceil(Nleaf/Nunit) units per leaf, the LAST
  * unit of a leaf is smaller when Nunit does not divide Nleaf ("short"
  * unit).  Nunit by the patent's rule with Nleaf = the LARGEST leaf size
@@ -216,7 +216,7 @@ int tp_fattree_msu_free(const tp_fattree *t, const tp_nodeset *free, int m);
  * for reports (toposim --frag-csv).  -1 on ENOMEM. */
 int tp_fattree_largest_free(const tp_fattree *t, const tp_nodeset *free);
 
-/* Bits set in x (model/bitops.h: no libgcc call without a popcount
+/* Bits set in x (base/bitops.h: no libgcc call without a popcount
  * instruction). */
 static inline int tp_fattree_popcount64(uint64_t x)
 {

@@ -1,6 +1,6 @@
 /*
  * torus.h - multidimensional torus (Angara-style) topology and box
- * allocation with the MSS fragmentation metric (spec B).
+ * allocation with the MSS fragmentation metric (doc/methods.md B).
  *
  * A torus has n >= 1 dimensions d0 x d1 x ... x d(n-1); each dimension is a
  * ring (wraparound) or a line.  A node is a coordinate vector; its index is
@@ -15,7 +15,7 @@
  * (one canonical form per node set).  In a line dimension off_i + len_i <=
  * d_i.
  *
- * The three methods of spec B (allocators "torus-base", "torus-fs",
+ * The three methods of doc/methods.md B (allocators "torus-base", "torus-fs",
  * "torus-mss"), Slurm's anchored placements ("torus-anchor"), the default
  * "torus-compact" (base's compactness, mss's free space) and the
  * configuration file are described in torus.conf(5).
@@ -84,7 +84,7 @@ typedef enum tp_torus_shapeless {
 
 /* Which box shapes torus-base tries (BaseShapes=).  The paper's
  * "factorisation of a size into n factors" may be an ordered tuple or a
- * multiset; spec B offers both readings. */
+ * multiset; doc/methods.md B offers both readings. */
 typedef enum tp_torus_base_shapes {
 	/* every ordered factorisation: every orientation of every box */
 	TP_TORUS_SHAPES_ALL,

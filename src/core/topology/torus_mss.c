@@ -1,8 +1,8 @@
 /*
- * torus_mss.c - Find_MSS and the fragmentation metric phi (spec B), in two
- * evaluations that must agree: the direct one (node by node, the paper's
- * pseudo-code, rerun for every candidate) and the fast one used by the
- * torus-mss allocator.
+ * torus_mss.c - Find_MSS and the fragmentation metric phi
+ * (doc/methods.md B), in two evaluations that must agree: the direct one
+ * (node by node, the paper's pseudo-code, rerun for every candidate) and
+ * the fast one used by the torus-mss allocator.
  *
  * Why the fast one is exact.  Let S be the current state, F its free nodes,
  * M_0, M_1, ... its MSSs grown from seeds s_0 < s_1 < ..., and U_i the

@@ -2,8 +2,8 @@
  * het_conf.h - the heterogeneous simulator's input files: the machine
  * (partitions of nodes, each of a machine class) and the jobs.
  *
- * Both are Slurm-style "Key=Value" lines (io/conffile.h); node lists are
- * Slurm host lists (io/hostlist.h).  See toposim(1) and
+ * Both are Slurm-style "Key=Value" lines (base/conffile.h); node lists are
+ * Slurm host lists (base/hostlist.h).  See toposim(1) and
  * doc/heterogeneous.md.
  *
  *   machine:  PartitionName=a Nodes=n[1-4] [Class=fast]

@@ -1,6 +1,7 @@
 /*
  * het_sim.h - the heterogeneous simulator: jobs of het_conf.h's files run
- * on partitions of different speeds under one of spec D's schedules.
+ * on partitions of different speeds under one of the schedules of
+ * doc/methods.md D1.
  *
  * Event driven (engine/evheap.h): arrivals and completions.  At every
  * event time, completions first, then arrivals, then ONE cycle

@@ -16,7 +16,7 @@
  * simulator's files) so sums of takes and releases stay exact.
  *
  * The delay queues, FIFO order and replicas' outcomes are the
- * simulator's (engine/tasksim.h); this file only knows resources.
+ * simulator's (tasks/tasksim.h); this file only knows resources.
  */
 #ifndef TP_LEAST_LOADED_H
 #define TP_LEAST_LOADED_H

@@ -5,7 +5,7 @@
  *
  * Jobs are sets of equal tasks.  At its submit time a job is dispatched
  * (FIFO: submit time, then input order): each task copy goes to the node
- * the placement rule picks (alloc/least_loaded.h; all first copies,
+ * the placement rule picks (tasks/least_loaded.h; all first copies,
  * then all second copies, ... as the patent deploys primaries before
  * backups); a copy no node can take joins the job's delay queue, even
  * when memory is free elsewhere (claim 7).  When a node gives a core

@@ -1,19 +1,26 @@
-dnl slurm.m4 - find what the Slurm plugins are built against.
-dnl Included by configure.ac (m4_sinclude) as top-level code, not a macro.
+dnl tp_slurm.m4 - TP_AC_SLURM: find what the Slurm plugins are built against.
 dnl
-dnl  --with-slurm-version=22.05|24.11
+dnl  --with-slurm-version=22.05|24.11|26.05
 dnl                            the Slurm release the plugins are for (default
 dnl                            22.05: Debian 12's 22.05.8; 24.11: Debian 13's
-dnl                            24.11.5).  One build tree per version; the
-dnl                            core and the simulator are the same in both.
-dnl                            22.05 builds select/fattree, select/torus and
-dnl                            sched/topo; 24.11 builds topology/fattree,
+dnl                            24.11.5; 26.05: 26.05.3 built from its release
+dnl                            source, contrib/slurm-source.sh).  One build
+dnl                            tree per version; the core and the simulator
+dnl                            are the same in all.  22.05 builds
+dnl                            select/fattree, select/torus and sched/topo;
+dnl                            24.11 and 26.05 build topology/fattree,
 dnl                            topology/torus and sched/topo.
+dnl  --with-slurm-source=DIR|TARBALL
+dnl                            26.05: a site's own source tree or a release
+dnl                            tarball (default: the one contrib/slurm-source.sh
+dnl                            finds); a tree of another 26.05 micro release
+dnl                            builds the plugins for that release.
 dnl  --with-slurm-headers=DIR  Slurm's source tree (DIR/slurm/slurm_version.h,
 dnl                            DIR/src/common/*.h, DIR/src/slurmctld/*.h and
 dnl                            DIR/config.h), as contrib/slurm-headers.sh
-dnl                            prepares it.  Default ("auto"): ask that
-dnl                            script (--check) for its cache directory
+dnl                            (22.05, 24.11) or contrib/slurm-source.sh
+dnl                            (26.05) prepares it.  Default ("auto"): ask
+dnl                            that script (--check) for its cache directory
 dnl                            ($HOME/.cache/slurm-topo/slurm-VERSION); it
 dnl                            never downloads or installs from configure
 dnl                            (contrib/build.sh prepares it first); when it
@@ -34,7 +41,7 @@ dnl
 dnl Substitutes SLURM_SERIES, SLURM_HEADERS, SLURM_CPPFLAGS, SLURM_LIBDIR,
 dnl SLURM_LIBS, plugindir; defines AM_CONDITIONALs HAVE_SLURM, SLURM_2205,
 dnl SLURM_2411, SLURM_2605 and SLURM_TOPOLOGY (24.11 and later).
-
+AC_DEFUN([TP_AC_SLURM], [
 AC_ARG_WITH([slurm-version],
 	[AS_HELP_STRING([--with-slurm-version=22.05|24.11|26.05],
 		[the Slurm release the plugins are built for (default 22.05)])],
@@ -42,8 +49,8 @@ AC_ARG_WITH([slurm-version],
 AC_ARG_WITH([slurm-source],
 	[AS_HELP_STRING([--with-slurm-source=DIR|TARBALL],
 		[26.05: the Slurm source the plugins are built against, a site's own
-		 tree or a release tarball (default: ../shared/slurm/slurm-26.05.3.tar.xz);
-		 prepared by contrib/slurm-source.sh])],
+		 tree or a release tarball (default: the one contrib/slurm-source.sh
+		 finds, which prepares it)])],
 	[], [with_slurm_source=])
 AS_CASE([$with_slurm_version],
   [22.05], [SLURM_WANT_VERSION=22.05.8 SLURM_WANT_NUMBER=0x160508
@@ -172,3 +179,4 @@ AM_CONDITIONAL([SLURM_2411], [test "$have_slurm" = yes && test "$SLURM_SERIES" =
 AM_CONDITIONAL([SLURM_2605], [test "$have_slurm" = yes && test "$SLURM_SERIES" = 26.05])
 dnl Releases whose placement is a topology plugin under select/cons_tres.
 AM_CONDITIONAL([SLURM_TOPOLOGY], [test "$have_slurm" = yes && test "$SLURM_SERIES" != 22.05])
+])
