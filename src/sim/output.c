@@ -201,6 +201,9 @@ void sim_write_json(FILE *fp, const tp_summary *s, const sim_run_info *in)
 	fprintf(fp, "  \"nodes\": %d,\n  \"jobs\": %zu,\n  \"runs\": %zu,\n",
 		s->nodes, s->jobs, s->runs);
 	fprintf(fp, "  \"utilisation\": %.6f,\n", s->utilisation);
+	if (s->cpu_utilisation > 0)
+		fprintf(fp, "  \"cpu_utilisation\": %.6f,\n",
+			s->cpu_utilisation);
 	fprintf(fp, "  \"mean_wait\": %.3f,\n", s->mean_wait);
 	fprintf(fp, "  \"mean_bounded_slowdown\": %.4f,\n", s->mean_bsld);
 	fprintf(fp, "  \"mean_response_ratio\": %.4f,\n", s->mean_response_ratio);
@@ -249,6 +252,8 @@ static void put_metrics(FILE *fp, const tp_summary *s)
 		"\"killed\": %zu", s->jobs, s->utilisation, s->mean_wait,
 		s->mean_bsld, s->mean_response_ratio, s->mean_wait_over_estimate,
 		s->makespan, s->killed);
+	if (s->cpu_utilisation > 0)
+		fprintf(fp, ", \"cpu_utilisation\": %.6f", s->cpu_utilisation);
 	if (s->mean_cost >= 0)
 		fprintf(fp, ", \"mean_hop_sum_multi\": %.3f", s->mean_cost);
 }
