@@ -26,7 +26,7 @@ enum {
 	OPT_MACHINE, OPT_HET_JOBS, OPT_TRUTH, OPT_EXPDB, OPT_ORACLE,
 	OPT_OUTSIDE_RULE, OPT_SCALE_SIZES, OPT_LOAD, OPT_SACCT, OPT_PARTITION, OPT_SLURM_CONF,
 	OPT_BATSIM_CSV, OPT_SWF_OUT, OPT_RUNTIME_MODEL, OPT_VERSION, OPT_FRAG_CSV,
-	OPT_SACCTMGR, OPT_SPRIO_OUT, OPT_SPRIO_AT,
+	OPT_SACCTMGR, OPT_SPRIO_OUT, OPT_SPRIO_AT, OPT_WHOLE_NODES,
 	OPT_SETTING = 1024, /* + index in tp_settings_table */
 };
 
@@ -36,6 +36,7 @@ static const struct option fixed_opts[] = {
 	{ "partition", required_argument, NULL, OPT_PARTITION },
 	{ "slurm-conf", required_argument, NULL, OPT_SLURM_CONF },
 	{ "sacctmgr", required_argument, NULL, OPT_SACCTMGR },
+	{ "whole-nodes", no_argument, NULL, OPT_WHOLE_NODES },
 	{ "sprio-out", required_argument, NULL, OPT_SPRIO_OUT },
 	{ "sprio-at", required_argument, NULL, OPT_SPRIO_AT },
 	{ "scale-sizes", required_argument, NULL, OPT_SCALE_SIZES },
@@ -128,7 +129,7 @@ static void usage(FILE *fp)
 {
 	fprintf(fp, "usage: toposim {--workload FILE | --sacct FILE} --policy NAME [settings]\n"
 		"               [--partition NAME [--slurm-conf FILE]] [--scale-sizes F] [--load F]\n"
-		"               [--sacct FILE --slurm-conf FILE [--sacctmgr FILE] [--sprio-out OUT --sprio-at T,...]]\n"
+		"               [--sacct FILE --slurm-conf FILE [--sacctmgr FILE] [--sprio-out OUT --sprio-at T,...] [--whole-nodes]]\n"
 		"               [--nodes N [--outside-rule never|one-node]] [--ppn P] [--alloc NAME]\n"
 		"               [--topology FILE [--fattree-conf FILE] | --torus FILE [--base-shapes canonical|all]]\n"
 		"               [--jobs FIRST:COUNT | --windows K:LEN:SEED | --windows LEN@I1,I2,...]\n"
@@ -263,6 +264,7 @@ static void parse_one(sim_config *c, int o, const char *arg)
 	case OPT_PARTITION: c->partition = arg; break;
 	case OPT_SLURM_CONF: c->slurm_conf = arg; break;
 	case OPT_SACCTMGR: c->sacctmgr = arg; break;
+	case OPT_WHOLE_NODES: c->whole_nodes = true; break;
 	case OPT_SPRIO_OUT: c->sprio_out = arg; break;
 	case OPT_SPRIO_AT: c->sprio_at = arg; break;
 	case 'p': set_setting(c, 0, arg); break;
@@ -364,6 +366,8 @@ static void check_sacct(sim_config *c)
 	}
 	if (c->slurm_conf && !c->partition && !c->sacct)
 		usage_error("--slurm-conf gives a partition's nodes: it needs --partition NAME");
+	if (c->whole_nodes && !(c->sacct && c->slurm_conf))
+		usage_error("--whole-nodes turns the site's resources inside nodes off: it needs --sacct and --slurm-conf");
 	if ((c->sacctmgr || c->sprio_out) && !(c->sacct && c->slurm_conf))
 		usage_error("--sacctmgr and --sprio-out model the site's priority: they need --sacct and --slurm-conf");
 	if (!c->sprio_out != !c->sprio_at)

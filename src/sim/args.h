@@ -45,6 +45,7 @@ typedef struct sim_config {
 	double comm_share;
 	uint64_t seed;
 	bool check, quiet;
+	bool whole_nodes;       /* --whole-nodes: no resources inside nodes */
 	/* Heterogeneous mode (--machine; spec D, hetero/het_sim.h). */
 	const char *machine, *het_jobs, *truth, *expdb;
 	bool oracle;
