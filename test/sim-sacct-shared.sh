@@ -140,6 +140,14 @@ if run nomem --slurm-conf "$tmp/nomem.conf" --policy easy; then ok; else bad "no
 has "$tmp/nomem.err" "resources inside nodes: CPUs and GPUs per node" "CR_Core: memory not counted, said"
 s=$(starts "$tmp/nomem.csv" 203)
 [ "$s" = 600 ] && ok || bad "CR_Core: job 203 starts at $s, not 600"
+# OverSubscribe=FORCE:2 on s1: the four hold 4 CPUs each, not 8, so the
+# replay's CPU-seconds drop by 4 x 4 x 3600 of 144 CPUs x 4500 s.
+sed 's/^PartitionName=shared Nodes=s1 Default=YES/& OverSubscribe=FORCE:2/' "$tmp/slurm.conf" > "$tmp/force.conf"
+if run force --slurm-conf "$tmp/force.conf" --policy easy; then ok; else bad "force: $(cat "$tmp/force.err")"; fi
+has "$tmp/force.err" "OverSubscribe=FORCE:K: 1/K of their CPUs" "FORCE:K said"
+d=$(python3 -c "print(round($(value "$tmp/easy.json" cpu_utilisation) - $(value "$tmp/force.json" cpu_utilisation), 6))")
+[ "$d" = "$(python3 -c 'print(round(16 * 3600 / (144 * 4500), 6))')" ] && ok || bad "FORCE:2: CPU utilisation down by $d"
+
 # --whole-nodes without a site: a usage error, not ignored.
 if run bad --policy easy --whole-nodes; then bad "--whole-nodes without --slurm-conf accepted"; else ok; fi
 has "$tmp/bad.err" "--whole-nodes .*needs --sacct and --slurm-conf" "--whole-nodes needs a site"
