@@ -84,6 +84,7 @@ START_TEST(test_partitions_and_include)
 	ck_assert_int_eq(sh->priority_tier, 10);
 	ck_assert_int_eq(sh->priority_job_factor, 5);
 	ck_assert_int_eq(sh->oversub, TP_OVERSUB_FORCE);
+	ck_assert_int_eq(sh->oversub_count, 4);
 	ck_assert_uint_eq(sh->nnodes, 3);
 	ck_assert_int_eq(sh->nodes[2], 4); /* g1 */
 	ck_assert_int_eq(sh->max_nodes, TP_SITE_UNLIMITED);
@@ -92,6 +93,8 @@ START_TEST(test_partitions_and_include)
 	ck_assert_int_eq(all->priority_tier, 3);
 	ck_assert_int_eq(all->priority_job_factor, 3);
 	ck_assert_int_eq(all->oversub, TP_OVERSUB_YES);
+	ck_assert_int_eq(all->oversub_count, 4); /* Slurm's default */
+	ck_assert_int_eq(b->oversub_count, 1);
 	ck_assert_int_eq(all->state, TP_PART_DRAIN);
 	ck_assert_uint_eq(all->nnodes, 5);
 	ck_assert_int_eq(b->state, TP_PART_UP);
@@ -122,6 +125,8 @@ START_TEST(test_errors)
 		     "bad.conf:2: bad MaxTime '1-25'");
 	expect_error("NodeName=n1\nPartitionName=p Nodes=n1 OverSubscribe=EXCLUSIVE:2\n",
 		     "bad.conf:2: bad OverSubscribe 'EXCLUSIVE:2'");
+	expect_error("NodeName=n1\nPartitionName=p Nodes=n1 OverSubscribe=FORCE:0\n",
+		     "bad.conf:2: bad OverSubscribe 'FORCE:0'");
 	expect_error("NodeName=n1\nPartitionName=p Nodes=n1 State=SLEEPING\n",
 		     "bad.conf:2: bad State 'SLEEPING'");
 	expect_error("NodeName=n1\nPartitionName=p Nodes=n1 MaxNodes=-2\n",

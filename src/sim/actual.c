@@ -268,3 +268,17 @@ void sim_actual_fini(sim_actual *a)
 	free(a->r.rec);
 	memset(a, 0, sizeof(*a));
 }
+
+void sim_actual_cpus(const tp_sacct *s, int64_t cpus, tp_summary *sum)
+{
+	double busy = 0;
+	if (cpus <= 0 || sum->makespan <= 0)
+		return;
+	for (size_t i = 0; i < s->w.njobs; i++) {
+		const tp_sacct_run *r = &s->runs[i];
+		int64_t n = r->res.alloc_cpus > 0 ? r->res.alloc_cpus :
+			    r->res.req_cpus > 0 ? r->res.req_cpus : 0;
+		busy += (double)n * (double)(r->end - r->start);
+	}
+	sum->cpu_utilisation = busy / ((double)cpus * (double)sum->makespan);
+}

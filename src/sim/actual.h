@@ -44,4 +44,9 @@ void sim_actual_fini(sim_actual *a);
 /* The summary of Slurm's schedule, its utilisation from a->occupied. */
 void sim_actual_summarize(const sim_actual *a, tp_summary *sum);
 
+/* With resources inside nodes: Slurm's CPU utilisation into sum, the
+ * CPUs each job was allocated (AllocTRES cpu=, NCPUS; else ReqCPUS)
+ * over the machine's `cpus`. */
+void sim_actual_cpus(const tp_sacct *s, int64_t cpus, tp_summary *sum);
+
 #endif

@@ -31,6 +31,7 @@ enum {
 	OPT_BATSIM_CSV, OPT_SWF_OUT, OPT_RUNTIME_MODEL, OPT_VERSION, OPT_FRAG_CSV,
 	OPT_ALLOW_EMPTY,
 	OPT_SACCTMGR, OPT_SPRIO_OUT, OPT_SPRIO_AT, OPT_QOS, OPT_USAGE,
+	OPT_WHOLE_NODES,
 	OPT_SETTING = 1024, /* + index in tp_settings_table */
 };
 
@@ -42,6 +43,7 @@ static const struct option fixed_opts[] = {
 	{ "sacctmgr", required_argument, NULL, OPT_SACCTMGR },
 	{ "qos", required_argument, NULL, OPT_QOS },
 	{ "usage", required_argument, NULL, OPT_USAGE },
+	{ "whole-nodes", no_argument, NULL, OPT_WHOLE_NODES },
 	{ "sprio-out", required_argument, NULL, OPT_SPRIO_OUT },
 	{ "sprio-at", required_argument, NULL, OPT_SPRIO_AT },
 	{ "scale-sizes", required_argument, NULL, OPT_SCALE_SIZES },
@@ -138,7 +140,7 @@ void sim_usage(FILE *fp)
 {
 	fprintf(fp, "usage: toposim {--workload FILE | --sacct FILE} --policy NAME [settings]\n"
 		"               [--partition NAME [--slurm-conf FILE]] [--scale-sizes F] [--load F]\n"
-		"               [--sacct FILE --slurm-conf FILE [--sacctmgr FILE] [--qos FILE] [--usage replayed|recorded] [--sprio-out OUT --sprio-at T,...]]\n"
+		"               [--sacct FILE --slurm-conf FILE [--sacctmgr FILE] [--qos FILE] [--usage replayed|recorded] [--sprio-out OUT --sprio-at T,...] [--whole-nodes]]\n"
 		"               [--nodes N [--outside-rule never|one-node]] [--ppn P] [--alloc NAME]\n"
 		"               [--topology FILE [--fattree-conf FILE] | --torus FILE [--base-shapes canonical|all]]\n"
 		"               [--jobs FIRST:COUNT | --windows K:LEN:SEED | --windows LEN@I1,I2,...]\n"
@@ -357,6 +359,7 @@ static int parse_value(tp_cli *cl, sim_config *c, int o, const char *arg)
 static void parse_flag(sim_config *c, int o)
 {
 	switch (o) {
+	case OPT_WHOLE_NODES: c->whole_nodes = true; break;
 	case OPT_LENIENT: c->swf.lenient = true; break;
 	case OPT_CHECK: c->check = true; break;
 	case OPT_QUIET: c->quiet = true; break;
@@ -419,6 +422,8 @@ static int check_sacct(tp_cli *cl, sim_config *c)
 		return tp_cli_fail(cl, "--slurm-conf gives a partition's nodes: it needs --partition NAME");
 	if ((c->sacctmgr || c->qos || c->sprio_out || c->usage_recorded) && !(c->sacct && c->slurm_conf))
 		return tp_cli_fail(cl, "--sacctmgr, --qos, --usage and --sprio-out model the site's priority: they need --sacct and --slurm-conf");
+	if (c->whole_nodes && !(c->sacct && c->slurm_conf))
+		return tp_cli_fail(cl, "--whole-nodes turns the site's resources inside nodes off: it needs --sacct and --slurm-conf");
 	if (!c->sprio_out != !c->sprio_at)
 		return tp_cli_fail(cl, "--sprio-out FILE and --sprio-at T[,T...] go together");
 	if (c->partition && !c->slurm_conf && !c->sacct)

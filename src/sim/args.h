@@ -50,6 +50,7 @@ typedef struct sim_config {
 	bool check, quiet;
 	bool allow_empty;       /* --allow-empty: a replay of no job is a
 				 * result (its statistics null), not an error */
+	bool whole_nodes;       /* --whole-nodes: no resources inside nodes */
 	/* Heterogeneous mode (--machine; doc/methods.md D1, hetsim/het_sim.h). */
 	const char *machine, *het_jobs, *truth, *expdb;
 	bool oracle;

@@ -232,6 +232,8 @@ void sim_write_json(FILE *fp, const tp_summary *s, const sim_run_info *in)
 		s->nodes, s->jobs, s->runs);
 	bool any = s->runs > 0;
 	put_key(fp, "utilisation", "%.6f", s->utilisation, any);
+	if (s->cpu_utilisation > 0)
+		put_key(fp, "cpu_utilisation", "%.6f", s->cpu_utilisation, true);
 	put_key(fp, "mean_wait", "%.3f", s->mean_wait, any);
 	put_key(fp, "mean_bounded_slowdown", "%.4f", s->mean_bsld, any);
 	put_key(fp, "mean_response_ratio", "%.4f", s->mean_response_ratio, any);
@@ -290,6 +292,8 @@ static void put_metrics(FILE *fp, const tp_summary *s)
 		sim_put_stat(fp, fmts[i], v[i], s->runs > 0);
 	}
 	fprintf(fp, ", \"killed\": %zu", s->killed);
+	if (s->cpu_utilisation > 0)
+		fprintf(fp, ", \"cpu_utilisation\": %.6f", s->cpu_utilisation);
 	if (s->mean_cost >= 0)
 		fprintf(fp, ", \"mean_hop_sum_multi\": %.3f", s->mean_cost);
 }

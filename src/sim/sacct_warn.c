@@ -25,7 +25,7 @@ static void merged(FILE *fp, const tp_sacct *s, const char *partition)
 }
 
 void sim_sacct_warn(FILE *fp, const tp_sacct *s, const sim_actual *a,
-		    const char *partition, bool partitioned)
+		    const char *partition, bool partitioned, bool shares)
 {
 	const tp_sacct_warnings *w = &s->warn;
 	one(fp, s, &w->nnodes, "give NNodes unlike their NodeList's count",
@@ -50,7 +50,10 @@ void sim_sacct_warn(FILE *fp, const tp_sacct *s, const sim_actual *a,
 			w->overlap.first_line);
 	if (!partitioned)
 		merged(fp, s, partition);
-	if (a && a->shared)
+	if (a && a->shared && shares)
+		fprintf(fp, "toposim: %s: %zu job(s) shared a node with another job in Slurm's schedule (first: line %zu): replayed with resources inside nodes, so they may share nodes in the replay too; both utilisations count a node once however many jobs it held\n",
+			s->name, a->shared, a->first_shared_line);
+	else if (a && a->shared)
 		fprintf(fp, "toposim: warning: %s: %zu job(s) shared a node with another job in Slurm's schedule (first: line %zu): the replay gives every job whole nodes, so its waits are not comparable with Slurm's; Slurm's utilisation counts a node once however many jobs it held\n",
 			s->name, a->shared, a->first_shared_line);
 }

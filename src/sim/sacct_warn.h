@@ -16,9 +16,11 @@
 #include "trace/sacct.h"
 
 /* Writes the warnings to fp; `partition` is --partition (NULL: none);
- * `partitioned`: every job kept to its partition's nodes (the site). */
+ * `partitioned`: every job kept to its partition's nodes (the site);
+ * `shares`: the replay models resources inside nodes (site_res.h), so
+ * jobs that shared nodes in Slurm's schedule are no contradiction. */
 void sim_sacct_warn(FILE *fp, const tp_sacct *s, const sim_actual *a,
-		    const char *partition, bool partitioned);
+		    const char *partition, bool partitioned, bool shares);
 
 /* The counts as the summary's "warnings" member (a line ending in ",\n");
  * `shared`: sim_actual.shared. */

@@ -31,6 +31,7 @@
 #include "partition.h"
 #include "sacct_warn.h"
 #include "site_load.h"
+#include "site_res.h"
 #include "base/name_index.h"
 #include "restrict.h"
 #include "plot.h"
@@ -50,6 +51,7 @@ typedef struct sim_input {
 	tp_workload *w;          /* &swf or &sacct.w */
 	tp_hostlist part;        /* --partition's nodes (--slurm-conf) */
 	sim_site site;           /* --sacct with --slurm-conf: the site */
+	sim_res res;             /* the site's resources inside nodes */
 	sim_actual actual;       /* --sacct: Slurm's own schedule */
 	tp_summary actual_sum;
 	sim_flat_names flat;     /* a flat machine's node names */
@@ -256,6 +258,13 @@ static void machine_spec(const sim_config *c, int nodes, tp_topo_spec *s)
 	s->topology = c->topology;
 	s->alloc = c->alloc;
 	s->alloc_from = "--alloc ";
+	/* A site on a flat machine: Slurm's own choice of nodes (with
+	 * --whole-nodes the replay as before resources inside nodes). */
+	if (!c->alloc && kind == TP_TOPO_FLAT && c->sacct && c->slurm_conf &&
+	    !c->whole_nodes) {
+		s->alloc = "cons-tres";
+		s->alloc_from = "the site's default allocator ";
+	}
 	s->base_shapes = c->base_shapes;
 	s->confdir = dir_of(s->conf, dir, sizeof(dir));
 }
@@ -541,7 +550,13 @@ static int load_actual(const sim_config *c, const tp_topo *topo,
 		return -1;
 	sim_actual_summarize(&in->actual, &in->actual_sum);
 	sim_sacct_warn(stderr, &in->sacct, &in->actual, c->partition,
-		       in->site.partitioned);
+		       in->site.partitioned, in->res.on);
+	if (in->res.on) {
+		int64_t cpus = 0;
+		for (int x = 0; x < in->w->nodes; x++)
+			cpus += in->res.nodes[x].cpus;
+		sim_actual_cpus(&in->sacct, cpus, &in->actual_sum);
+	}
 	if (in->actual.outside)
 		fprintf(stderr, "toposim: warning: %zu job(s) ran on nodes not in the machine%s%s (first: %s): replayed, but Slurm's placement of them has no cost\n",
 			in->actual.outside, c->partition ? " of partition " : "",
@@ -584,6 +599,29 @@ static int partitions(const sim_config *c, const tp_topo *topo,
 	return rc;
 }
 
+/* The site's resources inside nodes (site_res.h), on the machine's
+ * nodes: the site's or --partition's on a flat machine, the topology's
+ * otherwise. */
+static int resources(const sim_config *c, const tp_topo *topo,
+		     sim_input *in, tp_error *err)
+{
+	if (!(c->sacct && c->slurm_conf) || (!topo->alloc && !in->part.n))
+		return 0;
+	part_namer n = { .topo = topo, .names = &in->part };
+	int rc = 0;
+	for (size_t i = 0; !topo->alloc && i < in->part.n && !rc; i++)
+		rc = tp_name_index_add(&n.index, in->part.names);
+	if (rc)
+		rc = tp_errorf(err, "out of memory");
+	else
+		rc = sim_res_build(c, &in->site, &in->sacct, in->w,
+				   in->w->nodes, part_index, &n, &in->res, err);
+	tp_name_index_fini(&n.index);
+	if (!rc)
+		sim_res_say(c, &in->res);
+	return rc;
+}
+
 static int load(const sim_config *c, tp_topo *topo, sim_input *in,
 		tp_jobreqs *reqs, tp_error *err)
 {
@@ -601,7 +639,7 @@ static int load(const sim_config *c, tp_topo *topo, sim_input *in,
 	warn_size(c, w);
 	if (c->esterr)
 		tp_esterr_apply(&est, c->seed, w);
-	if (partitions(c, topo, in, err))
+	if (partitions(c, topo, in, err) || resources(c, topo, in, err))
 		return -1;
 	/* A topology is loaded already: --job-requests needs one. */
 	if (load_job_reqs(c, topo, w, reqs, err))
@@ -834,6 +872,7 @@ static int run(const sim_config *c, sim_outfiles *o, tp_error *err)
 	tp_sacct_fini(&in.sacct);
 	tp_hostlist_fini(&in.part);
 	sim_site_fini(&in.site);
+	sim_res_fini(&in.res);
 	sim_actual_fini(&in.actual);
 	sim_flat_names_fini(&in.flat);
 	tp_jobreqs_fini(&reqs);

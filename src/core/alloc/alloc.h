@@ -21,6 +21,8 @@
 #include "base/nodeset.h"
 
 typedef struct tp_alloc tp_alloc;
+struct tp_res;     /* model/res.h */
+struct tp_res_ask;
 struct tp_fattree; /* fattree.h */
 struct tp_torus;   /* torus.h */
 
@@ -100,6 +102,13 @@ typedef struct tp_alloc_req {
 	 * Honoured for requests without node constraints; allocators may
 	 * ignore it. */
 	bool probe;
+	/* With resources inside nodes (model/res.h): the allocations the
+	 * free set was judged on and the job's ask, for an allocator that
+	 * weighs nodes by the CPUs they have free ("cons-tres"); NULL:
+	 * whole nodes.  The free set already holds only nodes that can
+	 * host the ask: other allocators need not look. */
+	const struct tp_res *res;
+	const struct tp_res_ask *ask;
 } tp_alloc_req;
 
 /* Node groups of a machine (a fat tree's leaf switches), for max_groups,
@@ -210,6 +219,12 @@ bool tp_job_fits(tp_alloc *a, const tp_nodeset *free, const tp_job *j,
  * that its words below `empty_words` are empty (tp_alloc_req). */
 bool tp_job_fits_n(tp_alloc *a, const tp_nodeset *free, int nfree,
 		   int empty_words, const tp_job *j, tp_nodeset *out);
+/* tp_job_fits_n() on a set of nodes that can host the job's ask under the
+ * allocations `res` (model/res.h; NULL: whole nodes), which the request
+ * carries to the allocator; `probe` as tp_job_can_fit(). */
+bool tp_job_fits_res(tp_alloc *a, const tp_nodeset *free, int nfree,
+		     int empty_words, const struct tp_res *res, bool probe,
+		     const tp_job *j, tp_nodeset *out);
 /* tp_job_fits() when only the answer matters: the allocator may skip
  * choosing the nodes (tp_alloc_req.probe); `scratch` holds nothing
  * useful afterwards. */

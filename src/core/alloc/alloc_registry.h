@@ -10,6 +10,7 @@
 #include "alloc/alloc.h"
 
 extern const tp_alloc_entry tp_alloc_entry_first_free;
+extern const tp_alloc_entry tp_alloc_entry_cons_tres;
 extern const tp_alloc_entry tp_alloc_entry_fattree_nodes, tp_alloc_entry_fattree, tp_alloc_entry_tree_greedy,
 	tp_alloc_entry_tree_slurm, tp_alloc_entry_tree_slurm_2605;
 extern const tp_alloc_entry tp_alloc_entry_torus_base;

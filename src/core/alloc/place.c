@@ -3,6 +3,8 @@
 
 #include <stdlib.h>
 
+#include "model/res.h"
+
 /* tp_place_range() on `usable`, which holds `have` nodes. */
 static int place_range_n(tp_alloc *a, const tp_nodeset *usable, int have,
 			 int lo, int hi, const tp_alloc_req *proto,
@@ -121,12 +123,16 @@ int tp_place_earliest(tp_alloc *a, int64_t now, const tp_nodeset *free_now,
 }
 
 static bool job_fits(tp_alloc *a, const tp_nodeset *free, int nfree,
-		     int empty_words, bool probe, const tp_job *j,
-		     tp_nodeset *out)
+		     int empty_words, bool probe, const tp_res *res,
+		     const tp_job *j, tp_nodeset *out)
 {
 	tp_alloc_req req = tp_job_req(j);
 	req.empty_words = empty_words;
 	req.probe = probe;
+	if (res) {
+		req.res = res;
+		req.ask = j->ask;
+	}
 	if (!tp_job_has_range(j))
 		return req.nodes >= 1 && nfree >= req.nodes &&
 		       tp_alloc_place_req(a, free, &req, out) == 0;
@@ -137,17 +143,26 @@ static bool job_fits(tp_alloc *a, const tp_nodeset *free, int nfree,
 bool tp_job_fits_n(tp_alloc *a, const tp_nodeset *free, int nfree,
 		   int empty_words, const tp_job *j, tp_nodeset *out)
 {
-	return job_fits(a, free, nfree, empty_words, false, j, out);
+	return job_fits(a, free, nfree, empty_words, false, NULL, j, out);
+}
+
+bool tp_job_fits_res(tp_alloc *a, const tp_nodeset *free, int nfree,
+		     int empty_words, const tp_res *res, bool probe,
+		     const tp_job *j, tp_nodeset *out)
+{
+	return job_fits(a, free, nfree, empty_words, probe, res, j, out);
 }
 
 bool tp_job_fits(tp_alloc *a, const tp_nodeset *free, const tp_job *j,
 		 tp_nodeset *out)
 {
-	return job_fits(a, free, tp_nodeset_count(free), 0, false, j, out);
+	return job_fits(a, free, tp_nodeset_count(free), 0, false, NULL, j,
+			out);
 }
 
 bool tp_job_can_fit(tp_alloc *a, const tp_nodeset *free, const tp_job *j,
 		    tp_nodeset *scratch)
 {
-	return job_fits(a, free, tp_nodeset_count(free), 0, true, j, scratch);
+	return job_fits(a, free, tp_nodeset_count(free), 0, true, NULL, j,
+			scratch);
 }

@@ -12,6 +12,17 @@ bool tp_driver_admit(tp_placeable *p, tp_alloc *a, const tp_nodeset *all,
 	return tp_job_fits(a, all, job, &p->scratch);
 }
 
+bool tp_driver_admit_res(tp_placeable *p, tp_alloc *a, const tp_res *idle,
+			 const tp_nodeset *all, const tp_job *job,
+			 tp_nodeset *hosts)
+{
+	if (!job->ask || job->ask->whole)
+		return tp_driver_admit(p, a, all, job);
+	int n = tp_res_hosts(idle, job->ask, all, hosts);
+	return n >= job->nodes &&
+	       tp_job_fits_res(a, hosts, n, 0, idle, true, job, &p->scratch);
+}
+
 bool tp_driver_admit_range(tp_alloc *a, const tp_nodeset *ever, int lo,
 			   int hi, const tp_alloc_req *req,
 			   tp_nodeset *scratch)

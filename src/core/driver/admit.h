@@ -20,6 +20,7 @@
 #include "alloc/placeable.h"
 #include "base/nodeset.h"
 #include "model/job.h"
+#include "model/res.h"
 
 /*
  * Could `job` ever be placed on `all` (every node it could use, busy or
@@ -29,6 +30,16 @@
  */
 bool tp_driver_admit(tp_placeable *p, tp_alloc *a, const tp_nodeset *all,
 		     const tp_job *job);
+
+/*
+ * With resources inside nodes: could `job` ever be placed on the nodes
+ * of `all` whose size can host its ask (`idle`: the machine with nothing
+ * allocated)?  A job of whole nodes is asked as tp_driver_admit() asks.
+ * hosts: a set of the allocator's size.
+ */
+bool tp_driver_admit_res(tp_placeable *p, tp_alloc *a, const tp_res *idle,
+			 const tp_nodeset *all, const tp_job *job,
+			 tp_nodeset *hosts);
 
 /*
  * The same for a request of lo..hi nodes (hi = lo: exact) shaped like

@@ -79,9 +79,35 @@ void tp_cluster_clear_starts(tp_cluster *c)
 	c->nstarts = 0;
 }
 
+/* tp_cluster_hosts' answers for a few asks at a time (a backfilling
+ * pass tries jobs of a handful of kinds in turn), each kept until res
+ * changes. */
+#define HOSTS_KEPT 8
+typedef struct tp_hosts_kept {
+	tp_res_ask ask[HOSTS_KEPT];
+	uint64_t serial[HOSTS_KEPT];
+	int count[HOSTS_KEPT];
+	tp_nodeset set[HOSTS_KEPT];
+	int n, next;
+} tp_hosts_kept;
+
+static void hosts_kept_free(tp_hosts_kept *k)
+{
+	if (!k)
+		return;
+	for (int i = 0; i < HOSTS_KEPT; i++)
+		tp_nodeset_fini(&k->set[i]);
+	free(k);
+}
+
 void tp_cluster_fini(tp_cluster *c)
 {
 	tp_cluster_clear_starts(c);
+	hosts_kept_free(c->hosts_kept);
+	if (c->proj) {
+		tp_res_fini(c->proj);
+		free(c->proj);
+	}
 	for (size_t i = 0; i < c->nrun; i++)
 		tp_nodeset_fini(&c->run[i].nodes);
 	for (size_t i = 0; i < c->nspare; i++)
@@ -147,11 +173,29 @@ static int watch_shared(tp_cluster *c, const tp_nodeset *nodes)
 	return 0;
 }
 
+/* With resources: the run's job takes its ask on `nodes`, which are no
+ * longer free (nothing else runs there). */
+static void res_take(tp_cluster *c, tp_run *r, const tp_nodeset *nodes)
+{
+	tp_res_take(c->res, nodes, tp_cluster_ask(r->job));
+	r->count = tp_nodeset_count(nodes);
+	c->nfree -= tp_nodeset_andnot_counted_words(&c->free, nodes, r->wlo,
+						    r->whi);
+}
+
 long tp_cluster_add_run(tp_cluster *c, tp_job *job, int64_t start,
 			int64_t limit, const tp_nodeset *nodes, int64_t fill_for)
 {
 	int lo, hi;
 	tp_nodeset_span(nodes, &lo, &hi);
+	if (c->res) {
+		tp_run *r = push_run(c, job, start, limit, nodes, fill_for,
+				     lo, hi);
+		if (!r)
+			return -1;
+		res_take(c, r, nodes);
+		return (long)c->nrun - 1;
+	}
 	if (watch_shared(c, nodes))
 		return -1;
 	tp_run *r = push_run(c, job, start, limit, nodes, fill_for, lo, hi);
@@ -164,10 +208,29 @@ long tp_cluster_add_run(tp_cluster *c, tp_job *job, int64_t start,
 	return (long)c->nrun - 1;
 }
 
+/* With resources: the run's job gives its ask back; the nodes nothing
+ * runs on any more are free. */
+static void res_give(tp_cluster *c, tp_run *r)
+{
+	tp_res_give(c->res, &r->nodes, tp_cluster_ask(r->job));
+	for (int x = tp_nodeset_next(&r->nodes, r->wlo * 64); x >= 0;
+	     x = tp_nodeset_next(&r->nodes, x + 1))
+		if (tp_res_idle(c->res, x) && !tp_nodeset_test(&c->free, x)) {
+			tp_nodeset_set(&c->free, x);
+			c->nfree++;
+		}
+	if (r->wlo < c->free_lo)
+		c->free_lo = r->wlo;
+}
+
 void tp_cluster_end_run(tp_cluster *c, size_t i, int free_nodes)
 {
 	tp_run *r = &c->run[i];
-	if (free_nodes) {
+	if (c->res) {
+		/* Resources are given back with the run (free_nodes is for
+		 * whole nodes). */
+		res_give(c, r);
+	} else if (free_nodes) {
 		/* Unshared, none of the run's nodes is free now: all of them
 		 * come back, and r->count says how many. */
 		if (c->nodes_shared) {
@@ -204,8 +267,12 @@ int tp_cluster_start(tp_cluster *c, size_t qi, const tp_nodeset *nodes,
 		return -1;
 	tp_start *s = &c->starts[c->nstarts];
 	int lo, hi;
-	/* The nodes are free: none is in a word below free_lo. */
-	tp_nodeset_span_from(nodes, c->free_lo, &lo, &hi);
+	/* The nodes are free: none is in a word below free_lo (shared
+	 * nodes need not be free). */
+	if (c->res)
+		tp_nodeset_span(nodes, &lo, &hi);
+	else
+		tp_nodeset_span_from(nodes, c->free_lo, &lo, &hi);
 	if (set_copy(c, &s->nodes, nodes, lo, hi))
 		return -1;
 	s->wlo = lo;
@@ -216,11 +283,16 @@ int tp_cluster_start(tp_cluster *c, size_t qi, const tp_nodeset *nodes,
 		set_release(c, &s->nodes, lo, hi);
 		return -1;
 	}
-	/* The nodes are free, so none of them is a run's already. */
-	r->count = tp_nodeset_andnot_counted_words(&c->free, nodes, lo, hi);
-	c->nfree -= r->count;
-	if (c->busy.w && !c->nodes_shared)
-		tp_nodeset_or(&c->busy, nodes);
+	if (c->res) {
+		res_take(c, r, nodes);
+	} else {
+		/* The nodes are free, so none of them is a run's already. */
+		r->count = tp_nodeset_andnot_counted_words(&c->free, nodes,
+							   lo, hi);
+		c->nfree -= r->count;
+		if (c->busy.w && !c->nodes_shared)
+			tp_nodeset_or(&c->busy, nodes);
+	}
 	s->job = job;
 	s->fill_for = fill_for;
 	c->nstarts++;
@@ -238,3 +310,62 @@ void tp_cluster_free_at(const tp_cluster *c, int64_t t, tp_nodeset *out)
 			tp_nodeset_or(out, &c->run[i].nodes);
 }
 
+
+const tp_res_ask *tp_cluster_ask(const tp_job *job)
+{
+	static const tp_res_ask whole = { .cpus = 1, .whole = true };
+	return job->ask ? job->ask : &whole;
+}
+
+static bool same_ask(const tp_res_ask *a, const tp_res_ask *b)
+{
+	return a->cpus == b->cpus && a->gpus == b->gpus && a->mem == b->mem &&
+	       a->whole == b->whole;
+}
+
+const tp_nodeset *tp_cluster_hosts(tp_cluster *c, const tp_job *job,
+				   int *count)
+{
+	if (!tp_cluster_shares(c, job)) {
+		*count = c->nfree;
+		return &c->free;
+	}
+	tp_hosts_kept *k = c->hosts_kept;
+	if (!k) {
+		if (!(k = calloc(1, sizeof(*k))))
+			return NULL;
+		for (int i = 0; i < HOSTS_KEPT; i++)
+			if (tp_nodeset_init(&k->set[i], c->nnodes)) {
+				hosts_kept_free(k);
+				return NULL;
+			}
+		c->hosts_kept = k;
+	}
+	for (int i = 0; i < k->n; i++)
+		if (k->serial[i] == c->res->serial &&
+		    same_ask(&k->ask[i], job->ask)) {
+			*count = k->count[i];
+			return &k->set[i];
+		}
+	int i = k->next;
+	k->next = (k->next + 1) % HOSTS_KEPT;
+	if (k->n < HOSTS_KEPT)
+		k->n++;
+	k->ask[i] = *job->ask;
+	k->serial[i] = c->res->serial;
+	k->count[i] = tp_res_hosts(c->res, job->ask, NULL, &k->set[i]);
+	*count = k->count[i];
+	return &k->set[i];
+}
+
+tp_res *tp_cluster_projection(tp_cluster *c)
+{
+	if (c->proj)
+		return c->proj;
+	tp_res *p = malloc(sizeof(*p));
+	if (!p || tp_res_init(p, c->res->nnodes, c->res->total)) {
+		free(p);
+		return NULL;
+	}
+	return c->proj = p;
+}

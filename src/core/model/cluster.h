@@ -19,6 +19,7 @@
 /* The allocator a pass places with (alloc/alloc.h, a layer above). */
 typedef struct tp_alloc tp_alloc;
 #include "model/job.h"
+#include "model/res.h"
 #include "base/nodeset.h"
 
 #define TP_NOT_FILL (-1)
@@ -93,6 +94,17 @@ typedef struct tp_cluster {
 	 * compact placement would not end it sooner. */
 	double completion_share;
 
+	/* Resources inside nodes (model/res.h), not owned; NULL: every job
+	 * holds whole nodes.  With them, `free` is the nodes nothing runs
+	 * on (a whole-node job's choice), runs and starts take and give
+	 * their jobs' asks, and a job that shares nodes may go on any node
+	 * that can host its ask (tp_cluster_hosts). */
+	tp_res *res;
+	/* tp_cluster_hosts' answers, kept while res is unchanged. */
+	struct tp_hosts_kept *hosts_kept;
+	/* A projection of res (tp_cluster_projection), NULL until needed. */
+	tp_res *proj;
+
 	/* The head job's reservation from the last backfilling pass
 	 * (resv_job = NULL if none); read by the simulator's invariant checks
 	 * and the plugin's logs. */
@@ -121,7 +133,9 @@ int  tp_cluster_enqueue(tp_cluster *c, tp_job *job);       /* at the tail */
  * pass).  Returns the index in c->run or -1 on ENOMEM. */
 long tp_cluster_add_run(tp_cluster *c, tp_job *job, int64_t start,
 			int64_t limit, const tp_nodeset *nodes, int64_t fill_for);
-/* Remove run entry i (a job ended); its nodes become free if `free_nodes`. */
+/* Remove run entry i (a job ended); its nodes become free if `free_nodes`
+ * (with c->res its job's ask is given back whatever free_nodes says, and
+ * the nodes nothing runs on any more become free). */
 void tp_cluster_end_run(tp_cluster *c, size_t i, int free_nodes);
 long tp_cluster_find_run(const tp_cluster *c, const tp_job *job);
 
@@ -130,6 +144,22 @@ long tp_cluster_find_run(const tp_cluster *c, const tp_job *job);
 int tp_cluster_start(tp_cluster *c, size_t qi, const tp_nodeset *nodes,
 		     int64_t fill_for);
 void tp_cluster_clear_starts(tp_cluster *c);
+
+/* What `job` asks of each node: its ask, or whole nodes. */
+const tp_res_ask *tp_cluster_ask(const tp_job *job);
+/* Does `job` share nodes here (c->res and an ask not of whole nodes)? */
+static inline bool tp_cluster_shares(const tp_cluster *c, const tp_job *job)
+{
+	return c->res && job->ask && !job->ask->whole;
+}
+/* The nodes `job` may be placed on now, before its node constraints:
+ * c->free for a job of whole nodes, otherwise the nodes that can host
+ * its ask (kept until res changes: read it before the next start).
+ * *count gets how many.  NULL on ENOMEM. */
+const tp_nodeset *tp_cluster_hosts(tp_cluster *c, const tp_job *job,
+				   int *count);
+/* A tp_res of c->res's sizes to project on (c->res set); NULL on ENOMEM. */
+tp_res *tp_cluster_projection(tp_cluster *c);
 
 /* Nodes free at time t >= now if every running job ends by its limit:
  * free ∪ nodes of jobs with limit <= t.  `out` must be initialised. */

@@ -14,6 +14,8 @@
 
 #include "base/nodeset.h"
 
+struct tp_res_ask; /* model/res.h */
+
 typedef struct tp_job {
 	int64_t id;        /* SWF job number / Slurm job id */
 	int64_t submit;    /* seconds */
@@ -32,6 +34,9 @@ typedef struct tp_job {
 	bool contiguous;
 	int max_groups;    /* at most this many leaf switches (--switches),
 			    * 0: any */
+	/* What it asks of each node when nodes are shared by jobs
+	 * (tp_cluster.res), owned by the caller; NULL: whole nodes. */
+	const struct tp_res_ask *ask;
 } tp_job;
 
 /*

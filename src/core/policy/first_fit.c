@@ -40,6 +40,14 @@ static bool ends_first_now(tp_cluster *c, const tp_job *job, tp_nodeset *out)
 
 bool tp_place(tp_cluster *c, const tp_job *job, tp_nodeset *out)
 {
+	if (c->res) {
+		int n;
+		const tp_nodeset *hosts = tp_cluster_hosts(c, job, &n);
+		return hosts && job->nodes <= n &&
+		       tp_job_fits_res(c->alloc, hosts, n,
+				       hosts == &c->free ? tp_cluster_free_lo(c) : 0,
+				       c->res, false, job, out);
+	}
 	/* No allocator places a job on fewer nodes than it asks for. */
 	if (job->nodes > c->nfree)
 		return false;
@@ -58,7 +66,7 @@ long tp_first_fit(tp_cluster *c, int window)
 	 * still waiting: stop once `window` of them did not fit. */
 	for (size_t i = 0; i < c->nqueue && skipped < window;) {
 		const tp_job *job = c->queue[i];
-		if (job->nodes <= c->nfree && !nodes &&
+		if ((c->res || job->nodes <= c->nfree) && !nodes &&
 		    !(nodes = tp_cluster_scratch(c))) {
 			started = -1;
 			break;

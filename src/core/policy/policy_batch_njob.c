@@ -22,11 +22,15 @@
  * shape), that job stays queued in its place, the jobs of the batch not
  * yet allocated stay too, and the pass stops.
  *
+ * With resources inside nodes (tp_cluster.res) Nnode counts the nodes
+ * with a CPU free, and each job is placed on the nodes that can host it.
+ *
  * The batch is always the head of the queue and nothing is started around
  * a waiting job, so every start is in order: fill_for = TP_NOT_FILL.
  */
 #include <stdlib.h>
 
+#include "policy/first_fit.h"
 #include "policy/policy.h"
 
 /* Step 1-2: the largest m <= njob such that the first m queued jobs fit in
@@ -77,7 +81,8 @@ static int run_batch(tp_cluster *c, size_t m, size_t *ord, char *started,
 		started[i] = 0;
 	for (size_t k = 0; k < m; k++) {
 		size_t qi = current_index(started, ord[k]);
-		if (!tp_job_fits(c->alloc, &c->free, c->queue[qi], where) ||
+		if (!(c->res ? tp_place(c, c->queue[qi], where) :
+		      tp_job_fits(c->alloc, &c->free, c->queue[qi], where)) ||
 		    tp_cluster_start(c, qi, where, TP_NOT_FILL))
 			return -1;
 		started[ord[k]] = 1;
@@ -96,6 +101,10 @@ static void batch_njob_pass(tp_policy *p, tp_cluster *c)
 	if (ord && started && tp_nodeset_init(&where, c->nnodes) == 0) {
 		for (;;) {
 			long cap = tp_alloc_capacity(c->alloc, &c->free);
+			/* Nodes shared by jobs: every node with a CPU free. */
+			if (c->res)
+				cap = tp_res_may_host(c->res,
+					&(tp_res_ask){ .cpus = 1 });
 			size_t m = batch_size(c, p->opts.njob, cap);
 			if (m == 0 || run_batch(c, m, ord, started, &where))
 				break;

@@ -50,6 +50,18 @@
 
 #include "policy/policy.h"
 #include "policy/profile.h"
+#include "policy/timeline.h"
+
+/* With resources inside nodes: the job searched for, and the runs'
+ * releases up to the window being looked at (profile.h's narrow). */
+typedef struct narrowing {
+	tp_cluster *c;
+	const tp_job *job;
+	tp_timeline tl;
+	bool begun;
+	bool failed;         /* ENOMEM: nothing can host anything */
+	tp_nodeset hosts;
+} narrowing;
 
 /* A decision of the plan: queue entry qi starts now on `nodes` nodes. */
 typedef struct now_start {
@@ -73,6 +85,7 @@ typedef struct plan {
 	int head_nodes;      /* its planned count */
 	int64_t head_start;
 	tp_nodeset head_win, scratch, scratch_out;
+	narrowing nw;        /* c->res only */
 } plan;
 
 static void plan_fini(plan *pl)
@@ -87,6 +100,8 @@ static void plan_fini(plan *pl)
 	tp_nodeset_fini(&pl->head_win);
 	tp_nodeset_fini(&pl->scratch);
 	tp_nodeset_fini(&pl->scratch_out);
+	tp_timeline_fini(&pl->nw.tl);
+	tp_nodeset_fini(&pl->nw.hosts);
 }
 
 static bool any_constrained(const tp_cluster *c)
@@ -108,7 +123,7 @@ static bool any_constrained(const tp_cluster *c)
 static tp_profile_mode profile_mode(const tp_cluster *c)
 {
 	const tp_alloc *a = c->alloc;
-	if (tp_alloc_is_flat(a) && !any_constrained(c))
+	if (tp_alloc_is_flat(a) && !c->res && !any_constrained(c))
 		return TP_PROFILE_COUNTS;
 	if (tp_alloc_is_monotone(a))
 		return TP_PROFILE_SETS_MONOTONE;
@@ -138,7 +153,33 @@ static int plan_init(plan *pl, const tp_cluster *c)
 		pl->min_est[i] = last || j->estimate < pl->min_est[i + 1]
 				 ? j->estimate : pl->min_est[i + 1];
 	}
+	if (c->res)
+		return tp_nodeset_init(&pl->nw.hosts, c->nnodes) ||
+		       tp_profile_build_all(&pl->prof, c);
 	return tp_profile_build(&pl->prof, c);
+}
+
+/* profile.h's narrow with resources inside nodes: the nodes that can
+ * host the job when the window starts, the runs (those started by this
+ * pass too) released by then. */
+static void narrow_to_hosts(void *arg, int64_t start, tp_nodeset *win)
+{
+	narrowing *nw = arg;
+	if (nw->failed)
+		goto none;
+	if (!nw->begun || start < nw->tl.at) {
+		if (tp_timeline_begin(&nw->tl, nw->c, -1)) {
+			nw->failed = true;
+			goto none;
+		}
+		nw->begun = true;
+	}
+	tp_timeline_advance(&nw->tl, start);
+	tp_timeline_hosts(&nw->tl, nw->job, &nw->hosts);
+	tp_nodeset_and(win, &nw->hosts);
+	return;
+none:
+	tp_nodeset_zero(win);
 }
 
 static int add_now(plan *pl, size_t qi, int nodes, int64_t fill_for)
@@ -206,6 +247,14 @@ static int64_t earliest_at(plan *pl, tp_cluster *c, const tp_job *job, int k,
 {
 	tp_alloc_req req = tp_job_req(job);
 	req.nodes = k;
+	if (c->res) {
+		/* The placement is made on the allocations at the window's
+		 * start (narrow_to_hosts), weighed by them. */
+		pl->nw.job = job;
+		pl->nw.begun = false;
+		req.res = tp_cluster_projection(c);
+		req.ask = job->ask;
+	}
 	if (after == INT64_MIN)
 		return tp_profile_earliest_req(&pl->prof, c->alloc, &req,
 					       job->estimate, &pl->where);
@@ -267,6 +316,68 @@ static int plan_queue(plan *pl, tp_cluster *c)
 	return 0;
 }
 
+/*
+ * plan_queue() with resources inside nodes (c->res): a job whose
+ * reservation is now starts at once, taking its ask on its nodes (the
+ * jobs after it see what is left: several may share a node in one
+ * pass); a reservation later holds its nodes whole for its window, as
+ * Slurm's backfill holds them.  Every search narrows its windows to the
+ * nodes that can host the job then.  0, -1 on ENOMEM.
+ */
+static int plan_queue_res(tp_policy *p, plan *pl, tp_cluster *c)
+{
+	const tp_job *first_wait = NULL;
+	size_t started = 0; /* queue entries gone: min_nodes' index shift */
+	tp_nodeset none;
+	if (tp_nodeset_init(&none, c->nnodes))
+		return -1;
+	pl->nw.c = c;
+	pl->prof.narrow = narrow_to_hosts;
+	pl->prof.narrow_arg = &pl->nw;
+	int rc = 0;
+	for (size_t i = 0; i < c->nqueue && !rc;) {
+		const tp_job *job = c->queue[i];
+		int k;
+		int64_t t = earliest_range(pl, c, job, INT64_MIN, &k);
+		if (t == c->now && !head_keeps_fit(pl, c, job))
+			t = earliest_range(pl, c, job, c->now, &k);
+		if (t == TP_PROFILE_NEVER) {
+			i++;
+			continue;
+		}
+		if (t == c->now) {
+			int64_t ff = first_wait ? first_wait->id : TP_NOT_FILL;
+			/* its end is a time others may start at */
+			if (tp_profile_reserve(&pl->prof, t, job->estimate, 0,
+					       &none) ||
+			    tp_cluster_start(c, i, &pl->where, ff)) {
+				rc = -1;
+				break;
+			}
+			started++;
+			if (ff != TP_NOT_FILL)
+				p->stats.backfilled++;
+			continue;
+		}
+		if (tp_profile_reserve(&pl->prof, t, job->estimate, k,
+				       &pl->where)) {
+			rc = -1;
+			break;
+		}
+		if (!first_wait) {
+			first_wait = job;
+			c->resv_job = c->queue[i];
+			c->resv_time = t;
+			guard_head(pl, job, k, t);
+		}
+		i++;
+		if (i < c->nqueue && !more_may_start(pl, i + started))
+			break;
+	}
+	tp_nodeset_fini(&none);
+	return rc;
+}
+
 /* Carry out the plan's decisions for now, in queue order. */
 static void start_planned(tp_policy *p, tp_cluster *c, plan *pl)
 {
@@ -296,9 +407,14 @@ static void conservative_pass(tp_policy *p, tp_cluster *c)
 	if (c->nqueue == 0)
 		return;
 	plan pl;
-	/* Out of memory: start nothing this pass rather than half a plan. */
-	if (plan_init(&pl, c) == 0 && plan_queue(&pl, c) == 0)
-		start_planned(p, c, &pl);
+	/* Out of memory: start nothing this pass rather than half a plan
+	 * (with resources inside nodes, what started before it stands). */
+	if (plan_init(&pl, c) == 0) {
+		if (c->res)
+			plan_queue_res(p, &pl, c);
+		else if (plan_queue(&pl, c) == 0)
+			start_planned(p, c, &pl);
+	}
 	plan_fini(&pl);
 }
 

@@ -177,6 +177,67 @@ static void easy_by_counts(tp_policy *p, tp_cluster *c)
 	}
 }
 
+/* Try queue entry i around the head with resources inside nodes: placed
+ * now on the nodes that can host it; a job that outlives the shadow
+ * time takes its ask at that time too (tl's projection), and must leave
+ * the head placeable there.  1 if it started. */
+static int try_backfill_res(tp_policy *p, tp_cluster *c, size_t i,
+			    tp_timeline *tl, int64_t shadow,
+			    tp_nodeset *cand, tp_nodeset *hosts,
+			    tp_nodeset *scratch)
+{
+	const tp_job *head = c->queue[0], *job = c->queue[i];
+	if (!tp_place(c, job, cand))
+		return 0;
+	const tp_res_ask *ask = tp_cluster_ask(job);
+	bool outlives = c->now + job->estimate > shadow;
+	if (outlives) {
+		tp_res_take(tl->proj, cand, ask);
+		if (!tp_shadow_res_fits(c, tl->proj, head, hosts, scratch)) {
+			tp_res_give(tl->proj, cand, ask);
+			return 0;
+		}
+	}
+	if (tp_cluster_start(c, i, cand, head->id)) {
+		if (outlives)
+			tp_res_give(tl->proj, cand, ask);
+		return 0;
+	}
+	p->stats.backfilled++;
+	return 1;
+}
+
+/*
+ * EASY with resources inside nodes (c->res): the head's shadow is when
+ * the runs' releases first let it be placed on nodes that can host its
+ * ask (tp_shadow_res), and a later job may start now if it ends by then
+ * or if the head still fits then with the job's ask taken too.  Jobs
+ * that share nodes are judged by what they take of each node, not by
+ * the nodes they touch.
+ */
+static void easy_by_res(tp_policy *p, tp_cluster *c)
+{
+	tp_timeline tl = { 0 };
+	tp_nodeset hosts = { 0 }, scratch = { 0 };
+	tp_nodeset *cand = tp_cluster_scratch(c);
+	int64_t shadow;
+	if (!cand || tp_nodeset_init(&hosts, c->nnodes) ||
+	    tp_nodeset_init(&scratch, c->nnodes) ||
+	    tp_shadow_res(c, c->queue[0], -1, &tl, &hosts, &scratch, &shadow) ||
+	    shadow == INT64_MAX)
+		goto out;
+	c->resv_job = c->queue[0];
+	c->resv_time = shadow;
+	for (size_t i = 1; i < c->nqueue;)
+		if (!try_backfill_res(p, c, i, &tl, shadow, cand, &hosts,
+				      &scratch))
+			i++;
+out:
+	tp_timeline_fini(&tl);
+	tp_nodeset_fini(&hosts);
+	tp_nodeset_fini(&scratch);
+}
+
 /* Are counts enough to judge this pass (see easy_by_counts)? */
 static bool counts_suffice(const tp_cluster *c)
 {
@@ -191,7 +252,9 @@ void tp_easy_pass(tp_policy *p, tp_cluster *c)
 {
 	if (tp_first_fit(c, 1) < 0 || c->nqueue == 0)
 		return;
-	if (counts_suffice(c))
+	if (c->res)
+		easy_by_res(p, c);
+	else if (counts_suffice(c))
 		easy_by_counts(p, c);
 	else
 		easy_by_sets(p, c);

@@ -79,6 +79,41 @@ static int har_cond2(tp_cluster *c, const tp_run *fj, int64_t mintime,
 	return 1;
 }
 
+/* With resources inside nodes (c->res): condition 1 on allocations, the
+ * fill job's ask taken back at AJ's shadow time if it was released by
+ * then; condition 2 on the allocations now less the fill job's. */
+static int har_res_ok(tp_cluster *c, const tp_run *fj, int64_t mintime,
+		      tp_nodeset *hosts, tp_nodeset *scratch)
+{
+	if (!c->nqueue)
+		return 1;
+	const tp_job *aj = c->queue[0];
+	const tp_res_ask *ask = tp_cluster_ask(fj->job);
+	tp_timeline tl = { 0 };
+	int64_t t;
+	int ok = !tp_shadow_res(c, aj, -1, &tl, hosts, scratch, &t) &&
+		 t != INT64_MAX;
+	if (ok) {
+		int64_t end = fj->limit > c->now ? fj->limit : c->now + 1;
+		if (end <= tl.at)
+			tp_res_take(tl.proj, &fj->nodes, ask);
+		ok = tp_shadow_res_fits(c, tl.proj, aj, hosts, scratch);
+	}
+	if (ok) {
+		/* the hole: now, without the fill job */
+		tp_res_copy(tl.proj, c->res);
+		tp_res_give(tl.proj, &fj->nodes, ask);
+		ok = !tp_shadow_res_fits(c, tl.proj, aj, hosts, scratch);
+		for (size_t i = 1; ok && i < c->nqueue; i++) {
+			const tp_job *x = c->queue[i];
+			ok = !(x->estimate <= mintime &&
+			       tp_shadow_res_fits(c, tl.proj, x, hosts, scratch));
+		}
+	}
+	tp_timeline_fini(&tl);
+	return ok;
+}
+
 static int har_extend_ok(tp_cluster *c, const tp_run *fj, int64_t mintime)
 {
 	tp_nodeset hole, scratch;
@@ -88,7 +123,8 @@ static int har_extend_ok(tp_cluster *c, const tp_run *fj, int64_t mintime)
 		tp_nodeset_fini(&hole);
 		return 0;
 	}
-	int ok = har_cond1(c, fj, &scratch) &&
+	int ok = c->res ? har_res_ok(c, fj, mintime, &hole, &scratch) :
+		 har_cond1(c, fj, &scratch) &&
 		 har_cond2(c, fj, mintime, &hole, &scratch);
 	tp_nodeset_fini(&hole);
 	tp_nodeset_fini(&scratch);

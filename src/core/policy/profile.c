@@ -115,7 +115,8 @@ static int cmp_end(const void *a, const void *b)
 	return (x->t > y->t) - (x->t < y->t);
 }
 
-int tp_profile_build(tp_profile *p, const tp_cluster *c)
+/* Build p from c; with `all`, every node free at every time. */
+static int build(tp_profile *p, const tp_cluster *c, bool all)
 {
 	p->n = 0;
 	if (reserve_room(p, 1))
@@ -131,8 +132,10 @@ int tp_profile_build(tp_profile *p, const tp_cluster *c)
 	qsort(ends, c->nrun, sizeof(*ends), cmp_end);
 
 	p->t[0] = c->now;
-	p->free[0] = tp_nodeset_count(&c->free);
-	if (p->set)
+	p->free[0] = all ? c->nnodes : tp_nodeset_count(&c->free);
+	if (p->set && all)
+		tp_nodeset_fill(&p->set[0]);
+	else if (p->set)
 		tp_nodeset_copy(&p->set[0], &c->free);
 	p->n = 1;
 	for (size_t i = 0; i < c->nrun; i++) {
@@ -145,6 +148,8 @@ int tp_profile_build(tp_profile *p, const tp_cluster *c)
 			}
 			last++;
 		}
+		if (all)
+			continue;
 		p->free[last] += tp_nodeset_count(nodes);
 		if (p->set)
 			tp_nodeset_or(&p->set[last], nodes);
@@ -156,6 +161,16 @@ int tp_profile_build(tp_profile *p, const tp_cluster *c)
 		p->nfail = p->fail_next = 0;
 	}
 	return 0;
+}
+
+int tp_profile_build(tp_profile *p, const tp_cluster *c)
+{
+	return build(p, c, false);
+}
+
+int tp_profile_build_all(tp_profile *p, const tp_cluster *c)
+{
+	return p->set ? build(p, c, true) : -1;
 }
 
 /* First segment i >= from where at least `nodes` nodes are counted free
@@ -252,6 +267,8 @@ static int64_t earliest_from(tp_profile *p, tp_alloc *a,
 	for (size_t i = find_count(p, nodes, dur, from); i != NONE;
 	     i = find_count(p, nodes, dur, i + 1)) {
 		window_set(p, i, dur);
+		if (p->narrow)
+			p->narrow(p->narrow_arg, p->t[i], &p->win);
 		if (place_on(p, a, req, &p->win, where))
 			return p->t[i];
 		if (!placeable_ever(p, a, req))

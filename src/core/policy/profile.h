@@ -76,6 +76,13 @@ typedef struct tp_profile {
 	tp_nodeset fail[TP_PROFILE_FAILS];
 	int fail_nodes[TP_PROFILE_FAILS];
 	size_t nfail, fail_next;
+	/* Optional (set modes): narrows the nodes free throughout a window
+	 * starting at `start` to those that can host the job searched for
+	 * then (resources inside nodes: the profile's sets hold only
+	 * reservations, tp_profile_build_all).  Called in time order within
+	 * one search. */
+	void (*narrow)(void *arg, int64_t start, tp_nodeset *win);
+	void *narrow_arg;
 } tp_profile;
 
 /* Returns 0, -1 on ENOMEM. */
@@ -92,6 +99,12 @@ static inline bool tp_profile_has_sets(const tp_profile *p)
  * nodes are not free now, but nothing is known beyond that.
  * Returns 0, -1 on ENOMEM. */
 int tp_profile_build(tp_profile *p, const tp_cluster *c);
+
+/* Set modes: reset p to c at c->now with every node free at every time
+ * (only reservations will take nodes away), one segment boundary at each
+ * running job's limit: the profile of reservations beside resources
+ * inside nodes, whose releases `narrow` applies.  0, -1 on ENOMEM. */
+int tp_profile_build_all(tp_profile *p, const tp_cluster *c);
 
 /* Earliest start >= now at which a job of `nodes` nodes and `dur` > 0
  * seconds fits, as the profile's mode defines it (see above).  In set mode

@@ -85,3 +85,33 @@ int tp_shadow_count(const tp_cluster *c, int need, int64_t *time, int *avail)
 	free(rel);
 	return 0;
 }
+
+bool tp_shadow_res_fits(tp_cluster *c, const tp_res *res, const tp_job *job,
+			tp_nodeset *hosts, tp_nodeset *scratch)
+{
+	int n = tp_res_hosts(res, tp_cluster_ask(job), NULL, hosts);
+	return n >= job->nodes &&
+	       tp_job_fits_res(c->alloc, hosts, n, 0, res, true, job, scratch);
+}
+
+int tp_shadow_res(tp_cluster *c, const tp_job *job, long hold,
+		  tp_timeline *tl, tp_nodeset *hosts, tp_nodeset *scratch,
+		  int64_t *time)
+{
+	*time = INT64_MAX;
+	if (tp_timeline_begin(tl, c, hold))
+		return -1;
+	if (tp_shadow_res_fits(c, tl->proj, job, hosts, scratch)) {
+		*time = c->now;
+		return 0;
+	}
+	/* Runs ending at the same time give their resources back together. */
+	for (int64_t t; (t = tp_timeline_next(tl)) != INT64_MAX;) {
+		tp_timeline_advance(tl, t);
+		if (tp_shadow_res_fits(c, tl->proj, job, hosts, scratch)) {
+			*time = t;
+			return 0;
+		}
+	}
+	return 0;
+}

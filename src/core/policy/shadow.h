@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "model/cluster.h"
+#include "policy/timeline.h"
 
 typedef struct tp_shadow {
 	int64_t time;         /* INT64_MAX if the job can never be placed */
@@ -40,5 +41,22 @@ int tp_shadow_compute(const tp_cluster *c, const tp_job *job,
  * every release is not enough.  Returns 0, -1 on ENOMEM.
  */
 int tp_shadow_count(const tp_cluster *c, int need, int64_t *time, int *avail);
+
+/*
+ * The shadow with resources inside nodes (c->res): the earliest time
+ * (now, or when a run is released: timeline.h) at which the allocator
+ * can place `job` on the nodes that can host its ask then; run
+ * c->run[hold] (-1: none) never ends.  tl (begun here, the caller ends
+ * it) is left at that time: its projection holds the allocations then.
+ * *time is INT64_MAX when even every release is not enough.  hosts and
+ * scratch: sets of c->nnodes.  Returns 0, -1 on ENOMEM.
+ */
+int tp_shadow_res(tp_cluster *c, const tp_job *job, long hold,
+		  tp_timeline *tl, tp_nodeset *hosts, tp_nodeset *scratch,
+		  int64_t *time);
+/* Can `job` be placed under the allocations `res` (a projection), on
+ * the nodes that can host its ask there?  hosts, scratch: sets. */
+bool tp_shadow_res_fits(tp_cluster *c, const tp_res *res, const tp_job *job,
+			tp_nodeset *hosts, tp_nodeset *scratch);
 
 #endif

@@ -59,6 +59,13 @@ typedef struct engine {
 	int64_t next_tick;   /* opts.order: the next recalculation */
 	size_t appended;     /* opts.order: jobs queued at the tail since the
 			      * queue was last in order */
+	/* Resources inside nodes (tp_workload.node_res): the cluster's
+	 * allocations, the idle machine (admission), when each node last
+	 * went from idle to busy (-1: idle), scratch for admission. */
+	bool shared;
+	tp_res res, idle;
+	int64_t *busy_since;
+	tp_nodeset hosts;
 } engine;
 
 const char *tp_status_name(tp_status s)
@@ -109,12 +116,31 @@ static int add_record(engine *e, const replay_job *j, int64_t end,
 	return 0;
 }
 
+/* With resources inside nodes: the CPUs a run holds, and the nodes it
+ * leaves idle (their busy time ends now). */
+static void count_release(engine *e, const tp_run *r)
+{
+	const tp_res_ask *ask = tp_cluster_ask(r->job);
+	int64_t cpus = 0;
+	for (int x = tp_nodeset_next(&r->nodes, r->wlo * 64); x >= 0;
+	     x = tp_nodeset_next(&r->nodes, x + 1)) {
+		cpus += tp_res_amount(&e->res, x, ask).cpus;
+		if (e->res.jobs[x] == 1) {
+			e->out->occupied += (double)(e->c.now - e->busy_since[x]);
+			e->busy_since[x] = -1;
+		}
+	}
+	e->out->cpu_busy += (double)cpus * (double)(e->c.now - r->start);
+}
+
 /* Job j's run ends at the current time; its nodes become free. */
 static int end_run(engine *e, replay_job *j, tp_status status)
 {
 	const tp_engine_order *o = e->opts->order;
 	if (o && o->ended)
 		o->ended(o->arg, &j->job, j->start, e->c.now);
+	if (e->shared)
+		count_release(e, &e->c.run[j->run_idx]);
 	if (add_record(e, j, e->c.now, status))
 		return -1;
 	j->nodelist = NULL; /* now owned by the record */
@@ -282,6 +308,9 @@ static void return_switch_waits(engine *e)
 /* Admission (driver/admit.h) on the idle machine. */
 static bool ever_placeable(engine *e, const tp_job *job)
 {
+	if (e->shared)
+		return tp_driver_admit_res(&e->placeable, e->alloc, &e->idle,
+					   &e->all, job, &e->hosts);
 	return tp_driver_admit(&e->placeable, e->alloc, &e->all, job);
 }
 
@@ -360,8 +389,9 @@ static int order_queue(engine *e)
  * time or after its reservation. */
 static int check_start(engine *e, const tp_start *s, const replay_job *j)
 {
-	if (!tp_nodeset_subset(&s->nodes, &e->before) ||
-	    tp_nodeset_intersects(&s->nodes, &e->used))
+	/* Shared nodes: checked on the allocations after the pass. */
+	if (!e->shared && (!tp_nodeset_subset(&s->nodes, &e->before) ||
+			   tp_nodeset_intersects(&s->nodes, &e->used)))
 		return tp_errorf(e->err, "t=%" PRId64 ": job %" PRId64
 				 " placed on busy nodes", e->c.now, j->job.id);
 	if ((j->job.allowed && !tp_nodeset_subset(&s->nodes, j->job.allowed)) ||
@@ -416,6 +446,11 @@ static int start_job(engine *e, const tp_start *s, long run_idx)
 		j->spread = tp_rtmodel_spread(m, &s->nodes);
 		j->run = tp_rtmodel_dilate(j->runtime, m->share, j->spread);
 	}
+	if (e->shared)
+		for (int x = tp_nodeset_next(&s->nodes, 0); x >= 0;
+		     x = tp_nodeset_next(&s->nodes, x + 1))
+			if (e->busy_since[x] < 0)
+				e->busy_since[x] = e->c.now;
 	if (e->opts->keep_nodelists && !(j->nodelist = tp_nodeset_format(&s->nodes)))
 		return tp_errorf(e->err, "out of memory");
 	const tp_engine_order *o = e->opts->order;
@@ -445,6 +480,11 @@ static int process_pass(engine *e)
 	for (size_t k = 0; k < c->nstarts; k++)
 		if (start_job(e, &c->starts[k], (long)(nrun_before + k)))
 			return -1;
+	int x;
+	if (e->opts->check && e->shared && (x = tp_res_overdrawn(&e->res)) >= 0)
+		return tp_errorf(e->err, "t=%" PRId64 ": node %d holds more than it has (%d jobs, %d of %d CPUs)",
+				 c->now, x, e->res.jobs[x], e->res.used[x].cpus,
+				 e->res.total[x].cpus);
 	if (c->resv_job) {
 		replay_job *h = c->resv_job->owner;
 		if (c->resv_time < h->min_resv)
@@ -470,6 +510,24 @@ static int64_t next_time(engine *e)
 	return t;
 }
 
+/* Resources inside nodes: the cluster's allocations and the idle
+ * machine's, each node idle. */
+static int shared_init(engine *e, const tp_workload *w)
+{
+	if (tp_res_init(&e->res, w->nodes, w->node_res) ||
+	    tp_res_init(&e->idle, w->nodes, w->node_res) ||
+	    tp_nodeset_init(&e->hosts, w->nodes) ||
+	    !(e->busy_since = malloc((size_t)w->nodes * sizeof(*e->busy_since))))
+		return -1;
+	for (int x = 0; x < w->nodes; x++) {
+		e->busy_since[x] = -1;
+		e->out->cpus += w->node_res[x].cpus;
+	}
+	e->shared = e->out->shared = true;
+	e->c.res = &e->res;
+	return 0;
+}
+
 static int engine_init(engine *e, const tp_workload *w)
 {
 	e->njobs = w->njobs;
@@ -483,6 +541,8 @@ static int engine_init(engine *e, const tp_workload *w)
 	    tp_nodeset_init(&e->all, w->nodes))
 		return tp_errorf(e->err, "out of memory");
 	tp_nodeset_fill(&e->all);
+	if (w->node_res && shared_init(e, w))
+		return tp_errorf(e->err, "out of memory (or a node without a CPU)");
 	for (size_t i = 0; i < w->njobs; i++) {
 		const tp_wjob *wj = &w->jobs[i];
 		replay_job *j = &e->jobs[i];
@@ -491,7 +551,8 @@ static int engine_init(engine *e, const tp_workload *w)
 				   .max_nodes = wj->max_nodes,
 				   .seq = (int32_t)i, .owner = j,
 				   .allowed = wj->allowed, .required = wj->required,
-				   .contiguous = wj->contiguous };
+				   .contiguous = wj->contiguous,
+				   .ask = e->shared ? wj->ask : NULL };
 		/* A limit for ever is part of admission; one with a wait is
 		 * set pass by pass (hold_switch_waits). */
 		j->req_groups = wj->max_groups;
@@ -522,6 +583,10 @@ static void engine_fini(engine *e)
 	tp_cluster_fini(&e->c);
 	tp_nodeset_fini(&e->before);
 	tp_nodeset_fini(&e->used);
+	tp_res_fini(&e->res);
+	tp_res_fini(&e->idle);
+	tp_nodeset_fini(&e->hosts);
+	free(e->busy_since);
 }
 
 static int stuck(engine *e)

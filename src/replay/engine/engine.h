@@ -95,6 +95,13 @@ typedef struct tp_sim_result {
 	 * on the whole idle machine (e.g. no box of that size fits the torus),
 	 * as slurmctld refuses them at submission; they have no record. */
 	uint64_t rejected;
+	/* With resources inside nodes (tp_workload.node_res): node-seconds
+	 * during which a node held at least one job (a node counts once
+	 * however many it held), CPU-seconds allocated, and the machine's
+	 * CPUs; shared false and all 0 otherwise. */
+	bool shared;
+	double occupied, cpu_busy;
+	int64_t cpus;
 	/* Invariant-check counters (kept with or without opts.check). */
 	uint64_t resv_violations; /* a head job started after its reservation */
 	bool dilated;      /* run under a run-time model (record.spread) */

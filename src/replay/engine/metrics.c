@@ -78,6 +78,14 @@ void tp_summarize(const tp_sim_result *r, tp_summary *s)
 		double capacity = (double)r->nodes * (double)s->makespan;
 		s->utilisation = busy / capacity;
 		s->useful_utilisation = useful / capacity;
+		if (r->shared) {
+			s->utilisation = r->occupied / capacity;
+			if (s->useful_utilisation > s->utilisation)
+				s->useful_utilisation = s->utilisation;
+			if (r->cpus > 0)
+				s->cpu_utilisation = r->cpu_busy /
+					((double)r->cpus * (double)s->makespan);
+		}
 	}
 	s->mean_wait = wait / n;
 	s->mean_run = runs / n;

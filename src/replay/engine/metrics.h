@@ -2,7 +2,12 @@
  * metrics.h - summary statistics of a simulated schedule.
  *
  * Definitions (also in toposim(1)):
- *   utilisation     Σ nodes_alloc·(end−start) / (nodes · (last end − first submit))
+ *   utilisation     Σ nodes_alloc·(end−start) / (nodes · (last end − first submit));
+ *                   with resources inside nodes (tp_sim_result.shared)
+ *                   the node-seconds during which a node held any job,
+ *                   a node counted once however many jobs it held
+ *   CPU util.       resources inside nodes only: CPU-seconds allocated /
+ *                   (the machine's CPUs · makespan)
  *   useful util.    the same with nodes_req: the time nodes work for the
  *                   job that asked for them, not as transit nodes (the
  *                   Angara paper's "useful time"; equal without transit)
@@ -39,6 +44,7 @@ typedef struct tp_summary {
 	int nodes;
 	double utilisation;
 	double useful_utilisation; /* on requested nodes */
+	double cpu_utilisation;    /* resources inside nodes only, else 0 */
 	double mean_wait;
 	double mean_bsld;
 	double mean_response_ratio;

@@ -254,24 +254,28 @@ static int time_key(reader *r, const char *path, const tp_conf_line *l,
 	return 0;
 }
 
-/* OverSubscribe= (Shared=): the word before any ":COUNT". */
+/* OverSubscribe= (Shared=): the word, and YES's and FORCE's ":COUNT"
+ * (4 when not given, as Slurm's default). */
 static int oversub_key(reader *r, const char *path, const tp_conf_line *l,
-		       tp_oversub *out)
+		       tp_oversub *out, int32_t *count)
 {
 	static const char *const word[] = { "NO", "YES", "FORCE", "EXCLUSIVE" };
 	const char *v = get(l, &r->part_def, "OverSubscribe");
 	if (!v)
 		v = get(l, &r->part_def, "Shared");
 	*out = TP_OVERSUB_NO;
+	*count = 1;
 	if (!v)
 		return 0;
 	size_t len = strcspn(v, ":");
 	for (int i = 0; i < 4; i++)
 		if (strlen(word[i]) == len && !strncasecmp(v, word[i], len)) {
-			int64_t n;
-			if (v[len] && (i == 0 || i == 3 || number(v + len + 1, 1 << 15, &n)))
+			int64_t n = 4;
+			if (v[len] && (i == 0 || i == 3 || number(v + len + 1, 1 << 15, &n) || n < 1))
 				break;
 			*out = (tp_oversub)i;
+			if (i == TP_OVERSUB_YES || i == TP_OVERSUB_FORCE)
+				*count = (int32_t)n;
 			return 0;
 		}
 	return bad(r, path, l->lineno, "bad OverSubscribe", v);
@@ -335,7 +339,7 @@ static int part_values(reader *r, const char *path, const tp_conf_line *l,
 		       prio >= 0 ? prio : 1, &tier) ||
 	    number_key(r, path, l, &r->part_def, "PriorityJobFactor", 65533,
 		       prio >= 0 ? prio : 1, &factor) ||
-	    oversub_key(r, path, l, &p->oversub) || state_key(r, path, l, &p->state))
+	    oversub_key(r, path, l, &p->oversub, &p->oversub_count) || state_key(r, path, l, &p->state))
 		return -1;
 	const char *mn = get(l, &r->part_def, "MaxNodes");
 	if (!mn || !strcasecmp(mn, "UNLIMITED") || !strcasecmp(mn, "INFINITE"))
@@ -453,6 +457,7 @@ void tp_site_fini(tp_site *s)
 	}
 	free(s->parts);
 	free(s->prio.sched_params);
+	free(s->prio.select_params);
 	free(s->path);
 	memset(s, 0, sizeof(*s));
 }

@@ -21,7 +21,7 @@
  *    (TRES: CPU, Mem, Node, GRES/gpu), PriorityMaxAge,
  *    PriorityDecayHalfLife, PriorityCalcPeriod (Slurm's time forms, a
  *    bare number minutes), PriorityFavorSmall, PriorityFlags;
- *    SchedulerParameters kept as written;
+ *    SchedulerParameters and SelectTypeParameters kept as written;
  *  - every other line and key is not read.
  * A node named twice, a partition named twice, a partition node no
  * NodeName line defines, a bad number or word: an error naming file,
@@ -67,6 +67,7 @@ typedef struct tp_site_part {
 	int32_t max_nodes;     /* TP_SITE_UNLIMITED */
 	uint16_t priority_tier, priority_job_factor;
 	tp_oversub oversub;
+	int32_t oversub_count; /* YES:N, FORCE:N (4 by default); 1 else */
 	tp_part_state state;
 	bool is_default;
 	int line;              /* of its PartitionName line */
@@ -82,6 +83,7 @@ typedef struct tp_site_prio {
 	bool fair_tree;        /* not NO_FAIR_TREE / DEPTH_OBLIVIOUS */
 	char unmodelled[128];  /* PriorityFlags read but not modelled */
 	char *sched_params;    /* SchedulerParameters, or NULL */
+	char *select_params;   /* SelectTypeParameters, or NULL */
 } tp_site_prio;
 
 typedef struct tp_site {

@@ -119,6 +119,13 @@ static void flags(tp_site_prio *p, const char *v)
 			note(p, other[i]);
 }
 
+/* A value kept as written; -2 on ENOMEM. */
+static int keep(char **dst, const char *v)
+{
+	free(*dst);
+	return (*dst = strdup(v)) ? 0 : -2;
+}
+
 static int pair(tp_site_prio *p, const char *k, const char *v)
 {
 	static const struct { const char *key; size_t off; } w[] = {
@@ -159,9 +166,9 @@ static int pair(tp_site_prio *p, const char *k, const char *v)
 	} else if (!strcasecmp(k, "PriorityFlags")) {
 		flags(p, v);
 	} else if (!strcasecmp(k, "SchedulerParameters")) {
-		free(p->sched_params);
-		if (!(p->sched_params = strdup(v)))
-			return -2;
+		return keep(&p->sched_params, v);
+	} else if (!strcasecmp(k, "SelectTypeParameters")) {
+		return keep(&p->select_params, v);
 	}
 	return 0;
 }

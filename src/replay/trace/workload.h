@@ -12,6 +12,7 @@
 
 #include "base/error.h"
 #include "base/nodeset.h"
+#include "model/res.h"
 
 typedef struct tp_wjob {
 	int64_t id;
@@ -28,6 +29,10 @@ typedef struct tp_wjob {
 	int32_t max_groups; /* at most this many leaf switches, 0: any */
 	int64_t switch_wait; /* s it waits for them, then any (Switches=N@S;
 			      * TP_SWITCH_WAIT_FOREVER without @S) */
+	/* What it asks of each node when the workload's nodes are shared
+	 * (tp_workload.node_res), owned by whoever built the workload;
+	 * NULL: whole nodes. */
+	const tp_res_ask *ask;
 } tp_wjob;
 
 typedef struct tp_workload_skips {
@@ -65,6 +70,10 @@ typedef struct tp_workload {
 			   * included (after any size scaling) */
 	tp_dropped *dropped; /* in file order */
 	size_t ndropped, dropcap;
+	/* Each node's CPUs, memory and GPUs when jobs share nodes (the
+	 * replay then models resources inside nodes: model/res.h), owned
+	 * by whoever set it; NULL: every job holds whole nodes. */
+	const tp_res_node *node_res;
 } tp_workload;
 
 int  tp_workload_add(tp_workload *w, const tp_wjob *j); /* -1 on ENOMEM */
