@@ -243,11 +243,13 @@ ANCHORS=("$a3" "$a4")
 # ------------------------ chunk 2, the RB_HAR jobs, slurmd kill, crash 2
 # Chunk 2 goes in first: on a loaded machine its submission takes tens of
 # seconds, which must not eat F's minute before its extension is pending.
-# Then burst holds its starts (DOWN) until crash 2 is over, so that
-# hundreds of its jobs are still pending at the kill however fast or slow
-# the machine runs them; sched/topo still passes over all of them.
-submit_chunk "$((c1 + 1))" "$c2"
+# burst holds its starts (DOWN) from before chunk 2 until crash 2 is over,
+# so that hundreds of its jobs are still pending at the kill however fast
+# or slow the machine runs them (submitted with burst UP, a loaded machine
+# ran all but one of 700 while they went in); sched/topo still passes over
+# all of them.
 sx scontrol update PartitionName=burst State=DOWN
+submit_chunk "$((c1 + 1))" "$c2"
 sx scontrol update PartitionName=rb State=DOWN
 rb_job A 8 150 4 A
 rb_job H 12 5 1 H
