@@ -123,7 +123,10 @@ step "dependencies"
 
 step "unit tests"
 ./contrib/build.sh build/test || { problem "contrib/build.sh build/test failed"; finish; }
-run_tests "$unit_filter" make -C build/test check
+# Both cores: the unit tests are independent programs (automake's
+# parallel harness), about half the time of one at a time.
+jobs=-j"$(nproc)"
+run_tests "$unit_filter" make -C build/test check "$jobs"
 unit_verdict "make -C build/test check" $?
 
 step "Slurm plugins in build/test"
@@ -173,7 +176,7 @@ step "unit tests under ASan/UBSan"
 ./contrib/build.sh build/sanitize --enable-sanitizers --without-slurm-headers ||
 	{ problem "contrib/build.sh build/sanitize failed"; finish; }
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-	run_tests "$unit_filter" make -C build/sanitize check
+	run_tests "$unit_filter" make -C build/sanitize check "$jobs"
 unit_verdict "make -C build/sanitize check" $?
 
 # Each parser's fuzz target briefly, from its seeds (fuzz/run.sh prints
