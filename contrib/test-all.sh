@@ -300,8 +300,8 @@ step "live-cluster tests, Slurm 22.05, 24.11 and 26.05, two shards each, side by
 # runs 24.11's suite against the 26.05 daemons (test/suite/slurm-suite.sh).
 pids=""
 # Each gate's time, measured in a full run, balances its release's shards.
-for lane in "build/test 22.05 suite 298" "build/test-2411 24.11 suite 605" \
-	"build/test-2605 26.05 suite 380"; do
+for lane in "build/test 22.05 suite 427" "build/test-2411 24.11 suite 650" \
+	"build/test-2605 26.05 suite 575"; do
 	set -- $lane
 	rm -f "$1"/check-live.[12].rc "$1/check-slurm-suite.rc"
 	live_lane "$1" "$2" 1/2 "$3" "$4"

@@ -182,7 +182,6 @@ live_start() {
 		bail_out "cluster did not start: topo-cluster start $*"
 	fi
 	printf '%s\n' "$out" | diag_block
-	_sx_prime || bail_out "topo-cluster exec-argv --dir $LIVE_DIR failed"
 }
 
 # Is the Slurm series under test (LIVE_SLURM) one whose placement is a
@@ -234,21 +233,19 @@ live_stop() {
 
 # Run a client command inside the cluster's namespace (SLURM_CONF set).
 # A test calls sx hundreds of times, often polling: it runs CMD with the
-# command line topo-cluster's exec would use (exec-argv, asked once per
-# cluster by live_start), one process per call instead of a topo-cluster
-# and its twenty helpers; a cluster live_start did not start goes through
-# topo-cluster exec.
+# command line topo-cluster's exec would use, which topo-cluster start
+# wrote to LIVE_DIR/exec-argv (read by bash's builtins, every call: a
+# cluster started again in the same directory writes it anew), one
+# process per call instead of a topo-cluster and its twenty helpers;
+# without the file (a stopped cluster) through topo-cluster exec.
 sx() {
-	if [ "${_sx_dir:-}" = "$LIVE_DIR" ]; then
-		"${_sx_argv[@]}" "$@"
+	local argv=()
+	if [ -r "$LIVE_DIR/exec-argv" ] && mapfile -d '' argv <"$LIVE_DIR/exec-argv" &&
+		[ "${#argv[@]}" -gt 0 ]; then
+		"${argv[@]}" "$@"
 	else
 		"$TOPO_CLUSTER" exec --dir "$LIVE_DIR" -- "$@"
 	fi
-}
-_sx_prime() {
-	_sx_dir="" _sx_argv=()
-	mapfile -d '' _sx_argv < <("$TOPO_CLUSTER" exec-argv --dir "$LIVE_DIR")
-	[ "${#_sx_argv[@]}" -gt 0 ] && _sx_dir=$LIVE_DIR
 }
 
 # Kill (-9 with --kill9) and restart slurmctld.
