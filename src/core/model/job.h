@@ -34,6 +34,10 @@ typedef struct tp_job {
 	bool contiguous;
 	int max_groups;    /* at most this many leaf switches (--switches),
 			    * 0: any */
+	/* The site's partition and user (any numbering; 0 for every job
+	 * when unknown): the scheduler rhythm's per-partition and per-user
+	 * limits (policy/rhythm.h). */
+	int32_t part, user;
 	/* What it asks of each node when nodes are shared by jobs
 	 * (tp_cluster.res), owned by the caller; NULL: whole nodes. */
 	const struct tp_res_ask *ask;
