@@ -5,6 +5,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "site/sacctmgr.h"
 
@@ -187,9 +188,6 @@ static void say(const sim_config *c, const sim_site *st)
 	if (p->multifactor && p->unmodelled[0])
 		fprintf(stderr, "toposim: warning: PriorityFlags %s not modelled (Fair Tree, age from submission)\n",
 			p->unmodelled);
-	if (p->sched_params)
-		fprintf(stderr, "toposim: warning: %s: SchedulerParameters=%s is not modelled: the policy --policy %s runs at every event over the whole queue (no sched_interval, default_queue_depth, bf_interval, bf_window, bf_resolution, bf_max_job_test)\n",
-			c->slurm_conf, p->sched_params, c->set.policy);
 	if (sp->no_assoc)
 		fprintf(stderr, "toposim: warning: %s: %zu job(s) of no association in --sacctmgr (first: line %zu): fairshare factor 0, their usage not charged\n",
 			c->sacct, sp->no_assoc, sp->first_no_assoc_line);
@@ -224,6 +222,74 @@ int sim_site_prio(const sim_config *c, sim_site *st, const tp_sacct *s,
 	}
 	say(c, st);
 	return 0;
+}
+
+/* SchedulerParameters keys that shape slurmctld's passes and are not
+ * modelled (the passes take no time, so nothing yields or resumes). */
+static const char *const unmodelled_keys[] = {
+	"bf_resolution", "bf_continue", "bf_max_time", "bf_yield_interval",
+	"bf_yield_sleep", "bf_max_job_user_part", "bf_max_job_assoc",
+	"bf_max_job_start", "bf_min_prio_reserve", "bf_busy_nodes",
+	"partition_job_depth", "sched_min_interval", "sched_max_job_start",
+	"batch_sched_delay", "defer", "max_rpc_cnt", NULL,
+};
+
+/* The keys of SchedulerParameters `v` that are in unmodelled_keys, into
+ * buf (comma-separated). */
+static void unmodelled_of(const char *v, char *buf, size_t size)
+{
+	buf[0] = '\0';
+	for (const char *p = v; *p;) {
+		size_t len = strcspn(p, ","), klen = strcspn(p, "=,");
+		for (const char *const *k = unmodelled_keys; *k; k++)
+			if (strlen(*k) == klen && !strncasecmp(p, *k, klen) &&
+			    strlen(buf) + klen + 2 < size) {
+				if (buf[0])
+					strcat(buf, ",");
+				strncat(buf, p, klen);
+			}
+		p += len + (p[len] == ',');
+	}
+}
+
+static void say_rhythm(const sim_config *c, const sim_site *st)
+{
+	const tp_rhythm *r = &st->rhythm;
+	const char *v = st->site.prio.sched_params;
+	char un[256];
+	if (!c->quiet)
+		fprintf(stderr, "toposim: scheduler: main pass at every event over default_queue_depth=%d jobs, over the whole queue every sched_interval=%" PRId64 " s; --policy %s's backfill pass every bf_interval=%" PRId64 " s over bf_max_job_test=%d jobs (bf_max_job_user=%d, bf_max_job_part=%d), reserving within bf_window=%" PRId64 " min\n",
+			r->default_queue_depth, r->sched_interval, c->set.policy,
+			r->bf_interval, r->bf_max_job_test, r->bf_max_job_user,
+			r->bf_max_job_part, r->bf_window / 60);
+	unmodelled_of(v ? v : "", un, sizeof(un));
+	if (un[0])
+		fprintf(stderr, "toposim: warning: %s: SchedulerParameters %s not modelled (passes take no time; backfill's times are not rounded to bf_resolution)\n",
+			c->slurm_conf, un);
+}
+
+int sim_site_rhythm(const sim_config *c, sim_site *st, const tp_sacct *s,
+		    tp_workload *w, tp_error *err)
+{
+	const tp_policy_ops *ops = tp_policy_find(c->set.policy);
+	if (!st->have_site || c->every_event || !ops || !ops->pass)
+		return 0;
+	st->rhythm = tp_rhythm_defaults();
+	tp_error e;
+	if (tp_rhythm_parse(&st->rhythm, st->site.prio.sched_params, &e))
+		return tp_errorf(err, "%s: %s", c->slurm_conf, e.msg);
+	for (size_t i = 0; i < w->njobs; i++) {
+		w->jobs[i].part = s->runs[i].res.partition;
+		w->jobs[i].user = s->runs[i].res.user;
+	}
+	st->rhythmic = true;
+	say_rhythm(c, st);
+	return 0;
+}
+
+const tp_rhythm *sim_site_rhythm_of(const sim_site *st)
+{
+	return st->rhythmic ? &st->rhythm : NULL;
 }
 
 const tp_engine_order *sim_site_order(const sim_site *st)

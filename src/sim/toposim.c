@@ -644,7 +644,8 @@ static int load(const sim_config *c, tp_topo *topo, sim_input *in,
 	/* A topology is loaded already: --job-requests needs one. */
 	if (load_job_reqs(c, topo, w, reqs, err))
 		return -1;
-	if (c->sacct && sim_site_prio(c, &in->site, &in->sacct, err))
+	if (c->sacct && (sim_site_prio(c, &in->site, &in->sacct, err) ||
+			 sim_site_rhythm(c, &in->site, &in->sacct, w, err)))
 		return -1; /* before the slice: its history seeds the usage */
 	if (slice(c, in, err) || /* after the errors: a job keeps its estimate */
 	    sim_check_jobs(c, w, c->sacct ? &in->sacct : NULL, err))
@@ -670,6 +671,9 @@ static int load(const sim_config *c, tp_topo *topo, sim_input *in,
 /* The site's queue order (sim_site_order) for the whole run's replay;
  * NULL: arrival order (and always for --windows). */
 static const tp_engine_order *queue_order;
+/* The site's scheduler rhythm (sim_site_rhythm_of); NULL: a pass at
+ * every event. */
+static const tp_rhythm *sched_rhythm;
 
 static int replay(const sim_config *c, const tp_workload *w,
 		  const tp_topo *topo, tp_policy **p, tp_sim_result *r,
@@ -678,7 +682,7 @@ static int replay(const sim_config *c, const tp_workload *w,
 	if (!(*p = tp_policy_create(c->set.policy, &c->set.popts, err)))
 		return -1;
 	tp_engine_opts eo = { .check = c->check, .keep_nodelists = true,
-			      .order = queue_order };
+			      .order = queue_order, .rhythm = sched_rhythm };
 	sim_progress_state prog;
 	if (!c->quiet) {
 		if (sim_progress_init(&prog, c->set.policy,
@@ -745,6 +749,7 @@ static int run_one(const sim_config *c, sim_outfiles *o,
 	double secs;
 	const tp_workload *w = in->w;
 	queue_order = sim_site_order(&in->site);
+	sched_rhythm = sim_site_rhythm_of(&in->site);
 	int rc = replay_one(c, o, w, topo, &p, &r, &secs, err);
 	if (!rc) {
 		sim_run_info info = run_info(c, topo, w, p, r.rejected, secs);

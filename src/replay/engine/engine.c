@@ -59,6 +59,12 @@ typedef struct engine {
 	int64_t next_tick;   /* opts.order: the next recalculation */
 	size_t appended;     /* opts.order: jobs queued at the tail since the
 			      * queue was last in order */
+	/* opts.rhythm: the next periodic main and backfill passes, -1
+	 * before the first event */
+	int64_t next_sched, next_bf;
+	/* opts.rhythm: nothing runs and both periodic passes have looked at
+	 * the queue since: no later tick can start anything */
+	bool stalled;
 	/* Resources inside nodes (tp_workload.node_res): the cluster's
 	 * allocations, the idle machine (admission), when each node last
 	 * went from idle to busy (-1: idle), scratch for admission. */
@@ -459,6 +465,31 @@ static int start_job(engine *e, const tp_start *s, long run_idx)
 	return push_end_event(e, j);
 }
 
+/* opts.rhythm: the main scheduler's pass, over the whole queue at a
+ * multiple of sched_interval, then the backfill pass at a multiple of
+ * bf_interval (the first multiples at or after the first event). */
+static int rhythm_pass(engine *e)
+{
+	const tp_rhythm *r = e->opts->rhythm;
+	int64_t now = e->c.now;
+	if (e->next_sched < 0) {
+		e->next_sched = tp_rhythm_next(now - 1, r->sched_interval);
+		e->next_bf = tp_rhythm_next(now - 1, r->bf_interval);
+	}
+	bool full = now >= e->next_sched, bf = now >= e->next_bf;
+	if (full)
+		e->next_sched = tp_rhythm_next(now, r->sched_interval);
+	if (bf)
+		e->next_bf = tp_rhythm_next(now, r->bf_interval);
+	if (tp_driver_rhythm_pass(e->policy, &e->c, r, full, bf))
+		return -1;
+	if (e->c.nrun)
+		e->stalled = false;
+	else if ((full || r->sched_interval < 0) && (bf || r->bf_interval < 0))
+		e->stalled = true;
+	return 0;
+}
+
 /* Step 3: one pass; carry out its starts. */
 static int process_pass(engine *e)
 {
@@ -473,7 +504,10 @@ static int process_pass(engine *e)
 		tp_nodeset_zero(&e->used);
 	}
 	size_t out = hold_switch_waits(e);
-	tp_driver_pass(e->policy, c);
+	if (!e->opts->rhythm)
+		tp_driver_pass(e->policy, c);
+	else if (rhythm_pass(e))
+		return tp_errorf(e->err, "out of memory");
 	if (out)
 		return_switch_waits(e);
 	e->out->passes++;
@@ -507,6 +541,14 @@ static int64_t next_time(engine *e)
 	/* ticks while anything runs or waits (usage, ages) */
 	if (e->opts->order && (e->c.nqueue || e->c.nrun) && e->next_tick < t)
 		t = e->next_tick;
+	/* The periodic passes, while jobs wait, until nothing runs and both
+	 * have looked at the queue. */
+	if (e->opts->rhythm && e->c.nqueue && !e->stalled && e->next_sched >= 0) {
+		if (e->next_sched < t)
+			t = e->next_sched;
+		if (e->next_bf < t)
+			t = e->next_bf;
+	}
 	return t;
 }
 
@@ -552,7 +594,8 @@ static int engine_init(engine *e, const tp_workload *w)
 				   .seq = (int32_t)i, .owner = j,
 				   .allowed = wj->allowed, .required = wj->required,
 				   .contiguous = wj->contiguous,
-				   .ask = e->shared ? wj->ask : NULL };
+				   .ask = e->shared ? wj->ask : NULL,
+				   .part = wj->part, .user = wj->user };
 		/* A limit for ever is part of admission; one with a wait is
 		 * set pass by pass (hold_switch_waits). */
 		j->req_groups = wj->max_groups;
@@ -626,7 +669,7 @@ int tp_simulate(const tp_workload *w, tp_policy *p, tp_alloc *a,
 {
 	static const tp_engine_opts no_opts;
 	engine e = { .policy = p, .alloc = a, .opts = opts ? opts : &no_opts,
-		     .out = out, .err = err };
+		     .out = out, .err = err, .next_sched = -1, .next_bf = -1 };
 	memset(out, 0, sizeof(*out));
 	if (a->nnodes != w->nodes)
 		return tp_errorf(err, "allocator %s has %d nodes, workload %d",

@@ -33,6 +33,9 @@ typedef struct tp_wjob {
 	 * (tp_workload.node_res), owned by whoever built the workload;
 	 * NULL: whole nodes. */
 	const tp_res_ask *ask;
+	/* The site's partition and user (tp_job.part, .user), 0 when
+	 * unknown. */
+	int32_t part, user;
 } tp_wjob;
 
 typedef struct tp_workload_skips {
