@@ -3,9 +3,11 @@
 # site's history (contrib/workload/site-gen.py --no-schedule: three
 # partitions, one shared by CPUs, 1,000,000 jobs on 1,000 nodes by
 # default) replayed by toposim under easy: without the site model
-# (arrival order, every partition on one machine), with slurm.conf's
-# priority/multifactor (each job on its partition's nodes), and with
-# multifactor and Fair Tree over sacctmgr's associations.  Prints wall
+# (arrival order, every partition on one machine, whole nodes), with
+# slurm.conf's priority/multifactor (each job on its partition's nodes,
+# the shared partition's jobs sharing nodes by CPUs, memory and GPUs),
+# the same with whole nodes (--whole-nodes), and with multifactor and
+# Fair Tree over sacctmgr's associations.  Prints wall
 # seconds and peak RSS of each; asserts nothing (a benchmark, not a test).
 set -euo pipefail
 b=$(cd "$1" && pwd)
@@ -27,5 +29,6 @@ row() { # LABEL ARGS...
 }
 row "no site model" --nodes "$nodes"
 row "site, multifactor" --slurm-conf "$out/slurm.conf"
+row "site, multifactor, whole nodes" --slurm-conf "$out/slurm.conf" --whole-nodes
 row "site, multifactor + fairshare" --slurm-conf "$out/slurm.conf" \
 	--sacctmgr "$out/sacctmgr.txt"

@@ -76,6 +76,9 @@ START_TEST(test_dump)
 	const char *path = tmpdir_write("dump.cfg",
 		"# To edit this file start with a cluster line for the new cluster\n"
 		"Cluster - 'c':Fairshare=1:QOS='normal'\n"
+		/* QOS definitions, as 24.11's and 26.05's dumps have them */
+		"QOS - 'normal':Description='Normal QOS default'\n"
+		"QOS - 'high':Description='high':MaxJobsPU=2:Priority=100\n"
 		"Parent - 'root'\n"
 		"User - 'root':DefaultAccount='root':AdminLevel='Administrator':Fairshare=1\n"
 		"Account - 'phys':Description='phys':Organization='phys':Fairshare=50\n"
@@ -134,7 +137,7 @@ START_TEST(test_errors)
 	expect_error("User - 'x':Fairshare=1\n", "bad.txt:1: an association before any Parent line");
 	expect_error("Parent - 'root'\nAccount - 'a':Fairshare=-1\n", "bad.txt:2: bad Share '-1'");
 	expect_error("Parent - root\n", "bad.txt:1: expected a quoted name");
-	expect_error("Parent - 'root'\nQOS - 'x'\n", "bad.txt:2: not a line of sacctmgr dump");
+	expect_error("Parent - 'root'\nNode - 'x'\n", "bad.txt:2: not a line of sacctmgr dump");
 	expect_error("", "bad.txt: empty: no associations");
 }
 END_TEST

@@ -82,7 +82,7 @@ usage_error "unknown workload kind 'tor' (did you mean torus?); valid: torus, rb
 usage_error "--machine: unknown machine 'sit' (did you mean site?); valid: site, small" hetgen --machine sit --out x
 usage_error "--key: unknown key 'nam' (did you mean name?); valid: name, user, wckey, comment" \
 	"topo-expdb seed" seed --key nam x
-usage_error "--alloc: unknown allocator 'fat-tree' (did you mean fattree?); valid: first-free, fattree, fattree-msu, tree-greedy" \
+usage_error "--alloc: unknown allocator 'fat-tree' (did you mean fattree?); valid: first-free, cons-tres, fattree, fattree-msu, tree-greedy" \
 	toposim --workload x --policy easy --alloc fat-tree --jobs-csv - --summary-json /dev/null
 usage_error "--policy: unknown policy 'bacth'; valid: fcfs, easy," toposim --workload x --policy bacth \
 	--jobs-csv - --summary-json /dev/null

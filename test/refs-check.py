@@ -22,8 +22,8 @@ Names that are not this repository's are left alone: Slurm's source tree
 (src/common/..., src/slurmctld/..., slurm/slurm_version.h,
 doc/html/...), files the build or libtool makes (.libs, fuzz/work,
 ltmain.sh), and placeholders written in capitals or <angle brackets>
-(plugins/compat/R/, st_slurm_RELEASE.c, test/check_<module>.c), which
-match any name.  Braces and globs ({a,b}, *, [ch]) must each match.
+(plugins/compat/tpl_compat_RRMM.h, st_slurm_RRMM.c,
+test/check_<module>.c), which match any name.  Braces and globs ({a,b}, *, [ch]) must each match.
 
 Prints every stale name as FILE:LINE: NAME (why), then "N passed, N
 failed"; exits 1 when a name is stale or when the self-test (a scratch
@@ -306,7 +306,7 @@ def self_test():
         for rel in ('src/core/alloc/place.h', 'src/core/base/bitops.h',
                     'src/replay/hetsim/het_conf.h', 'test/include-layers.py',
                     'plugins/topology/common/tpt_eval.c',
-                    'plugins/compat/26.05/tpl_compat.h', 'doc/methods.md',
+                    'plugins/compat/tpl_compat_2605.h', 'doc/methods.md',
                     'test/check_place.c', 'bench/bench_x.c'):
             write(d, rel)
         write(d, 'bench/Makemodule.am', 'BENCHES += bench/x_smoke\n')
@@ -321,7 +321,7 @@ def self_test():
         ]
         fresh = ['alloc/place.h', 'hetsim/het_conf.h', 'base/bitops.h',
                  'test/include-layers.py', 'topology/common/tpt_eval.c',
-                 'plugins/compat/R/', 'test/check_<module>.c',
+                 'plugins/compat/tpl_compat_RRMM.h', 'test/check_<module>.c',
                  'test/check_place', 'bench/x_smoke', 'bench/bench_x',
                  'src/common/select.c', 'slurm/slurm_version.h',
                  'src/core/{alloc,base}/', 'doc/methods.md B',

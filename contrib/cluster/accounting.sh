@@ -115,16 +115,18 @@ launch_host() {
 }
 
 acct_start_db() {
-	local data=$DIR/mariadb/data pid
-	mkdir -p "$data"
-	mariadb-install-db --no-defaults --datadir="$data" --user=root \
+	local data=$DIR/mariadb/data tmp=$DIR/mariadb/tmp pid
+	# A temporary directory of its own: two test beds side by side (two
+	# PID namespaces, the same pids) collide on /tmp's #sql-temptable files.
+	mkdir -p "$data" "$tmp"
+	mariadb-install-db --no-defaults --datadir="$data" --tmpdir="$tmp" --user=root \
 		--auth-root-authentication-method=normal --skip-test-db \
 		--skip-name-resolve >"$DIR/log/mariadb-install.log" 2>&1 ||
 		{ log_tail "$DIR/log/mariadb-install.log"; die "mariadb-install-db failed"; }
 	# Small and quick: a test database of a few thousand rows, nothing
 	# to keep after a crash of the machine.
 	launch_host mariadbd "$DIR/log/mariadb.out" /usr/sbin/mariadbd --no-defaults \
-		--datadir="$data" --socket="$DIR/mariadb/mysqld.sock" \
+		--datadir="$data" --tmpdir="$tmp" --socket="$DIR/mariadb/mysqld.sock" \
 		--pid-file="$DIR/run/mariadbd.pid" --log-error="$DIR/log/mariadb.log" \
 		--bind-address=127.0.0.1 --port="$ACCT_DB_PORT" --user=root \
 		--skip-name-resolve --skip-log-bin --innodb-buffer-pool-size=64M \

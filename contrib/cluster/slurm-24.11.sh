@@ -162,15 +162,20 @@ in_root() { # CMD...: in the cluster's namespaces and root
 ns_run() { in_root "$@"; }
 ns_exec() {
 	local h
+	[ -n "$PID_NS" ] || { exec_argv; exec "${EXEC_ARGV[@]}" "$@"; }
 	h=$(holder_pid)
 	[ -n "$h" ] && alive "$h" || die "the cluster's mount namespace (holder) is gone"
 	# --pid-ns: the new /proc is mounted in the root, where CMD looks.
-	local pidns=()
-	[ -n "$PID_NS" ] && pidns=(unshare --pid --fork --mount-proc="$SLURM_ROOT/proc" --)
-	local init=()
-	[ -n "$PID_NS" ] && init=("${PID1[@]}")
-	exec nsenter --net="/run/netns/$NS" --mount="/proc/$h/ns/mnt" -- "${pidns[@]}" \
-		chroot "$SLURM_ROOT" /usr/bin/env SLURM_CONF="$DIR/slurm.conf" "${init[@]}" "$@"
+	exec nsenter --net="/run/netns/$NS" --mount="/proc/$h/ns/mnt" -- \
+		unshare --pid --fork --mount-proc="$SLURM_ROOT/proc" -- \
+		chroot "$SLURM_ROOT" /usr/bin/env SLURM_CONF="$DIR/slurm.conf" "${PID1[@]}" "$@"
+}
+exec_argv() {
+	local h
+	h=$(holder_pid)
+	[ -n "$h" ] && alive "$h" || die "the cluster's mount namespace (holder) is gone"
+	EXEC_ARGV=(nsenter --net="/run/netns/$NS" --mount="/proc/$h/ns/mnt" --
+		chroot "$SLURM_ROOT" /usr/bin/env SLURM_CONF="$DIR/slurm.conf")
 }
 # Every slurmd binds auth/slurm's /run/slurm/sack.socket (the socket
 # client commands get credentials from); many slurmd on one host race for

@@ -61,8 +61,11 @@ ns_run() {
 		PATH="$SLURM_PREFIX/bin:$PATH" "$@"
 }
 ns_exec() {
-	local pidns=() init=()
-	[ -n "$PID_NS" ] && { pidns=(unshare --pid --fork --mount-proc --); init=("${PID1[@]}"); }
-	exec nsenter --net="/run/netns/$NS" $(users_mnt) -- "${pidns[@]}" env SLURM_CONF="$DIR/slurm.conf" \
-		PATH="$SLURM_PREFIX/bin:$PATH" "${init[@]}" "$@"
+	[ -n "$PID_NS" ] || { exec_argv; exec "${EXEC_ARGV[@]}" "$@"; }
+	exec nsenter --net="/run/netns/$NS" $(users_mnt) -- unshare --pid --fork --mount-proc -- \
+		env SLURM_CONF="$DIR/slurm.conf" PATH="$SLURM_PREFIX/bin:$PATH" "${PID1[@]}" "$@"
+}
+exec_argv() {
+	EXEC_ARGV=(nsenter --net="/run/netns/$NS" $(users_mnt) -- env SLURM_CONF="$DIR/slurm.conf"
+		PATH="$SLURM_PREFIX/bin:$PATH")
 }

@@ -38,13 +38,13 @@ same numbers as a JSON object.
 Only Python's standard library.
 """
 import argparse
-import calendar
 import csv
 import json
 import math
 import re
 import sys
-import time
+
+import slurmtime
 
 
 def fail(msg):
@@ -53,13 +53,7 @@ def fail(msg):
 
 
 def epoch(s, where):
-    s = s.strip()
-    if s.isdigit():
-        return int(s)
-    try:
-        return calendar.timegm(time.strptime(s, "%Y-%m-%dT%H:%M:%S"))
-    except ValueError:
-        return None
+    return slurmtime.epoch(s.strip())
 
 
 def read_sacct(path):

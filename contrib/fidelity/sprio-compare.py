@@ -29,10 +29,10 @@ largest difference in weighted points) and each disagreement, and exits
 compared).
 """
 import argparse
-import calendar
 import csv
 import sys
-import time
+
+import slurmtime
 
 FACTORS = ("age", "fairshare", "jobsize", "partition", "qos")
 WEIGHT_KEYS = {"age": "priorityweightage", "fairshare": "priorityweightfairshare",
@@ -46,13 +46,7 @@ def fail(msg):
 
 
 def epoch(s):
-    s = s.strip()
-    if s.isdigit():
-        return int(s)
-    try:
-        return calendar.timegm(time.strptime(s, "%Y-%m-%dT%H:%M:%S"))
-    except ValueError:
-        return None
+    return slurmtime.epoch(s.strip())
 
 
 def weights(path):

@@ -40,6 +40,8 @@ import gzip
 import math
 import sys
 
+import slurmtime
+
 DEFAULT_USERS = "pa1:pa,pa2:pa,pa3:pa,pb1:pb,pb2:pb,pc1:pc"
 
 
@@ -91,14 +93,7 @@ def read_swf(path):
 
 
 def parse_time(s):
-    import calendar
-    import time
-    if s.isdigit():
-        return int(s)
-    try:
-        return calendar.timegm(time.strptime(s, "%Y-%m-%dT%H:%M:%S"))
-    except ValueError:
-        return None
+    return slurmtime.epoch(s)
 
 
 def parse_limit(s):

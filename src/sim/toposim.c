@@ -580,19 +580,27 @@ static int part_index(const void *arg, const char *name)
 	return tp_name_index_find(&n->index, n->names->names, name);
 }
 
+/* n for the machine: a flat machine's names indexed; 0, or -1 after
+ * err. */
+static int part_namer_init(part_namer *n, const tp_topo *topo,
+			   const sim_input *in, tp_error *err)
+{
+	*n = (part_namer){ .topo = topo, .names = &in->part };
+	int rc = 0;
+	for (size_t i = 0; !topo->alloc && i < in->part.n && !rc; i++)
+		rc = tp_name_index_add(&n->index, in->part.names);
+	return rc ? tp_errorf(err, "out of memory") : 0;
+}
+
 /* The site without --partition: each job on its partition's nodes. */
 static int partitions(const sim_config *c, const tp_topo *topo,
 		      sim_input *in, tp_error *err)
 {
 	if (!(c->sacct && c->slurm_conf && !c->partition && in->part.n))
 		return 0;
-	part_namer n = { .topo = topo, .names = &in->part };
-	int rc = 0;
-	for (size_t i = 0; !topo->alloc && i < in->part.n && !rc; i++)
-		rc = tp_name_index_add(&n.index, in->part.names);
-	if (rc)
-		rc = tp_errorf(err, "out of memory");
-	else
+	part_namer n;
+	int rc = part_namer_init(&n, topo, in, err);
+	if (!rc)
 		rc = sim_site_partitions(c, &in->site, &in->sacct, in->w,
 					 in->w->nodes, part_index, &n, err);
 	tp_name_index_fini(&n.index);
@@ -607,13 +615,9 @@ static int resources(const sim_config *c, const tp_topo *topo,
 {
 	if (!(c->sacct && c->slurm_conf) || (!topo->alloc && !in->part.n))
 		return 0;
-	part_namer n = { .topo = topo, .names = &in->part };
-	int rc = 0;
-	for (size_t i = 0; !topo->alloc && i < in->part.n && !rc; i++)
-		rc = tp_name_index_add(&n.index, in->part.names);
-	if (rc)
-		rc = tp_errorf(err, "out of memory");
-	else
+	part_namer n;
+	int rc = part_namer_init(&n, topo, in, err);
+	if (!rc)
 		rc = sim_res_build(c, &in->site, &in->sacct, in->w,
 				   in->w->nodes, part_index, &n, &in->res, err);
 	tp_name_index_fini(&n.index);

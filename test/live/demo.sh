@@ -90,7 +90,7 @@ ht=$(awk '$1 == "topology/tree" { s += $13 } END { print s }' "$rec")
 assert_match "\\| heavy \\| odd \\| $SEED \\| $JOBS \\| $ho \\| $ht \\| .*" \
 	"$(grep -m1 "^| heavy | odd | $SEED |" <<<"$out")" "the run's row: hop sums $ho (ours) and $ht (tree)"
 if [ "$ht" -lt "$ho" ]; then won="heavy load, odd sizes, seed $SEED ($ht vs $ho)"; else won="no run"; fi
-assert_eq "Slurm's tree had the lower hop sum in: $won" "$(grep "^Slurm's tree had" <<<"$out")" \
+assert_eq "Slurm's tree had the lower hop sum in: $won" "$(grep "^Slurm's tree had the lower hop sum" <<<"$out")" \
 	"where Slurm's tree won: $won"
 
 done_testing

@@ -11,7 +11,9 @@
 live_require
 live_needs ftconf select_fattree
 
-LONG_S=35   # long jobs outlive state save + crash + restart on a busy machine
+# The long jobs run until the test releases them (lib.sh's held): they
+# outlive the state save, the crash and the restart however slow the
+# machine is; a fixed sleep did not on a loaded one.
 
 tmp_topo=$(mktemp "${TMPDIR:-/tmp}/t-fattree-crash.XXXXXX")
 "$FTCONF" generate --levels 3 --width 4 -o "$tmp_topo" || { rm -f "$tmp_topo"; bail_out "ftconf generate failed"; }
@@ -21,7 +23,10 @@ rm -f "$tmp_topo"
 
 # --- jobs on the tree: long ones (50 nodes), short ones, one that waits
 long=() short=()
-for n in 16 12 8 6 4 3 1; do long+=("$(submit "$n" "$LONG_S" 2 "long$n")") || bail_out "sbatch failed"; done
+for n in 16 12 8 6 4 3 1; do
+	held id "long$n" -N "$n"
+	long+=("$id")
+done
 for n in 4 4; do short+=("$(submit "$n" 3 1 "short$n")") || bail_out "sbatch failed"; done
 waiter=$(submit 16 2 1 wait16) || bail_out "sbatch failed"
 ids=("${long[@]}" "${short[@]}" "$waiter")
@@ -72,6 +77,7 @@ assert_eq "" "$clash" "jobs submitted after the restart got no node of a running
 assert_snapshot_disjoint "after new submissions: no node under two running jobs"
 
 # --- everything completes, nothing was double-booked
+release
 all=("${ids[@]}" "${after[@]}")
 wait_jobs_final 180 "${all[@]}"
 states=$(for id in "${all[@]}"; do echo "$id $(job_state "$id") $(job_field "$id" ExitCode)"; done)

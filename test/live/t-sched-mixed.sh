@@ -25,6 +25,11 @@ live_needs toposim ftconf sched_topo select_fattree
 
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/t-sched-mixed.XXXXXX")
 "$FTCONF" generate --levels 2 --width 4 -o "$TMP/topology.conf" || bail_out "ftconf generate failed"
+# The patent's unit method: the sequences below are written so that
+# every job starts at its submission on its placements (part 2 then has
+# no timing dependence); the node-level default scatters other jobs over
+# the index runs a --contiguous job needs.
+printf 'Allocator=fattree-msu\n' >"$TMP/fattree.conf"
 leaf_of() { echo $((( ${1#n} - 1) / 4)); } # leaf switch of node nK
 
 # start SCHED: a fresh cluster, node features and the reservation.
@@ -35,7 +40,8 @@ start() {
 		extra=(--extra-conf "$TMP/extra.conf")
 	fi
 	live_start --nodes 16 --select select/fattree --sched "$1" \
-		--plugindir "$TOPO_PLUGINDIR" --topology-conf "$TMP/topology.conf" "${extra[@]}"
+		--plugindir "$TOPO_PLUGINDIR" --topology-conf "$TMP/topology.conf" \
+		--conf-file "$TMP/fattree.conf" "${extra[@]}"
 	sx scontrol update NodeName=n[5-6] AvailableFeatures=big ActiveFeatures=big ||
 		bail_out "scontrol could not set node features"
 	sx scontrol create reservation ReservationName=r1 Nodes=n16 StartTime=now \
@@ -175,6 +181,7 @@ done >"$reqf"
 diag "job requests:" && diag_block <"$reqf"
 
 out=$("$TOPOSIM" --workload "$swf" --policy easy --topology "$TMP/topology.conf" \
+	--fattree-conf "$TMP/fattree.conf" \
 	--job-requests "$reqf" --check --jobs-csv - --summary-json /dev/null --quiet) ||
 	bail_out "toposim --job-requests failed: $out"
 declare -A want

@@ -4,7 +4,7 @@
  * SelectType=select/fattree.  The core library's fat-tree allocator (MSUs,
  * minimal pairwise hop sum) chooses a job's nodes; Slurm's select/linear,
  * loaded as a delegate, does all the bookkeeping.  What every topology
- * select plugin shares is plugins/select/common/tpl_select.c; this file says
+ * select plugin shares is plugins/select/common/tps_select.c; this file says
  * what is the fat tree's own: its files and how a placement is logged.
  * Settings, rules and logs: select_fattree(5).
  */
@@ -21,7 +21,7 @@
 
 #include "machine/describe.h"
 #include "tpl_nodetable.h"
-#include "tpl_select.h"
+#include "tps_select.h"
 
 /*
  * plugin_id: packed with node and job select info, so it must never change
@@ -45,7 +45,7 @@ static int load(tp_topo *t)
 	return rc;
 }
 
-const tpl_select_ops tpl_select_plugin = {
+const tps_select_ops tps_select_plugin = {
 	.plugin_type = plugin_type,
 	.load = load,
 	.describe = tp_describe_fattree,
@@ -53,5 +53,5 @@ const tpl_select_ops tpl_select_plugin = {
 };
 
 /* init, fini, select_p_node_init, select_p_reconfigure, select_p_job_test:
- * tpl_select.c; every other select operation is select/linear's:
- * tpl_delegate.c. */
+ * tps_select.c; every other select operation is select/linear's:
+ * tps_delegate.c. */

@@ -3,7 +3,7 @@
  * (Angara-style): every job gets a box of nodes, chosen by the core
  * library's torus allocators (base, Find_Systems, Find_Systems + MSS);
  * Slurm's select/linear, loaded as a delegate, does all the bookkeeping.
- * What every topology select plugin shares is plugins/select/common/tpl_select.c;
+ * What every topology select plugin shares is plugins/select/common/tps_select.c;
  * this file says what is the torus's own: its settings and files, boxes in
  * the logs, and that placements are a hard constraint.
  * Settings, rules and logs: select_torus(5).
@@ -24,7 +24,7 @@
 #include "src/common/xmalloc.h"
 
 #include "tpl_nodetable.h"
-#include "tpl_select.h"
+#include "tps_select.h"
 #include "machine/torus_describe.h"
 
 /* plugin_id: see select_fattree.c.  Project ids: 180 select/fattree,
@@ -52,7 +52,7 @@ static int load(tp_topo *t)
 
 /* Jobs select/linear decides (required nodes, ...): say whether their
  * nodes still form a box; a job that gets no box is worth an info line. */
-static void linear_chose(const tpl_ctx *c, job_record_t *job_ptr,
+static void linear_chose(const tps_ctx *c, job_record_t *job_ptr,
 			 uint16_t mode, bitstr_t *bitmap)
 {
 	const tp_topo *t = c->topo;
@@ -75,21 +75,21 @@ static void linear_chose(const tpl_ctx *c, job_record_t *job_ptr,
 	char *names = bitmap2node_name(bitmap);
 	if (!is_box && (mode & SELECT_MODE_BASE) == SELECT_MODE_RUN_NOW)
 		info("%s: %pJ %s: select/linear's choice is not a box: nodes=%d %s NodeList=%s",
-		     plugin_type, job_ptr, tpl_mode_name(mode),
+		     plugin_type, job_ptr, tps_mode_name(mode),
 		     tp_nodeset_count(&got), desc, names);
 	else if (slurm_conf.debug_flags & DEBUG_FLAG_SELECT_TYPE)
 		log_flag(SELECT_TYPE, "%s: %pJ %s: select/linear chose nodes=%d %s NodeList=%s",
-			 plugin_type, job_ptr, tpl_mode_name(mode),
+			 plugin_type, job_ptr, tps_mode_name(mode),
 			 tp_nodeset_count(&got), desc, names);
 	else
 		debug2("%s: %pJ %s: select/linear chose nodes=%d %s NodeList=%s",
-		       plugin_type, job_ptr, tpl_mode_name(mode),
+		       plugin_type, job_ptr, tps_mode_name(mode),
 		       tp_nodeset_count(&got), desc, names);
 	xfree(names);
 	tp_nodeset_fini(&got);
 }
 
-const tpl_select_ops tpl_select_plugin = {
+const tps_select_ops tps_select_plugin = {
 	.plugin_type = plugin_type,
 	.load = load,
 	.describe = tp_describe_torus_topo,
@@ -100,5 +100,5 @@ const tpl_select_ops tpl_select_plugin = {
 };
 
 /* init, fini, select_p_node_init, select_p_reconfigure, select_p_job_test:
- * tpl_select.c; every other select operation is select/linear's:
- * tpl_delegate.c. */
+ * tps_select.c; every other select operation is select/linear's:
+ * tps_delegate.c. */

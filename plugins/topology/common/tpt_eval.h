@@ -1,7 +1,7 @@
 /*
  * tpt_eval.h - the topology plugins' node choice inside select/cons_tres,
  * the same on every release; each release's skeleton turns the answer
- * into what its cons_tres expects (tpt_plugin.c: 24.11's eval_nodes
+ * into what its cons_tres expects (tpt_plugin_2411.c: 24.11's eval_nodes
  * callback; tpt_plugin_2605.c: 26.05's).
  *
  * Given the nodes that can take the job now (run now), at a future time

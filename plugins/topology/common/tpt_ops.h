@@ -14,7 +14,7 @@
  *
  * Slurm's topology_p_* operations are defined once per release around the
  * ops table each plugin names tpt_plugin (topology_fattree.c,
- * topology_torus.c): tpt_plugin.c (24.11), tpt_plugin_2605.c (26.05).
+ * topology_torus.c): tpt_plugin_2411.c, tpt_plugin_2605.c.
  * What they share: tpt_state.c (the machine and its map onto Slurm's
  * nodes, and every answer that only needs them), tpt_eval.c (the
  * placement), tpt_info.c (`scontrol show topology`).

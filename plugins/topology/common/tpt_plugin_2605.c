@@ -1,7 +1,7 @@
 /*
  * tpt_plugin_2605.c - Slurm 26.05's topology plugin operations, shared by
  * topology/fattree and topology/torus; see tpt_ops.h (24.11's are
- * tpt_plugin.c).
+ * tpt_plugin_2411.c).
  *
  * 26.05 loads the 26 symbols of src/interfaces/topology.c (syms[]).  Most
  * operations get a topology context: the whole topology_ctx_t (build,

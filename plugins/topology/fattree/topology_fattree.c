@@ -7,7 +7,7 @@
  * those cons_tres offers; Slurm picks cores and GRES inside them.  The
  * tree is Slurm's topology.conf (fattree.conf beside slurm.conf may set
  * the allocator options and name another file).  What every topology
- * plugin of the suite shares is plugins/topology/common/ (tpt_plugin.c on 24.11, tpt_plugin_2605.c on
+ * plugin of the suite shares is plugins/topology/common/ (tpt_plugin_2411.c on 24.11, tpt_plugin_2605.c on
  * 26.05); this file is the fat tree's own: switch records, addresses, a
  * node's place and rank, and placement logs.
  * Settings, rules and logs: topology_fattree(5).

@@ -6,7 +6,7 @@
  * 22.05) among the nodes cons_tres offers; Slurm picks cores and GRES
  * inside the box.  torus.conf beside slurm.conf, torus_conf=/torus_method=
  * in SchedulerParameters.  What every topology plugin of the suite shares
- * is plugins/topology/common/ (tpt_plugin.c on 24.11, tpt_plugin_2605.c
+ * is plugins/topology/common/ (tpt_plugin_2411.c on 24.11, tpt_plugin_2605.c
  * on 26.05); this file is the torus's own: records, a node's place and
  * rank.  Settings, rules and logs: topology_torus(5).
  */

@@ -2,21 +2,22 @@
 #include "hetero/het_expdb.h"
 #include "hetero/het_expdb_int.h"
 
+#include "base/name_index.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Open-addressing tables keep at most half their slots used, so a probe
- * is short even at 10^5 entries (predict runs jobs x options times a
- * pass). */
+/* The entries' open-addressing table keeps at most half its slots used,
+ * so a probe is short even at 10^5 entries (predict runs jobs x options
+ * times a pass). */
 #define EMPTY (-1)
 
-/* Interned names: index -> name, and a hash of name -> index. */
+/* Interned names: index -> name, and names -> indices. */
 typedef struct names {
 	char **name;
 	int n, cap;
-	int *slot;     /* EMPTY or an index into name */
-	size_t nslot;  /* a power of two, or 0 */
+	tp_name_index index;
 } names;
 
 typedef struct entry {
@@ -32,14 +33,6 @@ struct tp_expdb {
 	int *slot;     /* EMPTY or an index into e */
 	size_t nslot;
 };
-
-static uint64_t hash_bytes(const char *s)
-{
-	uint64_t h = 1469598103934665603ull;  /* FNV-1a */
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ull;
-	return h;
-}
 
 static uint64_t mix(uint64_t x)
 {
@@ -58,44 +51,13 @@ static uint64_t hash_key(int j, int m, int nodes)
 
 /* ---- names ------------------------------------------------------- */
 
-static size_t names_find_slot(const names *t, const char *s)
-{
-	size_t mask = t->nslot - 1;
-	for (size_t i = hash_bytes(s) & mask;; i = (i + 1) & mask)
-		if (t->slot[i] == EMPTY || strcmp(t->name[t->slot[i]], s) == 0)
-			return i;
-}
-
-static int names_grow_slots(names *t)
-{
-	size_t nslot = t->nslot ? t->nslot * 2 : 16;
-	int *slot = malloc(nslot * sizeof(*slot));
-	if (!slot)
-		return -1;
-	for (size_t i = 0; i < nslot; i++)
-		slot[i] = EMPTY;
-	free(t->slot);
-	t->slot = slot;
-	t->nslot = nslot;
-	for (int k = 0; k < t->n; k++)
-		t->slot[names_find_slot(t, t->name[k])] = k;
-	return 0;
-}
-
-static int names_find(const names *t, const char *s)
-{
-	return t->nslot ? t->slot[names_find_slot(t, s)] : EMPTY;
-}
-
 static int names_intern(names *t, const char *s)
 {
 	if (!s)
 		return -1;
-	int k = names_find(t, s);
-	if (k != EMPTY)
+	int k = tp_name_index_find(&t->index, t->name, s);
+	if (k >= 0)
 		return k;
-	if ((size_t)(t->n + 1) * 2 > t->nslot && names_grow_slots(t) < 0)
-		return -1;
 	if (t->n == t->cap) {
 		int cap = t->cap ? t->cap * 2 : 16;
 		char **name = realloc(t->name, (size_t)cap * sizeof(*name));
@@ -108,7 +70,10 @@ static int names_intern(names *t, const char *s)
 	if (!copy)
 		return -1;
 	t->name[t->n] = copy;
-	t->slot[names_find_slot(t, s)] = t->n;
+	if (tp_name_index_add(&t->index, t->name)) {
+		free(copy);
+		return -1;
+	}
 	return t->n++;
 }
 
@@ -117,7 +82,7 @@ static void names_fini(names *t)
 	for (int k = 0; k < t->n; k++)
 		free(t->name[k]);
 	free(t->name);
-	free(t->slot);
+	tp_name_index_fini(&t->index);
 }
 
 static const char *names_get(const names *t, int k)

@@ -14,6 +14,7 @@
 
 #include "base/conffile.h"
 #include "base/hostlist.h"
+#include "base/name_index.h"
 
 /* fattree_msu.c: (re)build the MSU partition from t->opts. */
 int tp_fattree_build_msus(tp_fattree *t, tp_error *err);
@@ -21,50 +22,6 @@ int tp_fattree_build_msus(tp_fattree *t, tp_error *err);
 int tp_fattree_build_fabrics(tp_fattree *t, tp_error *err);
 
 #define MAX_GENERATED_NODES (1 << 24)
-
-/* ---- string -> index hash (open addressing, FNV-1a) ---- */
-
-static uint32_t fnv1a(const char *s)
-{
-	uint32_t h = 2166136261u;
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 16777619u;
-	return h;
-}
-
-typedef struct name_table {
-	int cap;   /* power of two */
-	int *slot; /* index into names, -1 = empty */
-} name_table;
-
-static int name_table_init(name_table *nt, int n)
-{
-	nt->cap = 16;
-	while (nt->cap < 2 * n)
-		nt->cap *= 2;
-	nt->slot = malloc((size_t)nt->cap * sizeof(int));
-	if (!nt->slot)
-		return -1;
-	memset(nt->slot, 0xff, (size_t)nt->cap * sizeof(int));
-	return 0;
-}
-
-/* Index of key, or -1; *where gets the slot to insert it at. */
-static int name_table_find(const name_table *nt, char *const *names,
-			   const char *key, int *where)
-{
-	uint32_t mask = (uint32_t)nt->cap - 1;
-	for (uint32_t h = fnv1a(key) & mask;; h = (h + 1) & mask) {
-		int i = nt->slot[h];
-		if (i < 0) {
-			if (where)
-				*where = (int)h;
-			return -1;
-		}
-		if (!strcmp(names[i], key))
-			return i;
-	}
-}
 
 /* ---- allocation of the model ---- */
 
@@ -82,7 +39,7 @@ void tp_fattree_free(tp_fattree *t)
 	free(t->node_name);
 	free(t->node_leaf);
 	free(t->node_msu);
-	free(t->hash);
+	tp_name_index_fini(&t->node_index);
 	free(t->leaves);
 	free(t->postorder);
 	free(t->fabric_root);
@@ -270,16 +227,18 @@ static int order_and_levels(tp_fattree *t, tp_error *err)
 	return 0;
 }
 
-/* Leaves in node order, node -> leaf, node-name hash. */
+/* Leaves in node order, node -> leaf, node names -> indices (a file's
+ * reader indexed them as it read them; a generated tree's are indexed
+ * here). */
 static int index_nodes(tp_fattree *t, tp_error *err)
 {
 	t->leaves = malloc((size_t)(t->nswitch ? t->nswitch : 1) * sizeof(int));
 	t->node_leaf = malloc((size_t)(t->nnodes ? t->nnodes : 1) * sizeof(int));
-	name_table nt;
-	if (!t->leaves || !t->node_leaf || name_table_init(&nt, t->nnodes))
+	if (!t->leaves || !t->node_leaf)
 		return oom(err, t);
-	t->hash = nt.slot;
-	t->hash_cap = nt.cap;
+	while (t->node_index.count < t->nnodes)
+		if (tp_name_index_add(&t->node_index, t->node_name))
+			return oom(err, t);
 	t->nleaf = 0;
 	t->max_leaf = 0;
 	for (int i = 0; i < t->nswitch; i++) {
@@ -291,11 +250,6 @@ static int index_nodes(tp_fattree *t, tp_error *err)
 			t->max_leaf = s->node_hi - s->node_lo;
 		for (int v = s->node_lo; v < s->node_hi; v++)
 			t->node_leaf[v] = i;
-	}
-	for (int v = 0; v < t->nnodes; v++) {
-		int where;
-		if (name_table_find(&nt, t->node_name, t->node_name[v], &where) < 0)
-			t->hash[where] = v;
 	}
 	return 0;
 }
@@ -368,7 +322,8 @@ typedef struct loader {
 	int swcap, nodecap;
 	char **children;     /* [switch] Switches= text, or NULL */
 	int childcap;
-	name_table sw_names; /* built after reading */
+	char **sw_name;      /* [nswitch] switch names, built after reading */
+	tp_name_index sw_index; /* sw_name -> switch index */
 } loader;
 
 static int keep_children(loader *L, int s, const char *text)
@@ -385,22 +340,6 @@ static int keep_children(loader *L, int s, const char *text)
 	return text && !(L->children[s] = strdup(text)) ? -1 : 0;
 }
 
-/* Double the node-name table when it is half full (rehash). */
-static int grow_names(const tp_fattree *t, name_table *nt)
-{
-	if (2 * (t->nnodes + 1) <= nt->cap)
-		return 0;
-	free(nt->slot);
-	if (name_table_init(nt, 2 * (t->nnodes + 1)))
-		return -1;
-	for (int v = 0; v < t->nnodes; v++) {
-		int where;
-		name_table_find(nt, t->node_name, t->node_name[v], &where);
-		nt->slot[where] = v;
-	}
-	return 0;
-}
-
 /* Leaf switch holding node v while switch `cur` is being read. */
 static int leaf_of(const tp_fattree *t, int cur, int v)
 {
@@ -410,9 +349,10 @@ static int leaf_of(const tp_fattree *t, int cur, int v)
 	return cur;
 }
 
-/* A leaf's Nodes=: append its nodes (first appearance defines order). */
+/* A leaf's Nodes=: append its nodes (first appearance defines order)
+ * and index their names. */
 static int add_leaf_nodes(loader *L, int s, const char *expr, int line,
-			  name_table *seen, tp_error *err)
+			  tp_error *err)
 {
 	tp_fattree *t = L->t;
 	tp_hostlist hl = { 0 };
@@ -425,12 +365,8 @@ static int add_leaf_nodes(loader *L, int s, const char *expr, int line,
 	t->sw[s].node_lo = t->nnodes;
 	int rc = 0;
 	for (size_t i = 0; i < hl.n && !rc; i++) {
-		int where, had;
-		if (grow_names(t, seen)) {
-			rc = oom(err, t);
-			break;
-		}
-		had = name_table_find(seen, t->node_name, hl.names[i], &where);
+		int had = tp_name_index_find(&t->node_index, t->node_name,
+					     hl.names[i]);
 		/* Slurm's topology/tree warns and keeps such a node in every
 		 * leaf that lists it; a node has one leaf here, so taking any
 		 * one of them would quietly differ from Slurm's reading. */
@@ -443,10 +379,9 @@ static int add_leaf_nodes(loader *L, int s, const char *expr, int line,
 				rc = tp_errorf(err, "%s:%d: node '%s' is already under leaf switch '%s' (line %d)",
 					       t->path, line, hl.names[i],
 					       t->sw[leaf].name, t->sw[leaf].line);
-		} else if (add_node(t, &L->nodecap, hl.names[i]) < 0) {
+		} else if (add_node(t, &L->nodecap, hl.names[i]) < 0 ||
+			   tp_name_index_add(&t->node_index, t->node_name)) {
 			rc = oom(err, t);
-		} else {
-			seen->slot[where] = t->nnodes - 1;
 		}
 	}
 	t->sw[s].node_hi = t->nnodes;
@@ -458,9 +393,6 @@ static int read_lines(loader *L, tp_conf_reader *r, tp_error *err)
 {
 	tp_fattree *t = L->t;
 	tp_conf_line ln;
-	name_table seen;
-	if (name_table_init(&seen, 512))
-		return oom(err, t);
 	int rc;
 	while ((rc = tp_conf_next(r, &ln, err)) == 1) {
 		raw_line raw;
@@ -481,12 +413,11 @@ static int read_lines(loader *L, tp_conf_reader *r, tp_error *err)
 		}
 		t->sw[s].link_speed = speed;
 		if (raw.nodes &&
-		    add_leaf_nodes(L, s, raw.nodes, ln.lineno, &seen, err)) {
+		    add_leaf_nodes(L, s, raw.nodes, ln.lineno, err)) {
 			rc = -1;
 			break;
 		}
 	}
-	free(seen.slot);
 	if (rc == 0 && t->nswitch == 0)
 		rc = tp_errorf(err, "%s: no switches defined", t->path);
 	return rc;
@@ -497,34 +428,26 @@ static int index_switches(loader *L, tp_error *err)
 {
 	tp_fattree *t = L->t;
 	char **names = malloc((size_t)t->nswitch * sizeof(char *));
-	if (!names || name_table_init(&L->sw_names, t->nswitch)) {
-		free(names);
+	if (!names)
 		return oom(err, t);
-	}
 	for (int i = 0; i < t->nswitch; i++)
 		names[i] = t->sw[i].name;
+	L->sw_name = names;
 	int rc = 0;
 	for (int i = 0; i < t->nswitch && !rc; i++) {
-		int where, had = name_table_find(&L->sw_names, names, names[i], &where);
+		int had = tp_name_index_find(&L->sw_index, names, names[i]);
 		if (had >= 0)
 			rc = tp_errorf(err, "%s:%d: switch '%s' already defined at line %d",
 				       t->path, t->sw[i].line, names[i], t->sw[had].line);
-		else
-			L->sw_names.slot[where] = i;
+		else if (tp_name_index_add(&L->sw_index, names))
+			rc = oom(err, t);
 	}
-	free(names);
 	return rc;
 }
 
 static int switch_by_name(const loader *L, const char *name)
 {
-	const tp_fattree *t = L->t;
-	uint32_t mask = (uint32_t)L->sw_names.cap - 1;
-	for (uint32_t h = fnv1a(name) & mask;; h = (h + 1) & mask) {
-		int i = L->sw_names.slot[h];
-		if (i < 0 || !strcmp(t->sw[i].name, name))
-			return i;
-	}
+	return tp_name_index_find(&L->sw_index, L->sw_name, name);
 }
 
 /* Resolve one inner switch's Switches= list into child indices. */
@@ -574,7 +497,8 @@ static void loader_fini(loader *L)
 		for (int i = 0; i < L->childcap; i++)
 			free(L->children[i]);
 	free(L->children);
-	free(L->sw_names.slot);
+	tp_name_index_fini(&L->sw_index);
+	free(L->sw_name);
 }
 
 tp_fattree *tp_fattree_load(const char *path, tp_error *err)
@@ -795,12 +719,7 @@ const char *tp_fattree_node_name(const tp_fattree *t, int i)
 
 int tp_fattree_node_index(const tp_fattree *t, const char *name)
 {
-	uint32_t mask = (uint32_t)t->hash_cap - 1;
-	for (uint32_t h = fnv1a(name) & mask;; h = (h + 1) & mask) {
-		int i = t->hash[h];
-		if (i < 0 || !strcmp(t->node_name[i], name))
-			return i;
-	}
+	return tp_name_index_find(&t->node_index, t->node_name, name);
 }
 
 int tp_fattree_switch_index(const tp_fattree *t, const char *name)

@@ -66,6 +66,7 @@
 
 #include "base/bitops.h"
 #include "base/error.h"
+#include "base/name_index.h"
 #include "base/nodeset.h"
 
 /* Options of the MSU model and of the "fattree" allocator built on it. */
@@ -123,8 +124,7 @@ typedef struct tp_fattree {
 	char **node_name;    /* [nnodes] */
 	int *node_leaf;      /* [nnodes] leaf switch index */
 	int *node_msu;       /* [nnodes] MSU index */
-	int hash_cap;        /* name -> index open-addressing table */
-	int *hash;           /* [hash_cap], -1 = empty */
+	tp_name_index node_index; /* node_name -> index */
 
 	int max_leaf;        /* Nleaf of the Nunit rule: largest leaf */
 

@@ -199,6 +199,10 @@ static int dump_line(reader *r)
 		return quoted(r, s, name, sizeof(name)) || check_cluster(r, name);
 	if (!strncmp(s, "Parent - ", 9))
 		return quoted(r, s, r->parent, sizeof(r->parent));
+	/* The cluster's QOS definitions (dumped since Slurm 24.11): their
+	 * priorities come from --qos's table, the associations follow. */
+	if (!strncmp(s, "QOS - ", 6))
+		return 0;
 	bool account = !strncmp(s, "Account - ", 10);
 	if (!account && strncmp(s, "User - ", 7))
 		return bad(r, "not a line of sacctmgr dump", s);

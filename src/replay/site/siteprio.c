@@ -228,11 +228,14 @@ static void one_job(tp_siteprio *sp, const tp_sacct *s, size_t i)
 	if (sp->tree && x->assoc < 0 && !sp->no_assoc++)
 		sp->first_no_assoc_line = s->runs[i].line;
 	x->cpus = billing(sp->site, p, r, s->w.jobs[i].nodes);
-	/* Job size counts the job's total_cpus once slurmctld has set it
-	 * (an exclusive job's whole nodes), so the CPUs allocated, else
-	 * those asked. */
-	x->req_cpus = r->alloc_cpus > 0 ? (uint32_t)r->alloc_cpus :
-		      r->req_cpus > 0 ? (uint32_t)r->req_cpus : 0;
+	/* Job size counts the job's total_cpus: an exclusive job's whole
+	 * nodes, which AllocTRES records, else the CPUs asked (ReqCPUS).
+	 * NCPUS alone is not taken: a job of an exclusive partition gets
+	 * whole nodes there while slurmctld sized it, pending, by what it
+	 * asked. */
+	x->req_cpus = r->tres_alloc_cpus > 0 ? (uint32_t)r->tres_alloc_cpus :
+		      r->req_cpus > 0 ? (uint32_t)r->req_cpus :
+		      r->alloc_cpus > 0 ? (uint32_t)r->alloc_cpus : 0;
 	x->min_nodes = r->min_nodes > 0 ? (uint32_t)r->min_nodes : 0;
 	x->part_factor = p ? p->priority_job_factor : 0;
 	x->tier = p ? p->priority_tier : 0;

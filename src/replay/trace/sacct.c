@@ -608,6 +608,7 @@ static int res_fields(sacct_reader *r, sacct_vals *v, tp_error *err)
 		return bad(r, err, "bad Priority", s);
 	x->req_cpus = count32(req_cpus >= 0 ? req_cpus : tres_cpus);
 	x->alloc_cpus = count32(alloc_cpus >= 0 ? alloc_cpus : v->ncpus);
+	x->tres_alloc_cpus = alloc_cpus >= 0 ? count32(alloc_cpus) : 0;
 	x->req_mem = mem >= 0 ? mem : tres_mem;
 	x->req_gpus = count32(rg);
 	x->alloc_gpus = count32(ag);

@@ -123,6 +123,7 @@ typedef enum tp_sacct_mem_per {
 typedef struct tp_sacct_res {
 	int32_t req_cpus;    /* ReqCPUS, else ReqTRES cpu= */
 	int32_t alloc_cpus;  /* AllocTRES cpu=, else NCPUS */
+	int32_t tres_alloc_cpus; /* AllocTRES cpu= alone, 0: not given */
 	int64_t req_mem;     /* MB: ReqMem, else ReqTRES mem= */
 	tp_sacct_mem_per mem_per;
 	int32_t req_gpus;    /* ReqTRES gres/gpu= */

@@ -1,12 +1,12 @@
 /*
- * tpl_compat.h (Slurm 22.05) - the names of Slurm's types that changed
- * between releases, and what the release's own plugins do that ours
- * follow, for the code shared by every release.  Its twin for
- * 24.11 is plugins/compat/24.11/tpl_compat.h; the build picks the one of
- * the release it builds for (-I plugins/compat/RELEASE).
+ * tpl_compat_2205.h (Slurm 22.05) - the names of Slurm's types that
+ * changed between releases, and what the release's own plugins do that
+ * ours follow, for the code shared by every release.  Its twin for 24.11
+ * is plugins/compat/tpl_compat_2411.h; plugins/compat/tpl_compat.h
+ * includes the one of the release it is compiled for.
  */
-#ifndef TPL_COMPAT_H
-#define TPL_COMPAT_H
+#ifndef TPL_COMPAT_2205_H
+#define TPL_COMPAT_2205_H
 
 #include "src/common/list.h"
 #include "src/common/log.h"

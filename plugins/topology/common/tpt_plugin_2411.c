@@ -1,5 +1,5 @@
 /*
- * tpt_plugin.c - Slurm 24.11's topology plugin operations, shared by
+ * tpt_plugin_2411.c - Slurm 24.11's topology plugin operations, shared by
  * topology/fattree and topology/torus; see tpt_ops.h.  26.05's are
  * tpt_plugin_2605.c.
  */

@@ -1,5 +1,5 @@
-/* tpl_select.c - a topology select plugin's own operations; see tpl_select.h. */
-#include "tpl_select.h"
+/* tps_select.c - a topology select plugin's own operations; see tps_select.h. */
+#include "tps_select.h"
 
 #include <dlfcn.h>
 #include <pthread.h>
@@ -10,11 +10,11 @@
 #include "src/common/run_in_daemon.h"
 #include "src/common/xstring.h"
 
-#include "tpl_delegate.h"
+#include "tps_delegate.h"
 #include "tpl_nodetable.h"
 
 /* One plugin per .so: this file is linked into each. */
-static const tpl_select_ops *const ops = &tpl_select_plugin;
+static const tps_select_ops *const ops = &tps_select_plugin;
 static pthread_mutex_t state_lock = PTHREAD_MUTEX_INITIALIZER;
 static bool active;          /* slurmctld with this SelectType */
 static tp_topo topo;         /* valid when active */
@@ -38,13 +38,13 @@ static int map_nodes(void)
 
 extern int init(void)
 {
-	if (tpl_linear_load(&tpl_delegate))
+	if (tps_linear_load(&tps_delegate))
 		return SLURM_ERROR;
 	if (!running_in_slurmctld() ||
 	    xstrcmp(slurm_conf.select_type, ops->plugin_type))
 		return SLURM_SUCCESS;
 	if (ops->load(&topo)) {
-		tpl_linear_unload(&tpl_delegate);
+		tps_linear_unload(&tps_delegate);
 		return SLURM_ERROR;
 	}
 	ctld_job_list = dlsym(RTLD_DEFAULT, "job_list");
@@ -65,13 +65,13 @@ extern int fini(void)
 		tp_topo_fini(&topo);
 	active = false;
 	slurm_mutex_unlock(&state_lock);
-	tpl_linear_unload(&tpl_delegate);
+	tps_linear_unload(&tps_delegate);
 	return SLURM_SUCCESS;
 }
 
 extern int select_p_node_init(void)
 {
-	int rc = tpl_delegate.ops.node_init();
+	int rc = tps_delegate.ops.node_init();
 
 	if (rc != SLURM_SUCCESS || !active)
 		return rc;
@@ -88,7 +88,7 @@ extern int select_p_node_init(void)
  */
 extern int select_p_reconfigure(void)
 {
-	int rc = tpl_delegate.ops.reconfigure();
+	int rc = tps_delegate.ops.reconfigure();
 	tp_topo fresh;
 
 	if (!active)
@@ -125,12 +125,12 @@ extern int select_p_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
 	int rc;
 
 	if (!active || !mapped)
-		return tpl_delegate.ops.job_test(job_ptr, bitmap, min_nodes,
+		return tps_delegate.ops.job_test(job_ptr, bitmap, min_nodes,
 						 max_nodes, req_nodes, mode,
 						 preemptees, preemptee_job_list,
 						 exc_core_bitmap);
 	slurm_mutex_lock(&state_lock);
-	tpl_ctx ctx = {
+	tps_ctx ctx = {
 		.plugin_type = ops->plugin_type,
 		.kind = topo.kind == TP_TOPO_TORUS ? "torus" : "tree",
 		.alloc = topo.alloc,
@@ -138,12 +138,12 @@ extern int select_p_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
 		.topo = &topo,
 		.describe = ops->describe,
 		.map = &nodemap,
-		.linear = &tpl_delegate,
+		.linear = &tps_delegate,
 		.job_list = ctld_job_list,
 		.strict = ops->strict,
 		.linear_chose = ops->linear_chose,
 	};
-	rc = tpl_job_test(&ctx, job_ptr, bitmap, min_nodes, max_nodes,
+	rc = tps_job_test(&ctx, job_ptr, bitmap, min_nodes, max_nodes,
 			  req_nodes, mode, preemptees, preemptee_job_list,
 			  exc_core_bitmap);
 	slurm_mutex_unlock(&state_lock);

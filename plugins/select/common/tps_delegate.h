@@ -1,22 +1,22 @@
 /*
- * tpl_delegate.h - the select operations a topology plugin leaves to
+ * tps_delegate.h - the select operations a topology plugin leaves to
  * select/linear.
  *
  * A topology select plugin decides only WHICH nodes a job gets
  * (select_p_job_test) and keeps its topology current (init, fini,
  * select_p_node_init, select_p_reconfigure); it defines those itself.
- * tpl_delegate.c defines the other 33 of Slurm 22.05's 36 select
+ * tps_delegate.c defines the other 33 of Slurm 22.05's 36 select
  * operations as plain calls into the delegate below, so every plugin
  * shares one copy of them.  Each plugin's .so gets its own instance
  * (the file is linked into each; -Bsymbolic binds its references there).
  */
-#ifndef TPL_DELEGATE_H
-#define TPL_DELEGATE_H
+#ifndef TPS_DELEGATE_H
+#define TPS_DELEGATE_H
 
-#include "tpl_linear.h"
+#include "tps_linear.h"
 
-/* This plugin's select/linear: loaded by its init() (tpl_linear_load),
+/* This plugin's select/linear: loaded by its init() (tps_linear_load),
  * unloaded by its fini(). */
-extern tpl_linear tpl_delegate;
+extern tps_linear tps_delegate;
 
 #endif

@@ -1,5 +1,5 @@
-/* tpl_linear.c - select/linear as the delegate; see tpl_linear.h. */
-#include "tpl_linear.h"
+/* tps_linear.c - select/linear as the delegate; see tps_linear.h. */
+#include "tps_linear.h"
 
 #include "src/common/log.h"
 
@@ -53,7 +53,7 @@ _Static_assert(sizeof(linear_syms) / sizeof(linear_syms[0]) ==
 	       sizeof(slurm_select_ops_t) / sizeof(void *),
 	       "linear_syms[] does not match slurm_select_ops_t");
 
-int tpl_linear_load(tpl_linear *l)
+int tps_linear_load(tps_linear *l)
 {
 	l->ctx = plugin_context_create("select", "select/linear",
 				       (void **)&l->ops, linear_syms,
@@ -66,7 +66,7 @@ int tpl_linear_load(tpl_linear *l)
 	return 0;
 }
 
-void tpl_linear_unload(tpl_linear *l)
+void tps_linear_unload(tps_linear *l)
 {
 	if (l->ctx)
 		plugin_context_destroy(l->ctx);

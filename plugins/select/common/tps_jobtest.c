@@ -1,5 +1,5 @@
 /*
- * tpl_jobtest.c - a topology select plugin's job_test; see tpl_jobtest.h.
+ * tps_jobtest.c - a topology select plugin's job_test; see tps_jobtest.h.
  *
  * When the allocator finds no placement on the candidates, the answer is
  * "no" (the job waits, or backfill tries a later time slot), so no other
@@ -15,7 +15,7 @@
  * preemption candidates itself: a placement on free and preemptable
  * nodes, whose preemptees select/linear names.
  */
-#include "tpl_jobtest.h"
+#include "tps_jobtest.h"
 
 #include <time.h>
 
@@ -30,7 +30,7 @@
 #include "model/job.h"
 #include "tpl_nodetable.h"
 
-const char *tpl_mode_name(uint16_t mode)
+const char *tps_mode_name(uint16_t mode)
 {
 	switch (mode & SELECT_MODE_BASE) {
 	case SELECT_MODE_RUN_NOW:
@@ -43,7 +43,7 @@ const char *tpl_mode_name(uint16_t mode)
 	return "other";
 }
 
-static int linear_test(tpl_ctx *c, job_record_t *job_ptr, bitstr_t *bitmap,
+static int linear_test(tps_ctx *c, job_record_t *job_ptr, bitstr_t *bitmap,
 		       uint32_t min_nodes, uint32_t max_nodes,
 		       uint32_t req_nodes, uint16_t mode, List preemptees,
 		       List *preemptee_job_list, bitstr_t *exc_core_bitmap)
@@ -79,7 +79,7 @@ static bool node_busy(const node_record_t *n)
 }
 
 /* Keep in `s` only the nodes no job holds now. */
-static void drop_busy(tpl_ctx *c, tp_nodeset *s)
+static void drop_busy(tps_ctx *c, tp_nodeset *s)
 {
 	for (int j = tp_nodeset_next(s, 0); j >= 0; j = tp_nodeset_next(s, j + 1)) {
 		int i = c->map->to_slurm[j];
@@ -106,7 +106,7 @@ static int add_release(releases *r, int ntopo)
 	return tp_nodeset_init(&r->sets[r->n], ntopo);
 }
 
-static void collect_releases(tpl_ctx *c, const tp_nodeset *usable,
+static void collect_releases(tps_ctx *c, const tp_nodeset *usable,
 			     time_t now, releases *r)
 {
 	job_record_t *j;
@@ -147,7 +147,7 @@ static void free_releases(releases *r)
 	xfree(r->sets);
 }
 
-static void log_placement(tpl_ctx *c, job_record_t *job_ptr, uint16_t mode,
+static void log_placement(tps_ctx *c, job_record_t *job_ptr, uint16_t mode,
 			  bitstr_t *bitmap, int64_t when, int requested,
 			  const char *range)
 {
@@ -166,29 +166,29 @@ static void log_placement(tpl_ctx *c, job_record_t *job_ptr, uint16_t mode,
 
 	if (slurm_conf.debug_flags & DEBUG_FLAG_SELECT_TYPE)
 		log_flag(SELECT_TYPE, "%s: %pJ %s: nodes=%d (of %s) %s NodeList=%s allocator=%s%s%s",
-			 c->plugin_type, job_ptr, tpl_mode_name(mode), nodes,
+			 c->plugin_type, job_ptr, tps_mode_name(mode), nodes,
 			 range, desc, names, c->alloc_name,
 			 when > 0 ? " after-releases" : "", start);
 	else if ((mode & SELECT_MODE_BASE) == SELECT_MODE_RUN_NOW)
 		debug("%s: %pJ %s: nodes=%d %s NodeList=%s", c->plugin_type,
-		      job_ptr, tpl_mode_name(mode), nodes, desc, names);
+		      job_ptr, tps_mode_name(mode), nodes, desc, names);
 	else
 		debug2("%s: %pJ %s: nodes=%d %s NodeList=%s%s",
-		       c->plugin_type, job_ptr, tpl_mode_name(mode), nodes,
+		       c->plugin_type, job_ptr, tps_mode_name(mode), nodes,
 		       desc, names, start);
 	xfree(names);
 	tp_nodeset_fini(&got);
 }
 
-static void log_linear(tpl_ctx *c, job_record_t *job_ptr, uint16_t mode,
+static void log_linear(tps_ctx *c, job_record_t *job_ptr, uint16_t mode,
 		       const char *why)
 {
 	if (slurm_conf.debug_flags & DEBUG_FLAG_SELECT_TYPE)
 		log_flag(SELECT_TYPE, "%s: %pJ %s: %s: select/linear chooses",
-			 c->plugin_type, job_ptr, tpl_mode_name(mode), why);
+			 c->plugin_type, job_ptr, tps_mode_name(mode), why);
 	else
 		debug2("%s: %pJ %s: %s: select/linear chooses",
-		       c->plugin_type, job_ptr, tpl_mode_name(mode), why);
+		       c->plugin_type, job_ptr, tps_mode_name(mode), why);
 }
 
 /* select/linear's own choice, reported to the plugin when it succeeds.
@@ -196,7 +196,7 @@ static void log_linear(tpl_ctx *c, job_record_t *job_ptr, uint16_t mode,
  * release's rule says (TPL_OUTSIDE_RULE: 22.05's select/linear with
  * topology/tree never gives them to a job), whatever TopologyPlugin is;
  * so does every fabric but one (tpl_keep_one_fabric). */
-static int linear_choice(tpl_ctx *c, const char *why, job_record_t *job_ptr,
+static int linear_choice(tps_ctx *c, const char *why, job_record_t *job_ptr,
 			 bitstr_t *bitmap, uint32_t min_nodes,
 			 uint32_t max_nodes, uint32_t req_nodes,
 			 uint16_t mode, List preemptees,
@@ -213,7 +213,7 @@ static int linear_choice(tpl_ctx *c, const char *why, job_record_t *job_ptr,
 					job_ptr->details ? job_ptr->details->req_node_bitmap : NULL,
 					bitmap)) {
 			debug2("%s: %pJ %s: no fabric of the tree holds it: the job waits",
-			       c->plugin_type, job_ptr, tpl_mode_name(mode));
+			       c->plugin_type, job_ptr, tps_mode_name(mode));
 			return EINVAL;
 		}
 	}
@@ -232,7 +232,7 @@ static int linear_choice(tpl_ctx *c, const char *why, job_record_t *job_ptr,
  * nodes; WILL_RUN: sched/backfill tries its next time slot), otherwise
  * the reason select/linear decides instead (never when strict).
  */
-static const char *fallback_reason(tpl_ctx *c, job_record_t *job_ptr,
+static const char *fallback_reason(tps_ctx *c, job_record_t *job_ptr,
 				   bitstr_t *bitmap, int lo, int hi,
 				   int max_nodes, uint16_t mode,
 				   List preemptees, char *buf, size_t len)
@@ -270,7 +270,7 @@ static const char *fallback_reason(tpl_ctx *c, job_record_t *job_ptr,
  * min_nodes of a range that fit under one switch.  If linear refuses,
  * its own choice on the original candidates and counts (strict: "no").
  */
-static int narrowed_test(tpl_ctx *c, const tp_nodeset *chosen, int k,
+static int narrowed_test(tps_ctx *c, const tp_nodeset *chosen, int k,
 			 int requested, int64_t when, const char *range,
 			 job_record_t *job_ptr, bitstr_t *bitmap,
 			 uint32_t min_nodes, uint32_t max_nodes,
@@ -289,11 +289,11 @@ static int narrowed_test(tpl_ctx *c, const tp_nodeset *chosen, int k,
 		bit_copybits(bitmap, orig);
 		if (slurm_conf.debug_flags & DEBUG_FLAG_SELECT_TYPE)
 			log_flag(SELECT_TYPE, "%s: %pJ %s: select/linear refused the %s placement (CPU, memory or node limits): the job waits",
-				 c->plugin_type, job_ptr, tpl_mode_name(mode),
+				 c->plugin_type, job_ptr, tps_mode_name(mode),
 				 c->kind);
 		else
 			debug2("%s: %pJ %s: select/linear refused the %s placement (CPU, memory or node limits): the job waits",
-			       c->plugin_type, job_ptr, tpl_mode_name(mode),
+			       c->plugin_type, job_ptr, tps_mode_name(mode),
 			       c->kind);
 		rc = SLURM_ERROR;
 	} else {
@@ -312,7 +312,7 @@ static int narrowed_test(tpl_ctx *c, const tp_nodeset *chosen, int k,
 /* A strict allocator's RUN_NOW answer when Slurm's preemption offers
  * candidates (PreemptType): a placement on the candidate nodes that are
  * free or held by preemptable jobs; its node count, or -1. */
-static int place_preempting(tpl_ctx *c, bitstr_t *bitmap, List preemptees,
+static int place_preempting(tps_ctx *c, bitstr_t *bitmap, List preemptees,
 			    int lo, int hi, int cap, uint16_t mode,
 			    tp_nodeset *chosen)
 {
@@ -359,7 +359,7 @@ static int place_preempting(tpl_ctx *c, bitstr_t *bitmap, List preemptees,
 /* The allocator's answer for `mode`: node count placed (into `chosen`),
  * or -1.  *when: 0, or the release time WILL_RUN needed.  Placements stay
  * within the job's max_nodes (0: none). */
-static int place_for_mode(tpl_ctx *c, uint16_t mode, tp_nodeset *usable,
+static int place_for_mode(tps_ctx *c, uint16_t mode, tp_nodeset *usable,
 			  int lo, int hi, int max_nodes, tp_nodeset *chosen,
 			  int64_t *when)
 {
@@ -391,7 +391,7 @@ static int place_for_mode(tpl_ctx *c, uint16_t mode, tp_nodeset *usable,
 	return k;
 }
 
-int tpl_job_test(tpl_ctx *c, job_record_t *job_ptr, bitstr_t *bitmap,
+int tps_job_test(tps_ctx *c, job_record_t *job_ptr, bitstr_t *bitmap,
 		 uint32_t min_nodes, uint32_t max_nodes, uint32_t req_nodes,
 		 uint16_t mode, List preemptees, List *preemptee_job_list,
 		 bitstr_t *exc_core_bitmap)
@@ -436,7 +436,7 @@ int tpl_job_test(tpl_ctx *c, job_record_t *job_ptr, bitstr_t *bitmap,
 	int got = k >= 0 ? tp_nodeset_count(&chosen) : -1;
 	if (got > 0 && max_nodes && (uint32_t)got > max_nodes) {
 		debug2("%s: %pJ %s: the placement of %d nodes exceeds the job's maximum of %u nodes",
-		       c->plugin_type, job_ptr, tpl_mode_name(mode), got,
+		       c->plugin_type, job_ptr, tps_mode_name(mode), got,
 		       max_nodes);
 		k = got = -1;
 	}
@@ -466,7 +466,7 @@ int tpl_job_test(tpl_ctx *c, job_record_t *job_ptr, bitstr_t *bitmap,
 					   sizeof(why_buf)))) {
 		/* A placement may exist once nodes free up: not here. */
 		debug3("%s: %pJ %s: no placement of %d-%d nodes on these nodes",
-		       c->plugin_type, job_ptr, tpl_mode_name(mode), lo, hi);
+		       c->plugin_type, job_ptr, tps_mode_name(mode), lo, hi);
 		rc = EINVAL;
 	} else {
 		rc = linear_choice(c, why, job_ptr, bitmap, min_nodes,

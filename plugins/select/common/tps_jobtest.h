@@ -1,5 +1,5 @@
 /*
- * tpl_jobtest.h - select_p_job_test of a topology select plugin: a core
+ * tps_jobtest.h - select_p_job_test of a topology select plugin: a core
  * allocator chooses the nodes, select/linear is handed exactly those and
  * does the bookkeeping.  The rules in prose: select_fattree(5),
  * select_torus(5).
@@ -14,8 +14,8 @@
  * with k as the job's node count (an allocator may give more nodes than
  * asked, e.g. a torus box with transit nodes: the job gets all of them).
  */
-#ifndef TPL_JOBTEST_H
-#define TPL_JOBTEST_H
+#ifndef TPS_JOBTEST_H
+#define TPS_JOBTEST_H
 
 #include "config.h"
 
@@ -32,12 +32,12 @@
 #include "alloc/alloc.h"
 #include "base/nodeset.h"
 #include "machine/describe.h"
-#include "tpl_linear.h"
+#include "tps_linear.h"
 #include "tpl_nodemap.h"
 
 
 /* Everything job_test needs; owned by the plugin. */
-typedef struct tpl_ctx {
+typedef struct tps_ctx {
 	const char *plugin_type;  /* log tag, "select/NAME" */
 	const char *kind;         /* "tree", "torus": "the tree allocator" */
 	tp_alloc *alloc;          /* the core allocator deciding placements */
@@ -45,7 +45,7 @@ typedef struct tpl_ctx {
 	const void *topo;         /* handed to describe */
 	tp_describe_fn describe;
 	tpl_nodemap *map;         /* Slurm <-> topology indices */
-	tpl_linear *linear;       /* the delegate */
+	tps_linear *linear;       /* the delegate */
 	List *job_list;           /* slurmctld's job_list (dlsym), or NULL */
 	/*
 	 * false: when the allocator cannot place a job even on every node it
@@ -60,16 +60,16 @@ typedef struct tpl_ctx {
 	bool strict;
 	/* Optional: after select/linear chose nodes itself with success
 	 * (e.g. to log whether they still form a box).  NULL: nothing. */
-	void (*linear_chose)(const struct tpl_ctx *c, job_record_t *job_ptr,
+	void (*linear_chose)(const struct tps_ctx *c, job_record_t *job_ptr,
 			     uint16_t mode, bitstr_t *bitmap);
-} tpl_ctx;
+} tps_ctx;
 
-int tpl_job_test(tpl_ctx *c, job_record_t *job_ptr, bitstr_t *bitmap,
+int tps_job_test(tps_ctx *c, job_record_t *job_ptr, bitstr_t *bitmap,
 		 uint32_t min_nodes, uint32_t max_nodes, uint32_t req_nodes,
 		 uint16_t mode, List preemptee_candidates,
 		 List *preemptee_job_list, bitstr_t *exc_core_bitmap);
 
 /* "RUN_NOW", "TEST_ONLY", "WILL_RUN" or "other" (for logs). */
-const char *tpl_mode_name(uint16_t mode);
+const char *tps_mode_name(uint16_t mode);
 
 #endif

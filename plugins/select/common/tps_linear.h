@@ -1,5 +1,5 @@
 /*
- * tpl_linear.h - Slurm's select/linear as the bookkeeping delegate.
+ * tps_linear.h - Slurm's select/linear as the bookkeeping delegate.
  *
  * A topology select plugin only decides WHICH nodes a job gets; everything
  * else a select plugin does (per-node usage records, node/job info packing
@@ -7,8 +7,8 @@
  * through its own symbols in its own .so.  Whole nodes are linear's unit,
  * which is also the unit of the core allocators.
  */
-#ifndef TPL_LINEAR_H
-#define TPL_LINEAR_H
+#ifndef TPS_LINEAR_H
+#define TPS_LINEAR_H
 
 #include "config.h"
 
@@ -18,14 +18,14 @@
 #include "src/common/plugin.h"
 #include "src/common/select.h"
 
-typedef struct tpl_linear {
+typedef struct tps_linear {
 	plugin_context_t *ctx;
 	slurm_select_ops_t ops;
-} tpl_linear;
+} tps_linear;
 
 /* Load select/linear from PluginDir (its init() runs; loading it twice in
  * one process is harmless: dlopen returns the same object).  0 or -1. */
-int tpl_linear_load(tpl_linear *l);
-void tpl_linear_unload(tpl_linear *l);
+int tps_linear_load(tps_linear *l);
+void tps_linear_unload(tps_linear *l);
 
 #endif
