@@ -5,6 +5,7 @@
  * clusters, and tp_driver_rhythm_pass. */
 #include "check_util.h"
 
+#include <limits.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -77,6 +78,30 @@ START_TEST(test_next_multiple)
 	ck_assert_int_eq(tp_rhythm_next(30, 30), 60);
 	ck_assert_int_eq(tp_rhythm_next(-1, 30), 0);
 	ck_assert(tp_rhythm_next(5, -1) == INT64_MAX);
+}
+END_TEST
+
+START_TEST(test_scheduler_types)
+{
+	tp_error err = { { 0 } };
+	tp_rhythm r = tp_rhythm_defaults();
+	ck_assert_int_eq(tp_rhythm_scheduler(&r, "sched/backfill", 0, &err), 0);
+	ck_assert_int_eq(r.bf_interval, 30);
+	ck_assert_int_eq(tp_rhythm_scheduler(&r, "SCHED/BUILTIN", 0, &err), 0);
+	ck_assert_int_eq(r.bf_interval, -1);
+	r = tp_rhythm_defaults();
+	r.sched_interval = -1;
+	ck_assert_int_eq(tp_rhythm_scheduler(&r, "sched/topo", 5, &err), 0);
+	ck_assert_int_eq(r.bf_interval, 5);
+	ck_assert_int_eq(r.bf_max_job_test, INT_MAX);
+	ck_assert_int_eq(r.bf_max_job_user, 0);
+	ck_assert(r.bf_window == INT64_MAX);
+	r = tp_rhythm_defaults();
+	r.sched_interval = -1;
+	ck_assert_int_eq(tp_rhythm_scheduler(&r, "sched/builtin", 0, &err), -1);
+	ck_assert_msg(strstr(err.msg, "no scheduler would start a job"), "%s", err.msg);
+	ck_assert_int_eq(tp_rhythm_scheduler(&r, "sched/other", 0, &err), -1);
+	ck_assert_msg(strstr(err.msg, "sched/other"), "%s", err.msg);
 }
 END_TEST
 
@@ -358,6 +383,28 @@ START_TEST(test_driver_rhythm_pass)
 }
 END_TEST
 
+/* sched_interval=-1: no main pass at all, even for a job that fits now
+ * (slurmctld's schedule() returns at once); the backfill pass starts it. */
+START_TEST(test_driver_main_off)
+{
+	for (int off = 0; off <= 1; off++) {
+		world w;
+		tp_policy *p = easy();
+		world_init(&w, false);
+		queue(&w, 0, 2, 10, 0, 0);
+		tp_rhythm r = tp_rhythm_defaults();
+		if (off)
+			r.sched_interval = -1;
+		ck_assert_int_eq(tp_driver_rhythm_pass(p, &w.c, &r, true, false), 0);
+		ck_assert_int_eq(w.c.nstarts, off ? 0 : 1);
+		ck_assert_int_eq(tp_driver_rhythm_pass(p, &w.c, &r, false, true), 0);
+		ck_assert_int_eq(w.c.nstarts, off ? 1 : 0);
+		tp_policy_destroy(p);
+		world_fini(&w);
+	}
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("rhythm");
@@ -366,6 +413,7 @@ int main(void)
 	tcase_add_test(tc, test_parse_keys);
 	tcase_add_test(tc, test_parse_refuses_out_of_range);
 	tcase_add_test(tc, test_next_multiple);
+	tcase_add_test(tc, test_scheduler_types);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("main");
 	tcase_add_test(tc, test_main_depth);
@@ -379,6 +427,7 @@ int main(void)
 	tcase_add_test(tc, test_backfill_max_job_part);
 	tcase_add_test(tc, test_backfill_window);
 	tcase_add_test(tc, test_driver_rhythm_pass);
+	tcase_add_test(tc, test_driver_main_off);
 	suite_add_tcase(s, tc);
 	return tp_check_run(s);
 }

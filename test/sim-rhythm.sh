@@ -12,10 +12,11 @@
 # shellcheck source=test/sim-lib.sh
 . "$(dirname "$0")/sim-lib.sh"
 
-conf() { # SCHEDULERPARAMETERS ("": no such line)
+conf() { # SCHEDULERPARAMETERS ("": no such line); SCHEDTYPE: SchedulerType
 	cat <<EOF2
 ClusterName=t
 PriorityType=priority/basic
+${SCHEDTYPE:+SchedulerType=$SCHEDTYPE}
 ${1:+SchedulerParameters=$1}
 NodeName=n[1-4] CPUs=1
 PartitionName=p Nodes=n[1-4] Default=YES MaxTime=1-0
@@ -56,7 +57,8 @@ if run slow bf_interval=600; then ok; else bad "bf_interval=600: $(cat "$tmp/slo
 expect slow 3 600 "bf_interval=600"
 expect slow 4 600 "bf_interval=600"
 expect slow 2 1000 "bf_interval=600"
-has "$tmp/slow.err" "scheduler: main pass at every event over default_queue_depth=100 jobs, over the whole queue every sched_interval=60 s; --policy easy's backfill pass every bf_interval=600 s over bf_max_job_test=500 jobs" "the rhythm said"
+has "$tmp/slow.err" "scheduler: sched/backfill: main pass at every event over default_queue_depth=100 jobs, over the whole queue every sched_interval=60 s" "the main pass said"
+has "$tmp/slow.err" "scheduler: sched/backfill: --policy easy's backfill pass every bf_interval=600 s over bf_max_job_test=500 jobs" "the backfill pass said"
 # --rhythm slurm is the default with the site model
 run slow2 bf_interval=600 --rhythm slurm
 cmp -s "$tmp/slow.csv" "$tmp/slow2.csv" && ok || bad "--rhythm slurm differs from the default"
@@ -80,6 +82,35 @@ sed -i 's/|a|uc|/|a|ub|/' "$tmp/jobs.sacct"
 run user1b bf_max_job_user=1
 expect user1b 3 30 "bf_max_job_user=1, jobs 3 and 4 of one user"
 expect user1b 4 60 "bf_max_job_user=1, jobs 3 and 4 of one user"
+
+# sched_interval=-1: slurmctld's schedule() returns at once, so only the
+# backfill pass (every 30 s) starts jobs: job 1 at 0, 3 and 4 at 30.
+run nomain sched_interval=-1
+expect nomain 1 0 "sched_interval=-1"
+expect nomain 3 30 "sched_interval=-1"
+has "$tmp/nomain.err" "scheduler: sched/backfill: slurmctld's main pass off \(sched_interval=-1\)" "main pass off said"
+# sched/topo: the policy's pass every topo_period over the whole queue
+# (jobs 3 and 4, submitted at 20, at the next multiple of 7: 21; job 2
+# after job 1's end at 1000, at 1001); its default period (1 s) starts
+# 3 and 4 at 20.
+SCHEDTYPE=sched/topo run topo7 sched_interval=-1,topo_period=7
+expect topo7 3 21 "sched/topo, topo_period=7"
+expect topo7 4 21 "sched/topo, topo_period=7"
+expect topo7 2 1001 "sched/topo, topo_period=7: job 1 ends at 1000, the next pass is at 1001"
+has "$tmp/topo7.err" "scheduler: sched/topo: --policy easy's pass every topo_period=7 s over the whole queue" "sched/topo's pass said"
+SCHEDTYPE=sched/topo run topo1 sched_interval=-1
+expect topo1 3 20 "sched/topo, default topo_period"
+SCHEDTYPE=sched/topo run topobad sched_interval=-1,topo_period=0 && bad "topo_period=0 accepted"
+has "$tmp/topobad.err" "topobad.conf: .*topo_period" "topo_period=0 named"
+# sched/builtin: no backfill; the main scheduler stops at job 2, so 3
+# and 4 start after it (1100).
+SCHEDTYPE=sched/builtin run builtin ""
+expect builtin 3 1100 "sched/builtin"
+has "$tmp/builtin.err" "scheduler: sched/builtin: no backfill pass" "no backfill said"
+SCHEDTYPE=sched/builtin run never sched_interval=-1 && bad "sched/builtin with sched_interval=-1 accepted"
+has "$tmp/never.err" "never.conf: SchedulerType=sched/builtin with SchedulerParameters sched_interval=-1: no scheduler would start a job" "a replay no job starts in refused"
+SCHEDTYPE=sched/fancy run fancy "" && bad "SchedulerType=sched/fancy accepted"
+has "$tmp/fancy.err" "fancy.conf: SchedulerType=sched/fancy: expected sched/backfill, sched/builtin or sched/topo" "unknown SchedulerType named"
 
 # Bad values: an error naming the file and the value, no replay.
 run bad1 bf_interval=0 && bad "bf_interval=0 accepted"

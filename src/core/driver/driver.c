@@ -69,7 +69,7 @@ int tp_driver_rhythm_pass(tp_policy *p, tp_cluster *c, const tp_rhythm *r,
 	c->resv_job = NULL;
 	c->resv_time = 0;
 	p->stats.passes++;
-	if (tp_rhythm_main(c, r, full) < 0 ||
+	if ((r->sched_interval >= 0 && tp_rhythm_main(c, r, full) < 0) ||
 	    (backfill && c->nqueue && tp_rhythm_backfill(p, c, r)))
 		return -1;
 	/* the main pass's starts and the window's count too */

@@ -74,8 +74,8 @@ void tp_driver_pass(tp_policy *p, tp_cluster *c);
 
 /* One moment of Slurm's scheduler rhythm (policy/rhythm.h) at c->now,
  * instead of tp_driver_pass: forget the previous starts and reservation,
- * run the main scheduler's pass (over the whole queue when `full`: its
- * periodic pass is due), then, when the driver says the backfill
+ * run the main scheduler's pass unless sched_interval is -1 (over the
+ * whole queue when `full`: its periodic pass is due), then, when the driver says the backfill
  * scheduler is due, the backfill pass (policy p's, over the jobs it
  * tests); the starts of both are in c->starts.  0, or -1 on ENOMEM. */
 int tp_driver_rhythm_pass(tp_policy *p, tp_cluster *c, const tp_rhythm *r,

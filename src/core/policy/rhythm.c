@@ -80,6 +80,26 @@ int tp_rhythm_parse(tp_rhythm *r, const char *sched_params, tp_error *err)
 	return 0;
 }
 
+int tp_rhythm_scheduler(tp_rhythm *r, const char *sched_type,
+			int topo_period, tp_error *err)
+{
+	if (!strcasecmp(sched_type, "sched/builtin")) {
+		r->bf_interval = -1;
+	} else if (!strcasecmp(sched_type, "sched/topo")) {
+		r->bf_interval = topo_period;
+		r->bf_max_job_test = INT_MAX;
+		r->bf_max_job_user = r->bf_max_job_part = 0;
+		r->bf_window = INT64_MAX;
+	} else if (strcasecmp(sched_type, "sched/backfill")) {
+		return tp_errorf(err, "SchedulerType=%s: expected sched/backfill, sched/builtin or sched/topo",
+				 sched_type);
+	}
+	if (r->sched_interval < 0 && r->bf_interval < 0)
+		return tp_errorf(err, "SchedulerType=%s with SchedulerParameters sched_interval=-1: no scheduler would start a job",
+				 sched_type);
+	return 0;
+}
+
 int64_t tp_rhythm_next(int64_t now, int64_t period)
 {
 	if (period <= 0)
@@ -185,12 +205,20 @@ static int *count_of(int32_t *ids, int *counts, size_t *n, int32_t id)
 	return &counts[(*n)++];
 }
 
+/* How many jobs backfill may test now: bf_max_job_test, at most the
+ * queue (sched/topo's pass has no limit). */
+static size_t tested_max(const tp_cluster *c, const tp_rhythm *r)
+{
+	size_t max = (size_t)r->bf_max_job_test;
+	return max < c->nqueue ? max : c->nqueue;
+}
+
 /* Marks in `tested` (one per queue entry) the jobs backfill tests; their
- * number.  The tables hold up to bf_max_job_test entries each. */
+ * number.  The tables hold up to tested_max() entries each. */
 static size_t pick_tested(const tp_cluster *c, const tp_rhythm *r,
 			  bool *tested, int32_t *ids, int *counts)
 {
-	size_t n = 0, nusers = 0, nparts = 0, max = (size_t)r->bf_max_job_test;
+	size_t n = 0, nusers = 0, nparts = 0, max = tested_max(c, r);
 	int32_t *pids = ids + max;
 	int *pcounts = counts + max;
 	for (size_t i = 0; i < c->nqueue && n < max; i++) {
@@ -227,7 +255,8 @@ static void restore_queue(tp_cluster *c, tp_job **all, const bool *tested,
 /* Beyond the window the head gets no reservation: whatever fits starts. */
 static int outside_window(tp_cluster *c, const tp_rhythm *r)
 {
-	if (!c->resv_job || c->resv_time <= c->now + r->bf_window)
+	if (!c->resv_job || r->bf_window == INT64_MAX ||
+	    c->resv_time <= c->now + r->bf_window)
 		return 0;
 	c->resv_job = NULL;
 	c->resv_time = 0;
@@ -236,7 +265,7 @@ static int outside_window(tp_cluster *c, const tp_rhythm *r)
 
 int tp_rhythm_backfill(tp_policy *p, tp_cluster *c, const tp_rhythm *r)
 {
-	size_t n = c->nqueue, max = (size_t)r->bf_max_job_test;
+	size_t n = c->nqueue, max = tested_max(c, r);
 	tp_job **all = malloc((n ? n : 1) * sizeof(*all));
 	bool *tested = calloc(n ? n : 1, sizeof(*tested));
 	int32_t *ids = malloc(2 * (max ? max : 1) * sizeof(*ids));

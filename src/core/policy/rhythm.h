@@ -25,8 +25,9 @@
 #include "model/cluster.h"
 #include "policy/policy.h"
 
-/* -1: never (sched_interval=-1: only at events; bf_interval=-1: no
- * backfill); 0 for a per-user or per-partition limit: none. */
+/* -1: never (sched_interval=-1: no main scheduler at all, as slurmctld's
+ * schedule() returns at once; bf_interval=-1: no backfill pass); 0 for a
+ * per-user or per-partition limit: none. */
 typedef struct tp_rhythm {
 	int64_t sched_interval;  /* s, Slurm's default 60 */
 	int default_queue_depth; /* jobs, 100 */
@@ -44,6 +45,16 @@ tp_rhythm tp_rhythm_defaults(void);
  * KEY=VALUE, keys case-insensitive, other keys left alone) over *r.
  * 0, or -1 with err naming the key and value out of Slurm's range. */
 int tp_rhythm_parse(tp_rhythm *r, const char *sched_params, tp_error *err);
+
+/* The passes of slurmctld's scheduler plugin over *r (read from
+ * SchedulerParameters): sched/backfill keeps them; sched/builtin has no
+ * backfill pass; sched/topo runs the policy's pass every `topo_period`
+ * seconds over the whole queue with no window (the plugin's agent), the
+ * main scheduler as its sched_interval says (the plugin asks for -1).
+ * 0, or -1 with err when no pass would ever start a job (sched/builtin
+ * with sched_interval=-1) or the name is none of the three. */
+int tp_rhythm_scheduler(tp_rhythm *r, const char *sched_type,
+			int topo_period, tp_error *err);
 
 /* The main scheduler's pass: the first default_queue_depth queued jobs
  * (every queued job when `full`, the periodic pass) in order; each starts if it can be placed now, else its partition

@@ -18,6 +18,7 @@
 
 #include "alloc/alloc.h"
 #include "policy/policy.h"
+#include "policy/limits.h"
 #include "policy/rhythm.h"
 #include "priority/order.h"
 #include "rtmodel/rtmodel.h"
@@ -92,6 +93,10 @@ typedef struct tp_engine_opts {
 	 * runs, until both have looked at the queue) those multiples are
 	 * events too. */
 	const tp_rhythm *rhythm;
+	/* QOS limits (policy/limits.h); NULL: none.  Before every pass the
+	 * queued jobs are asked in queue order; a job held sits the pass out
+	 * in its place.  Every start and end is charged to it. */
+	tp_limits *limits;
 } tp_engine_opts;
 
 typedef struct tp_sim_result {

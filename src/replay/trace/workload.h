@@ -36,6 +36,9 @@ typedef struct tp_wjob {
 	/* The site's partition and user (tp_job.part, .user), 0 when
 	 * unknown. */
 	int32_t part, user;
+	/* Its QOS and CPUs (tp_job.qos, .cpus): set with QOS limits. */
+	int32_t qos;
+	int64_t cpus;
 } tp_wjob;
 
 typedef struct tp_workload_skips {
