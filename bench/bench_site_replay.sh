@@ -6,8 +6,9 @@
 # (arrival order, every partition on one machine, whole nodes), with
 # slurm.conf's priority/multifactor (each job on its partition's nodes,
 # the shared partition's jobs sharing nodes by CPUs, memory and GPUs),
-# the same with whole nodes (--whole-nodes), and with multifactor and
-# Fair Tree over sacctmgr's associations.  Prints wall
+# the same with whole nodes (--whole-nodes), with a pass at every event
+# instead of Slurm's scheduler rhythm (--rhythm every-event), and with
+# multifactor and Fair Tree over sacctmgr's associations.  Prints wall
 # seconds and peak RSS of each; asserts nothing (a benchmark, not a test).
 set -euo pipefail
 b=$(cd "$1" && pwd)
@@ -30,5 +31,6 @@ row() { # LABEL ARGS...
 row "no site model" --nodes "$nodes"
 row "site, multifactor" --slurm-conf "$out/slurm.conf"
 row "site, multifactor, whole nodes" --slurm-conf "$out/slurm.conf" --whole-nodes
+row "site, multifactor, every event" --slurm-conf "$out/slurm.conf" --rhythm every-event
 row "site, multifactor + fairshare" --slurm-conf "$out/slurm.conf" \
 	--sacctmgr "$out/sacctmgr.txt"

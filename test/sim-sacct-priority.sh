@@ -73,7 +73,7 @@ start() { # CSV ID: the job's simulated start
 if run mf --sacct "$tmp/ua.sacct" --slurm-conf "$tmp/mf.conf" --sacctmgr "$tmp/assoc.txt" \
 	--sprio-out "$tmp/sprio.csv" --sprio-at 3300; then ok; else bad "multifactor: $(cat "$tmp/mf.err")"; fi
 has "$tmp/mf.err" "priority: priority/multifactor .* recalculated every 300 s, Fair Tree" "model named"
-has "$tmp/mf.err" "SchedulerParameters=bf_interval=60,bf_max_job_test=100 is not modelled: the policy --policy fcfs runs at every event" "scheduler rhythm not modelled, said"
+has "$tmp/mf.err" "scheduler: sched/backfill: --policy .* every bf_interval=60 s over bf_max_job_test=100 jobs" "scheduler rhythm from SchedulerParameters, said"
 [ "$(start "$tmp/mf.csv" 12)" = 10800 ] && ok || bad "job 12 at $(start "$tmp/mf.csv" 12), not 10800"
 [ "$(start "$tmp/mf.csv" 11)" = 10900 ] && ok || bad "job 11 at $(start "$tmp/mf.csv" 11), not 10900"
 # the same with the usage in ub's history: 11 first

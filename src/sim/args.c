@@ -31,7 +31,7 @@ enum {
 	OPT_BATSIM_CSV, OPT_SWF_OUT, OPT_RUNTIME_MODEL, OPT_VERSION, OPT_FRAG_CSV,
 	OPT_ALLOW_EMPTY,
 	OPT_SACCTMGR, OPT_SPRIO_OUT, OPT_SPRIO_AT, OPT_QOS, OPT_USAGE,
-	OPT_WHOLE_NODES,
+	OPT_WHOLE_NODES, OPT_RHYTHM,
 	OPT_SETTING = 1024, /* + index in tp_settings_table */
 };
 
@@ -44,6 +44,7 @@ static const struct option fixed_opts[] = {
 	{ "qos", required_argument, NULL, OPT_QOS },
 	{ "usage", required_argument, NULL, OPT_USAGE },
 	{ "whole-nodes", no_argument, NULL, OPT_WHOLE_NODES },
+	{ "rhythm", required_argument, NULL, OPT_RHYTHM },
 	{ "sprio-out", required_argument, NULL, OPT_SPRIO_OUT },
 	{ "sprio-at", required_argument, NULL, OPT_SPRIO_AT },
 	{ "scale-sizes", required_argument, NULL, OPT_SCALE_SIZES },
@@ -140,7 +141,7 @@ void sim_usage(FILE *fp)
 {
 	fprintf(fp, "usage: toposim {--workload FILE | --sacct FILE} --policy NAME [settings]\n"
 		"               [--partition NAME [--slurm-conf FILE]] [--scale-sizes F] [--load F]\n"
-		"               [--sacct FILE --slurm-conf FILE [--sacctmgr FILE] [--qos FILE] [--usage replayed|recorded] [--sprio-out OUT --sprio-at T,...] [--whole-nodes]]\n"
+		"               [--sacct FILE --slurm-conf FILE [--sacctmgr FILE] [--qos FILE] [--usage replayed|recorded] [--sprio-out OUT --sprio-at T,...] [--whole-nodes] [--rhythm slurm|every-event]]\n"
 		"               [--nodes N [--outside-rule never|one-node]] [--ppn P] [--alloc NAME]\n"
 		"               [--topology FILE [--fattree-conf FILE] | --torus FILE [--base-shapes canonical|all]]\n"
 		"               [--jobs FIRST:COUNT | --windows K:LEN:SEED | --windows LEN@I1,I2,...]\n"
@@ -304,6 +305,13 @@ static int parse_value(tp_cli *cl, sim_config *c, int o, const char *arg)
 		else if (strcmp(arg, "replayed"))
 			return tp_cli_fail(cl, "--usage: '%s' is neither replayed nor recorded", arg);
 		return 0;
+	case OPT_RHYTHM:
+		if (!strcmp(arg, "every-event"))
+			c->every_event = true;
+		else if (strcmp(arg, "slurm"))
+			return tp_cli_fail(cl, "--rhythm: '%s' is neither slurm nor every-event", arg);
+		c->rhythm_given = true;
+		return 0;
 	case OPT_SPRIO_OUT: c->sprio_out = arg; return 0;
 	case OPT_SPRIO_AT: c->sprio_at = arg; return 0;
 	case 'p': return set_setting(cl, c, 0, arg);
@@ -422,6 +430,8 @@ static int check_sacct(tp_cli *cl, sim_config *c)
 		return tp_cli_fail(cl, "--slurm-conf gives a partition's nodes: it needs --partition NAME");
 	if ((c->sacctmgr || c->qos || c->sprio_out || c->usage_recorded) && !(c->sacct && c->slurm_conf))
 		return tp_cli_fail(cl, "--sacctmgr, --qos, --usage and --sprio-out model the site's priority: they need --sacct and --slurm-conf");
+	if (c->rhythm_given && !(c->sacct && c->slurm_conf))
+		return tp_cli_fail(cl, "--rhythm chooses the site's scheduler rhythm: it needs --sacct and --slurm-conf");
 	if (c->whole_nodes && !(c->sacct && c->slurm_conf))
 		return tp_cli_fail(cl, "--whole-nodes turns the site's resources inside nodes off: it needs --sacct and --slurm-conf");
 	if (!c->sprio_out != !c->sprio_at)

@@ -51,6 +51,8 @@ typedef struct sim_config {
 	bool allow_empty;       /* --allow-empty: a replay of no job is a
 				 * result (its statistics null), not an error */
 	bool whole_nodes;       /* --whole-nodes: no resources inside nodes */
+	bool every_event;       /* --rhythm every-event: no scheduler rhythm */
+	bool rhythm_given;      /* --rhythm at all */
 	/* Heterogeneous mode (--machine; doc/methods.md D1, hetsim/het_sim.h). */
 	const char *machine, *het_jobs, *truth, *expdb;
 	bool oracle;

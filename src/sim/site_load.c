@@ -5,7 +5,9 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
+#include "settings/settings.h"
 #include "site/sacctmgr.h"
 
 int sim_site_read(const sim_config *c, sim_site *st, tp_error *err)
@@ -156,12 +158,11 @@ static int instants(const sim_config *c, sim_site *st, int64_t base,
 static int site_qos(const sim_config *c, sim_site *st, const tp_sacct *s,
 		    tp_error *err)
 {
-	tp_qos_table q;
 	size_t first = 0;
-	if (tp_qos_read(c->qos, &q, err))
+	if (tp_qos_read(c->qos, &st->qos, err))
 		return -1;
-	size_t missing = tp_siteprio_qos(&st->sp, s, &q, &first);
-	tp_qos_fini(&q);
+	st->have_qos = true;
+	size_t missing = tp_siteprio_qos(&st->sp, s, &st->qos, &first);
 	if (missing)
 		fprintf(stderr, "toposim: warning: %s: %zu job(s) of a QOS %s lacks (first: line %zu): QOS factor 0\n",
 			c->sacct, missing, c->qos, first);
@@ -187,9 +188,6 @@ static void say(const sim_config *c, const sim_site *st)
 	if (p->multifactor && p->unmodelled[0])
 		fprintf(stderr, "toposim: warning: PriorityFlags %s not modelled (Fair Tree, age from submission)\n",
 			p->unmodelled);
-	if (p->sched_params)
-		fprintf(stderr, "toposim: warning: %s: SchedulerParameters=%s is not modelled: the policy --policy %s runs at every event over the whole queue (no sched_interval, default_queue_depth, bf_interval, bf_window, bf_resolution, bf_max_job_test)\n",
-			c->slurm_conf, p->sched_params, c->set.policy);
 	if (sp->no_assoc)
 		fprintf(stderr, "toposim: warning: %s: %zu job(s) of no association in --sacctmgr (first: line %zu): fairshare factor 0, their usage not charged\n",
 			c->sacct, sp->no_assoc, sp->first_no_assoc_line);
@@ -226,6 +224,180 @@ int sim_site_prio(const sim_config *c, sim_site *st, const tp_sacct *s,
 	return 0;
 }
 
+/* SchedulerParameters keys that shape slurmctld's passes and are not
+ * modelled (the passes take no time, so nothing yields or resumes). */
+static const char *const unmodelled_keys[] = {
+	"bf_resolution", "bf_continue", "bf_max_time", "bf_yield_interval",
+	"bf_yield_sleep", "bf_max_job_user_part", "bf_max_job_assoc",
+	"bf_max_job_start", "bf_min_prio_reserve", "bf_busy_nodes",
+	"partition_job_depth", "sched_min_interval", "sched_max_job_start",
+	"batch_sched_delay", "defer", "max_rpc_cnt", NULL,
+};
+
+/* The keys of SchedulerParameters `v` that are in unmodelled_keys, into
+ * buf (comma-separated). */
+static void unmodelled_of(const char *v, char *buf, size_t size)
+{
+	buf[0] = '\0';
+	for (const char *p = v; *p;) {
+		size_t len = strcspn(p, ","), klen = strcspn(p, "=,");
+		for (const char *const *k = unmodelled_keys; *k; k++)
+			if (strlen(*k) == klen && !strncasecmp(p, *k, klen) &&
+			    strlen(buf) + klen + 2 < size) {
+				if (buf[0])
+					strcat(buf, ",");
+				strncat(buf, p, klen);
+			}
+		p += len + (p[len] == ',');
+	}
+}
+
+/* slurm.conf's SchedulerType, Slurm's default when not given. */
+static const char *sched_type(const sim_site *st)
+{
+	return st->site.prio.sched_type ? st->site.prio.sched_type : "sched/backfill";
+}
+
+/* The first problem settings parsing reports. */
+static void first_problem(void *arg, const char *msg)
+{
+	tp_error *e = arg;
+	if (!e->msg[0])
+		tp_errorf(e, "%s", msg);
+}
+
+/* Under sched/topo, SchedulerParameters' topo_period (its cycle), the
+ * settings table's default when not given: 0, or -1 with *e saying what
+ * is wrong (a topo_ key sched/topo would report). */
+static int topo_period(const sim_site *st, int *period, tp_error *e)
+{
+	tp_settings s;
+	e->msg[0] = '\0';
+	*period = 0;
+	if (strcasecmp(sched_type(st), "sched/topo"))
+		return 0;
+	if (tp_settings_parse_params(&s, NULL, st->site.prio.sched_params, TP_SCOPE_SCHED,
+				     first_problem, e))
+		return -1;
+	*period = s.period;
+	return 0;
+}
+
+/* What the replay models of slurmctld's passes, a line each. */
+static void say_rhythm(const sim_config *c, const sim_site *st)
+{
+	const tp_rhythm *r = &st->rhythm;
+	const char *v = st->site.prio.sched_params, *t = sched_type(st);
+	char un[256];
+	if (c->quiet)
+		;
+	else if (r->sched_interval < 0)
+		fprintf(stderr, "toposim: scheduler: %s: slurmctld's main pass off (sched_interval=-1)\n", t);
+	else
+		fprintf(stderr, "toposim: scheduler: %s: main pass at every event over default_queue_depth=%d jobs, over the whole queue every sched_interval=%" PRId64 " s\n",
+			t, r->default_queue_depth, r->sched_interval);
+	if (c->quiet)
+		;
+	else if (r->bf_interval < 0)
+		fprintf(stderr, "toposim: scheduler: %s: no backfill pass\n", t);
+	else if (r->bf_window == INT64_MAX)
+		fprintf(stderr, "toposim: scheduler: %s: --policy %s's pass every topo_period=%" PRId64 " s over the whole queue\n",
+			t, c->set.policy, r->bf_interval);
+	else
+		fprintf(stderr, "toposim: scheduler: %s: --policy %s's backfill pass every bf_interval=%" PRId64 " s over bf_max_job_test=%d jobs (bf_max_job_user=%d, bf_max_job_part=%d), reserving within bf_window=%" PRId64 " min\n",
+			t, c->set.policy, r->bf_interval, r->bf_max_job_test,
+			r->bf_max_job_user, r->bf_max_job_part, r->bf_window / 60);
+	unmodelled_of(v ? v : "", un, sizeof(un));
+	if (un[0])
+		fprintf(stderr, "toposim: warning: %s: SchedulerParameters %s not modelled (passes take no time; backfill's times are not rounded to bf_resolution)\n",
+			c->slurm_conf, un);
+}
+
+int sim_site_rhythm(const sim_config *c, sim_site *st, const tp_sacct *s,
+		    tp_workload *w, tp_error *err)
+{
+	const tp_policy_ops *ops = tp_policy_find(c->set.policy);
+	if (!st->have_site || c->every_event || !ops || !ops->pass)
+		return 0;
+	st->rhythm = tp_rhythm_defaults();
+	tp_error e;
+	int period;
+	if (tp_rhythm_parse(&st->rhythm, st->site.prio.sched_params, &e) ||
+	    topo_period(st, &period, &e) ||
+	    tp_rhythm_scheduler(&st->rhythm, sched_type(st), period, &e))
+		return tp_errorf(err, "%s: %s", c->slurm_conf, e.msg);
+	for (size_t i = 0; i < w->njobs; i++) {
+		w->jobs[i].part = s->runs[i].res.partition;
+		w->jobs[i].user = s->runs[i].res.user;
+	}
+	st->rhythmic = true;
+	say_rhythm(c, st);
+	return 0;
+}
+
+/* Whether AccountingStorageEnforce (a comma-separated list) makes
+ * slurmctld enforce limits: "limits" or "safe" (which implies it). */
+static bool enforces_limits(const char *v)
+{
+	for (const char *p = v; p && *p;) {
+		size_t len = strcspn(p, ",");
+		if ((len == 6 && !strncasecmp(p, "limits", 6)) ||
+		    (len == 4 && !strncasecmp(p, "safe", 4)))
+			return true;
+		p += len + (p[len] == ',');
+	}
+	return false;
+}
+
+/* Each QOS's limits, a line (only the QOS that have any). */
+static void say_limits(const sim_site *st)
+{
+	const tp_qos_table *q = &st->qos;
+	for (size_t i = 0; i < q->n; i++) {
+		const tp_qos_limits *l = &q->limits[i];
+		if (tp_limits_any(l, 1))
+			fprintf(stderr, "toposim: QOS limits: %s: MaxJobsPU=%" PRId64 " MaxTRESPU=cpu=%" PRId64 ",node=%" PRId64 " GrpJobs=%" PRId64 " GrpTRES=cpu=%" PRId64 ",node=%" PRId64 " (-1: none)\n",
+				q->names[i], l->max_jobs_pu, l->max_cpus_pu,
+				l->max_nodes_pu, l->grp_jobs, l->grp_cpus, l->grp_nodes);
+	}
+}
+
+int sim_site_limits(const sim_config *c, sim_site *st, const tp_sacct *s,
+		    tp_workload *w, tp_error *err)
+{
+	if (!st->have_qos || !tp_limits_any(st->qos.limits, st->qos.n))
+		return 0;
+	if (!enforces_limits(st->site.prio.enforce)) {
+		if (!c->quiet)
+			fprintf(stderr, "toposim: warning: %s has QOS limits, but %s's AccountingStorageEnforce (%s) has neither limits nor safe: Slurm does not enforce them, nor does the replay\n",
+				c->qos, c->slurm_conf,
+				st->site.prio.enforce ? st->site.prio.enforce : "not set");
+		return 0;
+	}
+	for (size_t i = 0; i < w->njobs; i++) {
+		const tp_sacct_res *r = &s->runs[i].res;
+		w->jobs[i].qos = r->qos >= 0 ? tp_qos_index(&st->qos, s->names[r->qos]) : -1;
+		w->jobs[i].user = r->user;
+		w->jobs[i].cpus = r->alloc_cpus;
+	}
+	if (!(st->qos_limits = malloc(sizeof(*st->qos_limits))) ||
+	    tp_limits_init(st->qos_limits, st->qos.limits, st->qos.n, s->nnames))
+		return tp_errorf(err, "out of memory");
+	if (!c->quiet)
+		say_limits(st);
+	return 0;
+}
+
+tp_limits *sim_site_limits_of(const sim_site *st)
+{
+	return st->qos_limits;
+}
+
+const tp_rhythm *sim_site_rhythm_of(const sim_site *st)
+{
+	return st->rhythmic ? &st->rhythm : NULL;
+}
+
 const tp_engine_order *sim_site_order(const sim_site *st)
 {
 	return st->ordered ? &st->sp.order : NULL;
@@ -242,6 +414,11 @@ void sim_site_fini(sim_site *st)
 	if (st->sprio)
 		fclose(st->sprio);
 	free(st->limits);
+	if (st->have_qos)
+		tp_qos_fini(&st->qos);
+	if (st->qos_limits)
+		tp_limits_fini(st->qos_limits);
+	free(st->qos_limits);
 	free(st->at);
 	for (size_t k = 0; k < st->nsets; k++)
 		tp_nodeset_fini(&st->sets[k]);

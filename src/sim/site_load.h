@@ -14,10 +14,14 @@
 #include "args.h"
 #include "base/hostlist.h"
 #include "base/nodeset.h"
+#include "policy/limits.h"
+#include "policy/rhythm.h"
 #include "priority/assoc.h"
 #include "site/site.h"
+#include "site/qos.h"
 #include "site/siteprio.h"
 #include "trace/sacct.h"
+#include "trace/workload.h"
 
 typedef struct sim_site {
 	tp_site site;
@@ -35,6 +39,13 @@ typedef struct sim_site {
 	tp_nodeset **lists;        /* per job of a partition list: the union */
 	size_t nlists;
 	bool partitioned;          /* jobs kept to their partitions' nodes */
+	tp_rhythm rhythm;          /* SchedulerParameters' scheduler rhythm */
+	bool rhythmic;             /* the engine runs it */
+	tp_qos_table qos;          /* --qos */
+	bool have_qos;
+	tp_limits *qos_limits;     /* --qos's limits when enforced, or NULL:
+				    * the replays' usage, apart from the
+				    * site's description */
 } sim_site;
 
 /* --slurm-conf read as the site. */
@@ -56,6 +67,22 @@ int sim_site_partitions(const sim_config *c, sim_site *st, const tp_sacct *s,
  * jobs before --jobs FIRST; says what it models and what not. */
 int sim_site_prio(const sim_config *c, sim_site *st, const tp_sacct *s,
 		  tp_error *err);
+/* Slurm's scheduler rhythm from slurm.conf's SchedulerParameters
+ * (Slurm's defaults for the keys it lacks), unless --rhythm every-event
+ * or a heterogeneous policy; each job of w (s's, before the slice) gets
+ * its partition and user.  Says what it models and what not. */
+int sim_site_rhythm(const sim_config *c, sim_site *st, const tp_sacct *s,
+		    tp_workload *w, tp_error *err);
+/* QOS limits (--qos's MaxJobsPU, MaxTRESPU, GrpJobs, GrpTRES) when
+ * slurm.conf's AccountingStorageEnforce has limits (or safe): each job of
+ * w (s's, before the slice) gets its QOS, user and CPUs.  Says what it
+ * models. */
+int sim_site_limits(const sim_config *c, sim_site *st, const tp_sacct *s,
+		    tp_workload *w, tp_error *err);
+/* The engine's QOS limits (a replay resets their usage), or NULL. */
+tp_limits *sim_site_limits_of(const sim_site *st);
+/* The engine's scheduler rhythm, or NULL (a pass at every event). */
+const tp_rhythm *sim_site_rhythm_of(const sim_site *st);
 /* The engine's queue order, or NULL (arrival order). */
 const tp_engine_order *sim_site_order(const sim_site *st);
 void sim_site_fini(sim_site *st);

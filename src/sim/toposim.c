@@ -648,7 +648,9 @@ static int load(const sim_config *c, tp_topo *topo, sim_input *in,
 	/* A topology is loaded already: --job-requests needs one. */
 	if (load_job_reqs(c, topo, w, reqs, err))
 		return -1;
-	if (c->sacct && sim_site_prio(c, &in->site, &in->sacct, err))
+	if (c->sacct && (sim_site_prio(c, &in->site, &in->sacct, err) ||
+			 sim_site_rhythm(c, &in->site, &in->sacct, w, err) ||
+			 sim_site_limits(c, &in->site, &in->sacct, w, err)))
 		return -1; /* before the slice: its history seeds the usage */
 	if (slice(c, in, err) || /* after the errors: a job keeps its estimate */
 	    sim_check_jobs(c, w, c->sacct ? &in->sacct : NULL, err))
@@ -674,6 +676,11 @@ static int load(const sim_config *c, tp_topo *topo, sim_input *in,
 /* The site's queue order (sim_site_order) for the whole run's replay;
  * NULL: arrival order (and always for --windows). */
 static const tp_engine_order *queue_order;
+/* The site's scheduler rhythm (sim_site_rhythm_of); NULL: a pass at
+ * every event. */
+static const tp_rhythm *sched_rhythm;
+/* The site's QOS limits (sim_site_limits_of), NULL: none. */
+static tp_limits *qos_limits;
 
 static int replay(const sim_config *c, const tp_workload *w,
 		  const tp_topo *topo, tp_policy **p, tp_sim_result *r,
@@ -682,7 +689,10 @@ static int replay(const sim_config *c, const tp_workload *w,
 	if (!(*p = tp_policy_create(c->set.policy, &c->set.popts, err)))
 		return -1;
 	tp_engine_opts eo = { .check = c->check, .keep_nodelists = true,
-			      .order = queue_order };
+			      .order = queue_order, .rhythm = sched_rhythm,
+			      .limits = qos_limits };
+	if (qos_limits) /* each replay from no usage */
+		tp_limits_reset(qos_limits);
 	sim_progress_state prog;
 	if (!c->quiet) {
 		if (sim_progress_init(&prog, c->set.policy,
@@ -749,6 +759,8 @@ static int run_one(const sim_config *c, sim_outfiles *o,
 	double secs;
 	const tp_workload *w = in->w;
 	queue_order = sim_site_order(&in->site);
+	sched_rhythm = sim_site_rhythm_of(&in->site);
+	qos_limits = sim_site_limits_of(&in->site);
 	int rc = replay_one(c, o, w, topo, &p, &r, &secs, err);
 	if (!rc) {
 		sim_run_info info = run_info(c, topo, w, p, r.rejected, secs);

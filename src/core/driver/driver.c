@@ -61,6 +61,22 @@ void tp_driver_pass(tp_policy *p, tp_cluster *c)
 	tp_policy_pass(p, c);
 }
 
+int tp_driver_rhythm_pass(tp_policy *p, tp_cluster *c, const tp_rhythm *r,
+			  bool full, bool backfill)
+{
+	uint64_t started = p->stats.started;
+	tp_cluster_clear_starts(c);
+	c->resv_job = NULL;
+	c->resv_time = 0;
+	p->stats.passes++;
+	if ((r->sched_interval >= 0 && tp_rhythm_main(c, r, full) < 0) ||
+	    (backfill && c->nqueue && tp_rhythm_backfill(p, c, r)))
+		return -1;
+	/* the main pass's starts and the window's count too */
+	p->stats.started = started + c->nstarts;
+	return 0;
+}
+
 tp_driver_scope tp_driver_scope_of(const tp_policy *p)
 {
 	return tp_policy_het_algo(p) >= 0 ? TP_DRIVE_MACHINE : TP_DRIVE_CLUSTER;

@@ -27,6 +27,7 @@
 
 #include "model/cluster.h"
 #include "policy/policy.h"
+#include "policy/rhythm.h"
 
 /* A policy's answer for a job at its limit, as the driver carries it out. */
 typedef struct tp_limit_answer {
@@ -70,6 +71,15 @@ tp_limit_answer tp_driver_at_limit(tp_policy *p, tp_cluster *c, size_t ri,
  * the policy.  Its starts are in c->starts, its reservation in
  * c->resv_job/resv_time. */
 void tp_driver_pass(tp_policy *p, tp_cluster *c);
+
+/* One moment of Slurm's scheduler rhythm (policy/rhythm.h) at c->now,
+ * instead of tp_driver_pass: forget the previous starts and reservation,
+ * run the main scheduler's pass unless sched_interval is -1 (over the
+ * whole queue when `full`: its periodic pass is due), then, when the driver says the backfill
+ * scheduler is due, the backfill pass (policy p's, over the jobs it
+ * tests); the starts of both are in c->starts.  0, or -1 on ENOMEM. */
+int tp_driver_rhythm_pass(tp_policy *p, tp_cluster *c, const tp_rhythm *r,
+			  bool full, bool backfill);
 
 /* How a driver runs a policy: one pass over one cluster at a time (the
  * whole machine in the simulator, each partition in slurmctld), or one

@@ -34,6 +34,15 @@ typedef struct tp_job {
 	bool contiguous;
 	int max_groups;    /* at most this many leaf switches (--switches),
 			    * 0: any */
+	/* The site's partition and user (any numbering; 0 for every job
+	 * when unknown): the scheduler rhythm's per-partition and per-user
+	 * limits (policy/rhythm.h). */
+	int32_t part, user;
+	/* The site's QOS (numbered as the QOS limits' table, policy/limits.h;
+	 * -1: none) and the CPUs a run of the job is charged (Slurm's TRES
+	 * cpu): read only where QOS limits are modelled. */
+	int32_t qos;
+	int64_t cpus;
 	/* What it asks of each node when nodes are shared by jobs
 	 * (tp_cluster.res), owned by the caller; NULL: whole nodes. */
 	const struct tp_res_ask *ask;

@@ -37,6 +37,7 @@ typedef struct replay_job {
 	double cost;
 	char *nodelist;
 	tp_prio_key key;     /* opts.order: its place in the queue */
+	int64_t charged_nodes; /* opts.limits: the nodes its run was charged */
 } replay_job;
 
 typedef struct engine {
@@ -59,6 +60,12 @@ typedef struct engine {
 	int64_t next_tick;   /* opts.order: the next recalculation */
 	size_t appended;     /* opts.order: jobs queued at the tail since the
 			      * queue was last in order */
+	/* opts.rhythm: the next periodic main and backfill passes, -1
+	 * before the first event */
+	int64_t next_sched, next_bf;
+	/* opts.rhythm: nothing runs and both periodic passes have looked at
+	 * the queue since: no later tick can start anything */
+	bool stalled;
 	/* Resources inside nodes (tp_workload.node_res): the cluster's
 	 * allocations, the idle machine (admission), when each node last
 	 * went from idle to busy (-1: idle), scratch for admission. */
@@ -139,6 +146,9 @@ static int end_run(engine *e, replay_job *j, tp_status status)
 	const tp_engine_order *o = e->opts->order;
 	if (o && o->ended)
 		o->ended(o->arg, &j->job, j->start, e->c.now);
+	if (e->opts->limits)
+		tp_limits_charge(e->opts->limits, j->job.qos, j->job.user,
+				 j->job.cpus, j->charged_nodes, -1);
 	if (e->shared)
 		count_release(e, &e->c.run[j->run_idx]);
 	if (add_record(e, j, e->c.now, status))
@@ -258,16 +268,25 @@ static int push_wake_event(engine *e, replay_job *j)
 	return tp_evheap_push(&e->heap, ev);
 }
 
-/* --switches (driver/switches.h): each queued job's group limit now, and
- * the jobs that cannot be placed within it sit this pass out, as in
- * sched/topo.  Returns how many; the full queue is kept in e->held. */
-static size_t hold_switch_waits(engine *e)
+/* The jobs that sit this pass out, in their places: those QOS limits
+ * hold (opts.limits), and under --switches (driver/switches.h) those
+ * that cannot be placed within their group limit now, as in sched/topo.
+ * Returns how many; the full queue is kept in e->held. */
+static size_t hold_sitting_out(engine *e)
 {
 	tp_cluster *c = &e->c;
+	tp_limits *l = e->opts->limits;
 	size_t out = 0, keep = 0;
+	if (l)
+		tp_limits_pass_begin(l);
 	for (size_t i = 0; i < c->nqueue; i++) {
 		replay_job *j = c->queue[i]->owner;
-		j->sits_out = false;
+		j->sits_out = l && !tp_limits_pass(l, j->job.qos, j->job.user,
+						    j->job.cpus, j->job.nodes);
+		if (j->sits_out) {
+			out++;
+			continue;
+		}
 		if (!j->req_groups)
 			continue;
 		j->job.max_groups = tp_switch_limit(j->req_groups, j->switch_wait,
@@ -289,7 +308,7 @@ static size_t hold_switch_waits(engine *e)
 }
 
 /* After the pass: the jobs that sat out go back to their places. */
-static void return_switch_waits(engine *e)
+static void return_sitting_out(engine *e)
 {
 	tp_cluster *c = &e->c;
 	size_t n = 0, k = 0;
@@ -437,6 +456,11 @@ static int start_job(engine *e, const tp_start *s, long run_idx)
 	}
 	j->start = e->c.now;
 	j->run_idx = run_idx;
+	if (e->opts->limits) {
+		j->charged_nodes = tp_nodeset_count(&s->nodes);
+		tp_limits_charge(e->opts->limits, j->job.qos, j->job.user,
+				 j->job.cpus, j->charged_nodes, 1);
+	}
 	j->fill = s->fill_for != TP_NOT_FILL;
 	j->cost = tp_alloc_cost(e->alloc, &s->nodes);
 	j->run = j->runtime;
@@ -459,6 +483,31 @@ static int start_job(engine *e, const tp_start *s, long run_idx)
 	return push_end_event(e, j);
 }
 
+/* opts.rhythm: the main scheduler's pass, over the whole queue at a
+ * multiple of sched_interval, then the backfill pass at a multiple of
+ * bf_interval (the first multiples at or after the first event). */
+static int rhythm_pass(engine *e)
+{
+	const tp_rhythm *r = e->opts->rhythm;
+	int64_t now = e->c.now;
+	if (e->next_sched < 0) {
+		e->next_sched = tp_rhythm_next(now - 1, r->sched_interval);
+		e->next_bf = tp_rhythm_next(now - 1, r->bf_interval);
+	}
+	bool full = now >= e->next_sched, bf = now >= e->next_bf;
+	if (full)
+		e->next_sched = tp_rhythm_next(now, r->sched_interval);
+	if (bf)
+		e->next_bf = tp_rhythm_next(now, r->bf_interval);
+	if (tp_driver_rhythm_pass(e->policy, &e->c, r, full, bf))
+		return -1;
+	if (e->c.nrun)
+		e->stalled = false;
+	else if ((full || r->sched_interval < 0) && (bf || r->bf_interval < 0))
+		e->stalled = true;
+	return 0;
+}
+
 /* Step 3: one pass; carry out its starts. */
 static int process_pass(engine *e)
 {
@@ -472,10 +521,13 @@ static int process_pass(engine *e)
 		tp_nodeset_copy(&e->before, &c->free);
 		tp_nodeset_zero(&e->used);
 	}
-	size_t out = hold_switch_waits(e);
-	tp_driver_pass(e->policy, c);
+	size_t out = hold_sitting_out(e);
+	if (!e->opts->rhythm)
+		tp_driver_pass(e->policy, c);
+	else if (rhythm_pass(e))
+		return tp_errorf(e->err, "out of memory");
 	if (out)
-		return_switch_waits(e);
+		return_sitting_out(e);
 	e->out->passes++;
 	for (size_t k = 0; k < c->nstarts; k++)
 		if (start_job(e, &c->starts[k], (long)(nrun_before + k)))
@@ -507,6 +559,14 @@ static int64_t next_time(engine *e)
 	/* ticks while anything runs or waits (usage, ages) */
 	if (e->opts->order && (e->c.nqueue || e->c.nrun) && e->next_tick < t)
 		t = e->next_tick;
+	/* The periodic passes, while jobs wait, until nothing runs and both
+	 * have looked at the queue. */
+	if (e->opts->rhythm && e->c.nqueue && !e->stalled && e->next_sched >= 0) {
+		if (e->next_sched < t)
+			t = e->next_sched;
+		if (e->next_bf < t)
+			t = e->next_bf;
+	}
 	return t;
 }
 
@@ -552,9 +612,11 @@ static int engine_init(engine *e, const tp_workload *w)
 				   .seq = (int32_t)i, .owner = j,
 				   .allowed = wj->allowed, .required = wj->required,
 				   .contiguous = wj->contiguous,
-				   .ask = e->shared ? wj->ask : NULL };
+				   .ask = e->shared ? wj->ask : NULL,
+				   .part = wj->part, .user = wj->user,
+				   .qos = wj->qos, .cpus = wj->cpus };
 		/* A limit for ever is part of admission; one with a wait is
-		 * set pass by pass (hold_switch_waits). */
+		 * set pass by pass (hold_sitting_out). */
 		j->req_groups = wj->max_groups;
 		j->switch_wait = wj->max_groups ? wj->switch_wait : 0;
 		if (j->switch_wait == TP_SWITCH_WAIT_FOREVER)
@@ -592,6 +654,10 @@ static void engine_fini(engine *e)
 static int stuck(engine *e)
 {
 	const tp_job *h = e->c.queue[0];
+	if (e->opts->limits && ((const replay_job *)h->owner)->sits_out)
+		return tp_errorf(e->err, "t=%" PRId64 ": nothing runs and nothing arrives, "
+				 "but job %" PRId64 " (%d nodes, %" PRId64 " CPUs) is held by its QOS's "
+				 "limits: it can never start", e->c.now, h->id, h->nodes, h->cpus);
 	return tp_errorf(e->err, "t=%" PRId64 ": nothing runs and nothing arrives, "
 			 "but job %" PRId64 " (%d nodes) cannot be placed by "
 			 "policy %s with allocator %s", e->c.now, h->id, h->nodes,
@@ -626,7 +692,7 @@ int tp_simulate(const tp_workload *w, tp_policy *p, tp_alloc *a,
 {
 	static const tp_engine_opts no_opts;
 	engine e = { .policy = p, .alloc = a, .opts = opts ? opts : &no_opts,
-		     .out = out, .err = err };
+		     .out = out, .err = err, .next_sched = -1, .next_bf = -1 };
 	memset(out, 0, sizeof(*out));
 	if (a->nnodes != w->nodes)
 		return tp_errorf(err, "allocator %s has %d nodes, workload %d",

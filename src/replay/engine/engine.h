@@ -18,6 +18,8 @@
 
 #include "alloc/alloc.h"
 #include "policy/policy.h"
+#include "policy/limits.h"
+#include "policy/rhythm.h"
 #include "priority/order.h"
 #include "rtmodel/rtmodel.h"
 #include "trace/workload.h"
@@ -83,6 +85,18 @@ typedef struct tp_engine_opts {
 	void *after_pass_arg;
 	/* The queue's order; NULL: arrival order. */
 	const tp_engine_order *order;
+	/* Slurm's scheduler rhythm (policy/rhythm.h); NULL: one pass of the
+	 * policy over the whole queue at every event.  With it, every event
+	 * runs the main scheduler's pass, a multiple of sched_interval its
+	 * pass over the whole queue and a multiple of bf_interval the
+	 * policy's backfill pass; while jobs wait (and, once nothing
+	 * runs, until both have looked at the queue) those multiples are
+	 * events too. */
+	const tp_rhythm *rhythm;
+	/* QOS limits (policy/limits.h); NULL: none.  Before every pass the
+	 * queued jobs are asked in queue order; a job held sits the pass out
+	 * in its place.  Every start and end is charged to it. */
+	tp_limits *limits;
 } tp_engine_opts;
 
 typedef struct tp_sim_result {

@@ -2,6 +2,7 @@
 #include "site/qos.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,7 +32,8 @@ static void chomp(char *s)
 		s[--n] = '\0';
 }
 
-static int add(tp_qos_table *t, const char *name, uint32_t prio)
+static int add(tp_qos_table *t, const char *name, uint32_t prio,
+	       const tp_qos_limits *lim)
 {
 	char **names = realloc(t->names, (t->n + 1) * sizeof(*names));
 	if (names)
@@ -39,22 +41,110 @@ static int add(tp_qos_table *t, const char *name, uint32_t prio)
 	uint32_t *p = realloc(t->priority, (t->n + 1) * sizeof(*p));
 	if (p)
 		t->priority = p;
-	if (!names || !p || !(t->names[t->n] = strdup(name)))
+	tp_qos_limits *l = realloc(t->limits, (t->n + 1) * sizeof(*l));
+	if (l)
+		t->limits = l;
+	if (!names || !p || !l || !(t->names[t->n] = strdup(name)))
 		return -1;
+	t->limits[t->n] = *lim;
 	t->priority[t->n++] = prio;
 	if (prio > t->max)
 		t->max = prio;
 	return 0;
 }
 
+/* The header's columns: their count and where each known one is (-1:
+ * absent). */
+typedef struct cols {
+	int n, name, prio, max_jobs_pu, max_tres_pu, grp_jobs, grp_tres;
+} cols;
+
+static void header(char *line, cols *c)
+{
+	static const struct { const char *name; size_t off; } known[] = {
+		{ "Name", offsetof(cols, name) },
+		{ "Priority", offsetof(cols, prio) },
+		{ "MaxJobsPU", offsetof(cols, max_jobs_pu) },
+		{ "MaxTRESPU", offsetof(cols, max_tres_pu) },
+		{ "GrpJobs", offsetof(cols, grp_jobs) },
+		{ "GrpTRES", offsetof(cols, grp_tres) },
+	};
+	char *f[MAX_COLS + 1];
+	c->n = split(line, f);
+	for (size_t i = 0; i < sizeof(known) / sizeof(*known); i++) {
+		int *at = (int *)((char *)c + known[i].off);
+		*at = -1;
+		for (int k = 0; k < c->n && k < MAX_COLS; k++)
+			if (!strcasecmp(f[k], known[i].name))
+				*at = k;
+	}
+}
+
+/* A whole number >= 0 of a limit column into *x (empty: -1, none). */
+static int count(const char *v, int64_t *x)
+{
+	char *end;
+	if (!*v) {
+		*x = -1;
+		return 0;
+	}
+	errno = 0;
+	long long n = *v >= '0' && *v <= '9' ? strtoll(v, &end, 10) : -1;
+	if (n < 0 || *end || errno)
+		return -1;
+	*x = n;
+	return 0;
+}
+
+/* cpu= and node= of a TRES list ("cpu=8,mem=4G,node=2") into *cpus and
+ * *nodes (-1 when absent); other TRES are skipped. */
+static int tres(const char *v, int64_t *cpus, int64_t *nodes)
+{
+	*cpus = *nodes = -1;
+	for (const char *p = v; *p;) {
+		size_t len = strcspn(p, ","), klen = strcspn(p, "=,");
+		char num[32];
+		int64_t *dst = klen == 3 && !strncasecmp(p, "cpu", 3) ? cpus :
+			       klen == 4 && !strncasecmp(p, "node", 4) ? nodes : NULL;
+		if (dst) {
+			size_t vlen = len - klen - (klen < len);
+			if (klen == len || vlen >= sizeof(num))
+				return -1;
+			memcpy(num, p + klen + 1, vlen);
+			num[vlen] = '\0';
+			if (count(num, dst) || *dst < 0)
+				return -1;
+		}
+		p += len + (p[len] == ',');
+	}
+	return 0;
+}
+
+/* The limit columns of a data line into *l: 0, or -1 with err. */
+static int limits_of(char **f, const cols *c, const char *path, int lineno,
+		     tp_qos_limits *l, tp_error *err)
+{
+	*l = TP_QOS_NO_LIMITS;
+	if (c->max_jobs_pu >= 0 && count(f[c->max_jobs_pu], &l->max_jobs_pu))
+		return tp_errorf(err, "%s:%d: bad MaxJobsPU '%.80s'", path, lineno, f[c->max_jobs_pu]);
+	if (c->grp_jobs >= 0 && count(f[c->grp_jobs], &l->grp_jobs))
+		return tp_errorf(err, "%s:%d: bad GrpJobs '%.80s'", path, lineno, f[c->grp_jobs]);
+	if (c->max_tres_pu >= 0 && tres(f[c->max_tres_pu], &l->max_cpus_pu, &l->max_nodes_pu))
+		return tp_errorf(err, "%s:%d: bad MaxTRESPU '%.80s'", path, lineno, f[c->max_tres_pu]);
+	if (c->grp_tres >= 0 && tres(f[c->grp_tres], &l->grp_cpus, &l->grp_nodes))
+		return tp_errorf(err, "%s:%d: bad GrpTRES '%.80s'", path, lineno, f[c->grp_tres]);
+	return 0;
+}
+
 /* One data line: 0, or -1 with err. */
 static int line_of(tp_qos_table *t, const char *path, int lineno, char *line,
-		   int ncols, int cname, int cprio, tp_error *err)
+		   const cols *c, tp_error *err)
 {
 	char *f[MAX_COLS + 1];
-	if (split(line, f) != ncols)
+	tp_qos_limits lim;
+	if (split(line, f) != c->n)
 		return tp_errorf(err, "%s:%d: another number of '|'-separated fields than the header", path, lineno);
-	const char *name = f[cname], *v = f[cprio];
+	const char *name = f[c->name], *v = f[c->prio];
 	if (!*name)
 		return tp_errorf(err, "%s:%d: no Name", path, lineno);
 	if (tp_qos_priority(t, name) >= 0)
@@ -67,7 +157,9 @@ static int line_of(tp_qos_table *t, const char *path, int lineno, char *line,
 		if (*v < '0' || *v > '9' || *end || errno || x > UINT32_MAX)
 			return tp_errorf(err, "%s:%d: bad Priority '%.80s'", path, lineno, v);
 	}
-	if (add(t, name, (uint32_t)x))
+	if (limits_of(f, c, path, lineno, &lim, err))
+		return -1;
+	if (add(t, name, (uint32_t)x, &lim))
 		return tp_errorf(err, "out of memory");
 	return 0;
 }
@@ -78,26 +170,21 @@ int tp_qos_read(const char *path, tp_qos_table *t, tp_error *err)
 	FILE *fp = fopen(path, "r");
 	if (!fp)
 		return tp_errorf(err, "%s: cannot open: %s", path, strerror(errno));
-	char *line = NULL, *f[MAX_COLS + 1];
+	char *line = NULL;
 	size_t cap = 0;
-	int lineno = 0, ncols = 0, cname = -1, cprio = -1, rc = 0;
+	int lineno = 0, rc = 0;
+	cols c = { 0 };
 	while (!rc && getline(&line, &cap, fp) >= 0) {
 		lineno++;
 		chomp(line);
 		if (!line[strspn(line, " \t")])
 			continue;
-		if (ncols) {
-			rc = line_of(t, path, lineno, line, ncols, cname, cprio, err);
+		if (c.n) {
+			rc = line_of(t, path, lineno, line, &c, err);
 			continue;
 		}
-		ncols = split(line, f);
-		for (int k = 0; k < ncols && k < MAX_COLS; k++) {
-			if (!strcasecmp(f[k], "Name"))
-				cname = k;
-			if (!strcasecmp(f[k], "Priority"))
-				cprio = k;
-		}
-		if (cname < 0 || cprio < 0 || ncols > MAX_COLS)
+		header(line, &c);
+		if (c.name < 0 || c.prio < 0 || c.n > MAX_COLS)
 			rc = tp_errorf(err, "%s:%d: the header lacks Name or Priority (sacctmgr -P show qos format=Name,Priority)", path, lineno);
 	}
 	if (!rc && ferror(fp))
@@ -109,6 +196,14 @@ int tp_qos_read(const char *path, tp_qos_table *t, tp_error *err)
 	if (rc)
 		tp_qos_fini(t);
 	return rc ? -1 : 0;
+}
+
+int32_t tp_qos_index(const tp_qos_table *t, const char *name)
+{
+	for (size_t i = 0; i < t->n; i++)
+		if (!strcmp(t->names[i], name))
+			return (int32_t)i;
+	return -1;
 }
 
 int64_t tp_qos_priority(const tp_qos_table *t, const char *name)
@@ -125,5 +220,6 @@ void tp_qos_fini(tp_qos_table *t)
 		free(t->names[i]);
 	free(t->names);
 	free(t->priority);
+	free(t->limits);
 	memset(t, 0, sizeof(*t));
 }

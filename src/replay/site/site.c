@@ -457,6 +457,8 @@ void tp_site_fini(tp_site *s)
 	}
 	free(s->parts);
 	free(s->prio.sched_params);
+	free(s->prio.sched_type);
+	free(s->prio.enforce);
 	free(s->prio.select_params);
 	free(s->path);
 	memset(s, 0, sizeof(*s));

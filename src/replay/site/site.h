@@ -83,6 +83,8 @@ typedef struct tp_site_prio {
 	bool fair_tree;        /* not NO_FAIR_TREE / DEPTH_OBLIVIOUS */
 	char unmodelled[128];  /* PriorityFlags read but not modelled */
 	char *sched_params;    /* SchedulerParameters, or NULL */
+	char *sched_type;      /* SchedulerType, or NULL (sched/backfill) */
+	char *enforce;         /* AccountingStorageEnforce, or NULL (none) */
 	char *select_params;   /* SelectTypeParameters, or NULL */
 } tp_site_prio;
 

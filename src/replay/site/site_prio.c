@@ -169,6 +169,10 @@ static int pair(tp_site_prio *p, const char *k, const char *v)
 		return keep(&p->sched_params, v);
 	} else if (!strcasecmp(k, "SelectTypeParameters")) {
 		return keep(&p->select_params, v);
+	} else if (!strcasecmp(k, "SchedulerType")) {
+		return keep(&p->sched_type, v);
+	} else if (!strcasecmp(k, "AccountingStorageEnforce")) {
+		return keep(&p->enforce, v);
 	}
 	return 0;
 }

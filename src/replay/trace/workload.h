@@ -33,6 +33,12 @@ typedef struct tp_wjob {
 	 * (tp_workload.node_res), owned by whoever built the workload;
 	 * NULL: whole nodes. */
 	const tp_res_ask *ask;
+	/* The site's partition and user (tp_job.part, .user), 0 when
+	 * unknown. */
+	int32_t part, user;
+	/* Its QOS and CPUs (tp_job.qos, .cpus): set with QOS limits. */
+	int32_t qos;
+	int64_t cpus;
 } tp_wjob;
 
 typedef struct tp_workload_skips {
