@@ -95,6 +95,20 @@ for c in "${configs[@]}"; do
 done
 mkdir -p "$OUT"
 OUT=$(readlink -f "$OUT")
+# The bed's users (sbatch --uid) run their scripts from slurmd's spool
+# under OUT: they must pass through every folder down to it (a mktemp -d
+# folder is 0700: on 26.05 every job failed with execve's Permission
+# denied).  OUT is ours to open; a folder above it that shuts them out is
+# named.
+chmod go+x "$OUT"
+p=$OUT
+while p=$(dirname "$p") && [ "$p" != / ]; do
+	mode=$(stat -c %A "$p")
+	case $mode in
+	*[xt]) ;;
+	*) die "the bed's users cannot pass through $p (mode $mode): give it o+x or choose another --out" ;;
+	esac
+done
 CLUSTER=$root/contrib/cluster/topo-cluster
 NODES=16 CORES=4 MEM=4000
 USERS="pa1:pa,pa2:pa,pa3:pa,pb1:pb,pb2:pb,pc1:pc"

@@ -25,6 +25,7 @@ static bitstr_t *setup_partition(part_record_t *p, int first, int last)
 		snprintf(names[i], sizeof(names[i]), "n%d", i + 1);
 		nodes[i].name = names[i];
 		nodes[i].cpus = cpus[i];
+		nodes[i].real_memory = 4000;
 		nodes[i].index = i;
 		table[i] = &nodes[i];
 	}
@@ -66,6 +67,36 @@ START_TEST(test_job_nodes_on_mixed_partition)
 	FREE_NULL_BITMAP(p.node_bitmap);
 	setup_partition(&p, 2, 3);                     /* large nodes only */
 	ck_assert_int_eq(tp_job_nodes(1, 6, tpl_part_min_cpus(&p)), 2);
+	FREE_NULL_BITMAP(p.node_bitmap);
+}
+END_TEST
+
+/* --mem-per-cpu=1900 on 4000 MB nodes: two CPUs a node, so -n 8 needs 4
+ * nodes of the 4-CPU ones, not 2 (the count the CPUs alone give, which
+ * select refuses every time: a job sched/topo never started); per-node
+ * memory, or none, leaves the CPUs alone; memory no node holds leaves
+ * the node count to -N. */
+START_TEST(test_job_cpus_with_memory_per_cpu)
+{
+	part_record_t p;
+	struct job_details d;
+	job_record_t j;
+	memset(&d, 0, sizeof(d));
+	memset(&j, 0, sizeof(j));
+	j.details = &d;
+	setup_partition(&p, 2, 3);
+	d.pn_min_memory = 1900 | MEM_PER_CPU;
+	ck_assert_uint_eq(tpl_part_job_cpus(&p, &j), 2);
+	ck_assert_int_eq(tp_job_nodes(1, 8, tpl_part_job_cpus(&p, &j)), 4);
+	d.pn_min_memory = 900 | MEM_PER_CPU;
+	ck_assert_uint_eq(tpl_part_job_cpus(&p, &j), 4);
+	d.pn_min_memory = 1900; /* per node */
+	ck_assert_uint_eq(tpl_part_job_cpus(&p, &j), 4);
+	d.pn_min_memory = NO_VAL64;
+	ck_assert_uint_eq(tpl_part_job_cpus(&p, &j), 4);
+	d.pn_min_memory = 5000 | MEM_PER_CPU;
+	ck_assert_uint_eq(tpl_part_job_cpus(&p, &j), 0);
+	ck_assert_int_eq(tp_job_nodes(1, 8, tpl_part_job_cpus(&p, &j)), 1);
 	FREE_NULL_BITMAP(p.node_bitmap);
 }
 END_TEST
@@ -132,6 +163,7 @@ int main(void)
 	TCase *tc = tcase_create("core");
 	tcase_add_test(tc, test_min_cpus_of_mixed_partition);
 	tcase_add_test(tc, test_job_nodes_on_mixed_partition);
+	tcase_add_test(tc, test_job_cpus_with_memory_per_cpu);
 	tcase_add_test(tc, test_map_node_outside_the_tree);
 	suite_add_tcase(s, tc);
 	return tp_check_run(s);

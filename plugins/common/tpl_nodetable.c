@@ -170,6 +170,36 @@ uint32_t tpl_part_min_cpus(const part_record_t *part)
 	return m;
 }
 
+/* The job's memory per CPU in MB, 0 when it asks memory per node or none. */
+static uint64_t mem_per_cpu(const job_record_t *job)
+{
+	uint64_t m = job->details ? job->details->pn_min_memory : 0;
+	if (m == NO_VAL64 || !(m & MEM_PER_CPU))
+		return 0;
+	return m & ~MEM_PER_CPU;
+}
+
+uint32_t tpl_part_job_cpus(const part_record_t *part, const job_record_t *job)
+{
+	uint64_t per = mem_per_cpu(job);
+	uint32_t m = 0;
+	if (!per)
+		return tpl_part_min_cpus(part);
+	if (!part || !part->node_bitmap)
+		return 0;
+	int first = bit_ffs(part->node_bitmap), last = bit_fls(part->node_bitmap);
+	for (int i = first; i >= 0 && i <= last; i++) {
+		node_record_t *n = node_record_table_ptr[i];
+		if (!n || !bit_test(part->node_bitmap, i))
+			continue;
+		uint64_t fit = n->real_memory / per;
+		uint32_t c = fit < n->cpus ? (uint32_t)fit : n->cpus;
+		if (c && (!m || c < m))
+			m = c;
+	}
+	return m;
+}
+
 static void report_setting(void *plugin_type, const char *msg)
 {
 	error("%s: %s", (const char *)plugin_type, msg);
@@ -211,7 +241,7 @@ void tpl_job_node_range(job_record_t *job_ptr, uint32_t min_nodes,
 			uint32_t max_nodes, uint32_t req_nodes, int *lo, int *hi)
 {
 	int64_t l = tp_job_nodes(min_nodes, job_ptr->details->min_cpus,
-				 tpl_part_min_cpus(job_ptr->part_ptr));
+				 tpl_part_job_cpus(job_ptr->part_ptr, job_ptr));
 	int64_t h = MAX(req_nodes, min_nodes);
 
 	if (min_nodes == 0)

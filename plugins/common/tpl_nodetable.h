@@ -32,6 +32,13 @@ int tpl_nodetable_map(tpl_nodemap *out, const void *topo, int ntopo,
  * job's CPU count is converted to nodes with (tp_job_nodes). */
 uint32_t tpl_part_min_cpus(const part_record_t *part);
 
+/* Fewest CPUs a node of `part` can give job `job`: its CPUs, fewer when
+ * the job asks memory per CPU (--mem-per-cpu) and the node's memory holds
+ * fewer of them (a node that holds none is left out; 0 when every node
+ * is).  Converting CPUs to nodes with the CPUs alone would ask for too
+ * few nodes, which Slurm's select refuses every time. */
+uint32_t tpl_part_job_cpus(const part_record_t *part, const job_record_t *job);
+
 /*
  * Node counts a topology plugin asks of its allocator for a job, [lo,
  * hi]: the requested count first (Slurm's req_nodes, which is max_nodes

@@ -363,7 +363,7 @@ static void add_job(het_cycle *hc, job_queue_rec_t **recs, size_t lo,
 		if (pi < 0 || (np && parts[np - 1] == pi))
 			continue;
 		parts[np++] = pi;
-		uint32_t c = tpl_part_min_cpus(recs[r]->part_ptr);
+		uint32_t c = tpl_part_job_cpus(recs[r]->part_ptr, j);
 		if (!min_cpus || (c && c < min_cpus))
 			min_cpus = c;
 		if (recs[r]->priority > *prio)

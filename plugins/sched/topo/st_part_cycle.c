@@ -51,6 +51,17 @@ typedef struct part_cycle {
 			      * constraints may use */
 } part_cycle;
 
+/* The CPUs per node a job's CPU count is converted to nodes with: the
+ * partition's fewest, fewer for a job whose memory per CPU its nodes
+ * cannot hold that many times (tpl_part_job_cpus). */
+static uint32_t job_cpus(const part_cycle *pc, const job_record_t *j)
+{
+	uint64_t m = j->details->pn_min_memory;
+	if (m == NO_VAL64 || !(m & MEM_PER_CPU))
+		return pc->min_cpus;
+	return tpl_part_job_cpus(pc->part, j);
+}
+
 /* Why sched/topo cannot place this queue record, or NULL.  Node
  * constraints (-w, -x, --contiguous, --reservation, --constraint) are
  * placed (job_constraints); --prefer, a preference, is not modelled. */
@@ -296,7 +307,7 @@ static int add_record(part_cycle *pc, job_queue_rec_t *rec, bool magnetic)
 			 .estimate = st_job_pending_estimate(j, pc->part),
 			 .nodes = tp_job_nodes(j->details->min_nodes,
 					       j->details->min_cpus,
-					       pc->min_cpus),
+					       job_cpus(pc, j)),
 			 .max_nodes = st_job_range_max(j),
 			 .seq = (int32_t)j->job_id, .ref = j };
 	if (job_constraints(pc, j, &d, !magnetic)) {
