@@ -2,9 +2,11 @@
 # Live test: sched/topo starts a job array's pending tasks as jobs of
 # their own in one pass, as many as fit (8 nodes, select/linear,
 # topo_policy=easy): --array=1-16 of 1-node jobs, submitted first on a
-# fresh cluster, starts 8 tasks in the same cycle, then the other 8 in one
-# cycle once those end; a %2 task limit holds.  Before, the plugin started
-# one task per cycle.
+# fresh cluster, starts 8 tasks in the same cycle, then the other 8 as
+# those end: in the cycles their ends fall in (one or two on a quiet
+# machine; on a loaded one the 3-s tasks end up to a few seconds apart,
+# so at most 4 cycles in all are allowed); a %2 task limit holds.
+# Before, the plugin started one task per cycle (16 cycles).
 # shellcheck source=test/live/lib.sh
 . "$(dirname "$0")/lib.sh"
 # shellcheck source=test/live/live-lib.sh
@@ -39,7 +41,9 @@ el=$(($(date +%s) - t0))
 assert_eq 0 "$(sx squeue -h -j "$a" | wc -l)" "every task of the array finished (${el} s)"
 per_cycle=$(cycles_of "$a" | sort | uniq -c | awk '{print $1}' | sort -n | tail -n1)
 assert_eq 8 "$per_cycle" "8 tasks started in one cycle (all 8 nodes)"
-assert_eq 2 "$(cycles_of "$a" | sort -u | wc -l)" "the 16 tasks started in 2 cycles"
+ncyc=$(cycles_of "$a" | sort -u | wc -l)
+assert_true "the 16 tasks started in 2 to 4 cycles, not one a cycle ($ncyc)" \
+	test "$ncyc" -ge 2 -a "$ncyc" -le 4
 
 diag "---- --array=1-4%2"
 b=$(submit 1 3 1 lim --array=1-4%2) || bail_out "sbatch --array %2"

@@ -59,13 +59,15 @@ declare -A PART NODES SUB
 IDS=()
 T0=$(date +%s)
 # hsub LABEL SIM_SUBMIT BEGIN SBATCH_ARG...: a "work" job (1 min limit)
-# eligible at epoch BEGIN; SIM_SUBMIT is its submit time in the simulator.
+# eligible at epoch BEGIN (hold: held until released); SIM_SUBMIT is its
+# submit time in the simulator.
 hsub() {
-	local label=$1 t=$2 begin=$3 out
+	local label=$1 t=$2 begin=$3 out when
 	shift 3
+	when=(--begin "$(date -d "@$begin" +%Y-%m-%dT%H:%M:%S)")
+	[ "$begin" = hold ] && when=(--hold)
 	out=$(sx sbatch --parsable -J work -t 1 -o "$LIVE_DIR/out/%j.out" \
-		--begin "$(date -d "@$begin" +%Y-%m-%dT%H:%M:%S)" "$@" \
-		--wrap "$WORK" 2>&1) || bail_out "sbatch failed: $out"
+		"${when[@]}" "$@" --wrap "$WORK" 2>&1) || bail_out "sbatch failed: $out"
 	out=${out%%;*}
 	IDS+=("$out")
 	SUB[$out]=$t
@@ -120,12 +122,14 @@ restart_ctld >/dev/null || bail_out "slurmctld did not restart"
 assert_match ".*sched/topo: run-time database .*sched_topo.expdb: 4 entries.*" \
 	"$(grep "run-time database" "$LOG" | tail -n1)" "after a restart slurmctld reads the 4 entries back"
 
-# ---- 2. four choosers at once
-b=$(($(date +%s) + 3))
-hsub J1 200 "$b" -p a,b -N 1-2
-hsub J2 200 "$b" -p a,b -N 1-2
-hsub J3 200 "$b" -p a,b -N 1-2
-hsub J4 200 "$b" -p a,b -N 1-2
+# ---- 2. four choosers at once: held, then released by one command (a
+# common --begin a few seconds ahead let the first start alone when a
+# loaded machine took longer than that to submit the four)
+hsub J1 200 hold -p a,b -N 1-2
+hsub J2 200 hold -p a,b -N 1-2
+hsub J3 200 hold -p a,b -N 1-2
+hsub J4 200 hold -p a,b -N 1-2
+sx scontrol release "$J1,$J2,$J3,$J4" || bail_out "scontrol release of the four jobs failed"
 wait_done "$J1" "$J2" "$J3" "$J4"
 for id in "$J1" "$J2" "$J3" "$J4"; do
 	assert_eq "a 1" "$(where "$id")" "job $id (-p a,b -N 1-2, 4 at once): partition a, 1 node"
