@@ -170,8 +170,7 @@ uint32_t tpl_part_min_cpus(const part_record_t *part)
 	return m;
 }
 
-/* The job's memory per CPU in MB, 0 when it asks memory per node or none. */
-static uint64_t mem_per_cpu(const job_record_t *job)
+uint64_t tpl_job_mem_per_cpu(const job_record_t *job)
 {
 	uint64_t m = job->details ? job->details->pn_min_memory : 0;
 	if (m == NO_VAL64 || !(m & MEM_PER_CPU))
@@ -181,7 +180,7 @@ static uint64_t mem_per_cpu(const job_record_t *job)
 
 uint32_t tpl_part_job_cpus(const part_record_t *part, const job_record_t *job)
 {
-	uint64_t per = mem_per_cpu(job);
+	uint64_t per = tpl_job_mem_per_cpu(job);
 	uint32_t m = 0;
 	if (!per)
 		return tpl_part_min_cpus(part);

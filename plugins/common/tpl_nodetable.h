@@ -32,6 +32,10 @@ int tpl_nodetable_map(tpl_nodemap *out, const void *topo, int ntopo,
  * job's CPU count is converted to nodes with (tp_job_nodes). */
 uint32_t tpl_part_min_cpus(const part_record_t *part);
 
+/* The job's memory per CPU in MB (--mem-per-cpu), 0 when it asks memory
+ * per node or none. */
+uint64_t tpl_job_mem_per_cpu(const job_record_t *job);
+
 /* Fewest CPUs a node of `part` can give job `job`: its CPUs, fewer when
  * the job asks memory per CPU (--mem-per-cpu) and the node's memory holds
  * fewer of them (a node that holds none is left out; 0 when every node

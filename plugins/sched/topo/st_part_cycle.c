@@ -52,14 +52,11 @@ typedef struct part_cycle {
 } part_cycle;
 
 /* The CPUs per node a job's CPU count is converted to nodes with: the
- * partition's fewest, fewer for a job whose memory per CPU its nodes
- * cannot hold that many times (tpl_part_job_cpus). */
+ * partition's fewest (kept per cycle), fewer for a job whose memory per
+ * CPU its nodes cannot hold that many times (tpl_part_job_cpus). */
 static uint32_t job_cpus(const part_cycle *pc, const job_record_t *j)
 {
-	uint64_t m = j->details->pn_min_memory;
-	if (m == NO_VAL64 || !(m & MEM_PER_CPU))
-		return pc->min_cpus;
-	return tpl_part_job_cpus(pc->part, j);
+	return tpl_job_mem_per_cpu(j) ? tpl_part_job_cpus(pc->part, j) : pc->min_cpus;
 }
 
 /* Why sched/topo cannot place this queue record, or NULL.  Node

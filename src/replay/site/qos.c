@@ -147,7 +147,7 @@ static int line_of(tp_qos_table *t, const char *path, int lineno, char *line,
 	const char *name = f[c->name], *v = f[c->prio];
 	if (!*name)
 		return tp_errorf(err, "%s:%d: no Name", path, lineno);
-	if (tp_qos_priority(t, name) >= 0)
+	if (tp_qos_index(t, name) >= 0)
 		return tp_errorf(err, "%s:%d: QOS '%.80s' a second time", path, lineno, name);
 	unsigned long x = 0;
 	if (*v) {
@@ -208,10 +208,8 @@ int32_t tp_qos_index(const tp_qos_table *t, const char *name)
 
 int64_t tp_qos_priority(const tp_qos_table *t, const char *name)
 {
-	for (size_t i = 0; i < t->n; i++)
-		if (!strcmp(t->names[i], name))
-			return t->priority[i];
-	return -1;
+	int32_t k = tp_qos_index(t, name);
+	return k < 0 ? -1 : (int64_t)t->priority[k];
 }
 
 void tp_qos_fini(tp_qos_table *t)
