@@ -70,7 +70,7 @@ waits=$(for i in 1 2 3 4; do start grp "$i"; done | sort -n | paste -sd' ')
 # Not enforced: all at 0, and said.
 run off "" one one normal || bad "off: $(cat "$tmp/off.err")"
 expect off 2 0 "no AccountingStorageEnforce"
-has "$tmp/off.err" "warning: .*qos.txt has QOS limits, but .*off.conf's AccountingStorageEnforce \(not set\) has neither limits nor safe" "not enforced, said"
+has "$tmp/off.err" "warning: .*qos.txt has limits, but .*off.conf's AccountingStorageEnforce \(not set\) has neither limits nor safe" "not enforced, said"
 # Bad limits: an error naming file, line and value.
 printf 'Name|Priority|MaxJobsPU\nnormal|0|\none|10|two\n' > "$tmp/bad.txt"
 "$toposim" --sacct "$tmp/one.sacct" --slurm-conf "$tmp/one.conf" --qos "$tmp/bad.txt" \

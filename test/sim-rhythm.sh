@@ -7,8 +7,9 @@
 # job 2 and they wait for the next backfill pass (a multiple of
 # bf_interval); bf_max_job_test=2 tests jobs 2 and 3 only, so job 4
 # waits one pass more, as it does with bf_max_job_user=1 when jobs 3 and
-# 4 are one user's.  SchedulerParameters out of Slurm's range are
-# refused naming the file and value.
+# 4 are one user's.  bf_resolution moves job 2's reservation to its
+# slot's start.  SchedulerParameters out of Slurm's range are refused
+# naming the file and value.
 # shellcheck source=test/sim-lib.sh
 . "$(dirname "$0")/sim-lib.sh"
 
@@ -117,9 +118,27 @@ run bad1 bf_interval=0 && bad "bf_interval=0 accepted"
 has "$tmp/bad1.err" "bad1.conf: SchedulerParameters bf_interval=0: not an integer in \[1, 10800\] or -1" "bf_interval=0 named"
 run bad2 bf_window=x && bad "bf_window=x accepted"
 has "$tmp/bad2.err" "bad2.conf: SchedulerParameters bf_window=x: not an integer" "bf_window=x named"
+# bf_resolution: job 2's reservation from 1000 s begins at its slot's
+# start; job 3 (limit 900 s), tested at 30, ends by 930: within 960
+# (Slurm's default 60 s slots, or 1 s), not within 900 (300 s slots), so
+# it waits for job 2's end (1100).
+sed 's/^3|3|\(.*\)|00:01:40|00:01:40|1|1|/3|3|\1|00:01:40|00:15:00|1|1|/' "$tmp/jobs.sacct" > "$tmp/res.sacct"
+grep -q '|00:15:00|' "$tmp/res.sacct" || bad "the bf_resolution case's job 3 has no 900 s limit"
+cp "$tmp/jobs.sacct" "$tmp/jobs.orig"
+cp "$tmp/res.sacct" "$tmp/jobs.sacct"
+run res60 ""
+expect res60 3 30 "bf_resolution=60 (default)"
+run res1 bf_resolution=1
+expect res1 3 30 "bf_resolution=1"
+run res300 bf_resolution=300
+expect res300 3 1100 "bf_resolution=300"
+has "$tmp/res300.err" "reserving within bf_window=1440 min in slots of bf_resolution=300 s" "bf_resolution said"
+run resbad bf_resolution=3601 && bad "bf_resolution=3601 accepted"
+has "$tmp/resbad.err" "resbad.conf: SchedulerParameters bf_resolution=3601: not an integer in \[1, 3600\]" "bf_resolution=3601 named"
+cp "$tmp/jobs.orig" "$tmp/jobs.sacct"
 # Keys not modelled: named in a warning.
-run un bf_resolution=300,bf_continue
-has "$tmp/un.err" "warning: .*un.conf: SchedulerParameters bf_resolution,bf_continue not modelled" "unmodelled keys named"
+run un bf_resolution=300,bf_continue,bf_max_time=30
+has "$tmp/un.err" "warning: .*un.conf: SchedulerParameters bf_continue,bf_max_time not modelled \(passes take no time" "unmodelled keys named"
 # --rhythm without the site model, or a bad value: usage errors.
 "$toposim" --workload "$trace" --policy easy --rhythm slurm --jobs-csv /dev/null \
 	--summary-json /dev/null 2> "$tmp/u1.err" && bad "--rhythm without --slurm-conf accepted"

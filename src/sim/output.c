@@ -251,6 +251,8 @@ void sim_write_json(FILE *fp, const tp_summary *s, const sim_run_info *in)
 		in->stats->ext_granted, in->stats->ext_denied);
 	fprintf(fp, "  \"backfilled\": %" PRIu64 ",\n", in->stats->backfilled);
 	fprintf(fp, "  \"rejected\": %" PRIu64 ",\n", in->rejected);
+	if (in->limits)
+		fprintf(fp, "  \"refused_at_submit\": %" PRIu64 ",\n", in->refused);
 	if (s->mean_cost >= 0)
 		fprintf(fp, "  \"mean_hop_sum_multi\": %.3f,\n", s->mean_cost);
 	if (s->dilated)

@@ -42,6 +42,8 @@ typedef struct sim_run_info {
 	const tp_workload *w;
 	const tp_policy_stats *stats;
 	uint64_t rejected;      /* jobs no placement could ever hold */
+	bool limits;            /* limits modelled: refused is printed */
+	uint64_t refused;       /* jobs refused by submit limits */
 	size_t slice_first, slice_count; /* --jobs; count 0: the whole trace */
 	double wall_seconds;
 	double scale_sizes, load;   /* --scale-sizes, --load; 0: not given */

@@ -227,7 +227,7 @@ int sim_site_prio(const sim_config *c, sim_site *st, const tp_sacct *s,
 /* SchedulerParameters keys that shape slurmctld's passes and are not
  * modelled (the passes take no time, so nothing yields or resumes). */
 static const char *const unmodelled_keys[] = {
-	"bf_resolution", "bf_continue", "bf_max_time", "bf_yield_interval",
+	"bf_continue", "bf_max_time", "bf_yield_interval",
 	"bf_yield_sleep", "bf_max_job_user_part", "bf_max_job_assoc",
 	"bf_max_job_start", "bf_min_prio_reserve", "bf_busy_nodes",
 	"partition_job_depth", "sched_min_interval", "sched_max_job_start",
@@ -304,12 +304,13 @@ static void say_rhythm(const sim_config *c, const sim_site *st)
 		fprintf(stderr, "toposim: scheduler: %s: --policy %s's pass every topo_period=%" PRId64 " s over the whole queue\n",
 			t, c->set.policy, r->bf_interval);
 	else
-		fprintf(stderr, "toposim: scheduler: %s: --policy %s's backfill pass every bf_interval=%" PRId64 " s over bf_max_job_test=%d jobs (bf_max_job_user=%d, bf_max_job_part=%d), reserving within bf_window=%" PRId64 " min\n",
+		fprintf(stderr, "toposim: scheduler: %s: --policy %s's backfill pass every bf_interval=%" PRId64 " s over bf_max_job_test=%d jobs (bf_max_job_user=%d, bf_max_job_part=%d), reserving within bf_window=%" PRId64 " min in slots of bf_resolution=%" PRId64 " s\n",
 			t, c->set.policy, r->bf_interval, r->bf_max_job_test,
-			r->bf_max_job_user, r->bf_max_job_part, r->bf_window / 60);
+			r->bf_max_job_user, r->bf_max_job_part, r->bf_window / 60,
+			r->bf_resolution);
 	unmodelled_of(v ? v : "", un, sizeof(un));
 	if (un[0])
-		fprintf(stderr, "toposim: warning: %s: SchedulerParameters %s not modelled (passes take no time; backfill's times are not rounded to bf_resolution)\n",
+		fprintf(stderr, "toposim: warning: %s: SchedulerParameters %s not modelled (passes take no time: nothing yields, resumes or runs out of time)\n",
 			c->slurm_conf, un);
 }
 
@@ -353,35 +354,86 @@ static bool enforces_limits(const char *v)
 static void say_limits(const sim_site *st)
 {
 	const tp_qos_table *q = &st->qos;
-	for (size_t i = 0; i < q->n; i++) {
+	for (size_t i = 0; st->have_qos && i < q->n; i++) {
 		const tp_qos_limits *l = &q->limits[i];
 		if (tp_limits_any(l, 1))
-			fprintf(stderr, "toposim: QOS limits: %s: MaxJobsPU=%" PRId64 " MaxTRESPU=cpu=%" PRId64 ",node=%" PRId64 " GrpJobs=%" PRId64 " GrpTRES=cpu=%" PRId64 ",node=%" PRId64 " (-1: none)\n",
+			fprintf(stderr, "toposim: QOS limits: %s: MaxJobsPU=%" PRId64 " MaxTRESPU=cpu=%" PRId64 ",node=%" PRId64 " GrpJobs=%" PRId64 " GrpTRES=cpu=%" PRId64 ",node=%" PRId64 " MaxSubmitPU=%" PRId64 " GrpSubmit=%" PRId64 " (-1: none)\n",
 				q->names[i], l->max_jobs_pu, l->max_cpus_pu,
-				l->max_nodes_pu, l->grp_jobs, l->grp_cpus, l->grp_nodes);
+				l->max_nodes_pu, l->grp_jobs, l->grp_cpus, l->grp_nodes,
+				l->max_submit_pu, l->grp_submit);
+	}
+	size_t n = 0;
+	for (size_t i = 0; st->have_tree && i < st->tree.n; i++)
+		n += tp_limits_any_assoc(&st->tree.a[i].lim, 1);
+	if (n)
+		fprintf(stderr, "toposim: association limits: %zu association(s) set MaxJobs, MaxSubmitJobs, GrpJobs, GrpSubmitJobs or GrpTRES (cpu, node); Max limits inherited by their subtrees, a QOS limit of the same kind preferred\n",
+			n);
+}
+
+/* Whether the site has limits to enforce: its QOS's or its
+ * associations'. */
+static bool has_limits(const sim_site *st)
+{
+	bool qos = st->have_qos && tp_limits_any(st->qos.limits, st->qos.n);
+	for (size_t i = 0; !qos && st->have_tree && i < st->tree.n; i++)
+		if (tp_limits_any_assoc(&st->tree.a[i].lim, 1))
+			return true;
+	return qos;
+}
+
+/* The association limits for the engine: the tree's, Max limits
+ * propagated down (st->alim, st->aparent). */
+static int assoc_limits(sim_site *st, tp_error *err)
+{
+	size_t n = st->tree.n;
+	if (!(st->alim = malloc(n * sizeof(*st->alim))) ||
+	    !(st->aparent = malloc(n * sizeof(*st->aparent))))
+		return tp_errorf(err, "out of memory");
+	for (size_t i = 0; i < n; i++) {
+		st->alim[i] = st->tree.a[i].lim;
+		st->aparent[i] = st->tree.a[i].parent;
+	}
+	tp_limits_propagate(st->alim, st->aparent, n);
+	return 0;
+}
+
+/* Each job of w its QOS, user, association and CPUs. */
+static void who_each(const sim_site *st, const tp_sacct *s, tp_workload *w)
+{
+	for (size_t i = 0; i < w->njobs; i++) {
+		const tp_sacct_res *r = &s->runs[i].res;
+		tp_wjob *j = &w->jobs[i];
+		j->qos = st->have_qos && r->qos >= 0 ?
+			 tp_qos_index(&st->qos, s->names[r->qos]) : -1;
+		j->user = r->user;
+		j->assoc = st->have_tree && r->account >= 0 && r->user >= 0 ?
+			   tp_assoc_find(&st->tree, s->names[r->account],
+					 s->names[r->user]) : -1;
+		j->cpus = r->alloc_cpus;
 	}
 }
 
 int sim_site_limits(const sim_config *c, sim_site *st, const tp_sacct *s,
 		    tp_workload *w, tp_error *err)
 {
-	if (!st->have_qos || !tp_limits_any(st->qos.limits, st->qos.n))
+	if (!has_limits(st))
 		return 0;
 	if (!enforces_limits(st->site.prio.enforce)) {
 		if (!c->quiet)
-			fprintf(stderr, "toposim: warning: %s has QOS limits, but %s's AccountingStorageEnforce (%s) has neither limits nor safe: Slurm does not enforce them, nor does the replay\n",
-				c->qos, c->slurm_conf,
+			fprintf(stderr, "toposim: warning: %s has limits, but %s's AccountingStorageEnforce (%s) has neither limits nor safe: Slurm does not enforce them, nor does the replay\n",
+				st->have_qos && tp_limits_any(st->qos.limits, st->qos.n) ? c->qos : c->sacctmgr,
+				c->slurm_conf,
 				st->site.prio.enforce ? st->site.prio.enforce : "not set");
 		return 0;
 	}
-	for (size_t i = 0; i < w->njobs; i++) {
-		const tp_sacct_res *r = &s->runs[i].res;
-		w->jobs[i].qos = r->qos >= 0 ? tp_qos_index(&st->qos, s->names[r->qos]) : -1;
-		w->jobs[i].user = r->user;
-		w->jobs[i].cpus = r->alloc_cpus;
-	}
+	who_each(st, s, w);
+	if (st->have_tree && assoc_limits(st, err))
+		return -1;
 	if (!(st->qos_limits = malloc(sizeof(*st->qos_limits))) ||
-	    tp_limits_init(st->qos_limits, st->qos.limits, st->qos.n, s->nnames))
+	    tp_limits_init(st->qos_limits, st->have_qos ? st->qos.limits : NULL,
+			   st->have_qos ? st->qos.n : 0, s->nnames) ||
+	    (st->have_tree &&
+	     tp_limits_init_assoc(st->qos_limits, st->alim, st->aparent, st->tree.n)))
 		return tp_errorf(err, "out of memory");
 	if (!c->quiet)
 		say_limits(st);
@@ -419,6 +471,8 @@ void sim_site_fini(sim_site *st)
 	if (st->qos_limits)
 		tp_limits_fini(st->qos_limits);
 	free(st->qos_limits);
+	free(st->alim);
+	free(st->aparent);
 	free(st->at);
 	for (size_t k = 0; k < st->nsets; k++)
 		tp_nodeset_fini(&st->sets[k]);

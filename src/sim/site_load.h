@@ -43,9 +43,11 @@ typedef struct sim_site {
 	bool rhythmic;             /* the engine runs it */
 	tp_qos_table qos;          /* --qos */
 	bool have_qos;
-	tp_limits *qos_limits;     /* --qos's limits when enforced, or NULL:
-				    * the replays' usage, apart from the
-				    * site's description */
+	tp_limits *qos_limits;     /* --qos's and --sacctmgr's limits when
+				    * enforced, or NULL: the replays' usage,
+				    * apart from the site's description */
+	tp_assoc_limits *alim;     /* the associations' limits, propagated */
+	int32_t *aparent;
 } sim_site;
 
 /* --slurm-conf read as the site. */
@@ -73,10 +75,12 @@ int sim_site_prio(const sim_config *c, sim_site *st, const tp_sacct *s,
  * its partition and user.  Says what it models and what not. */
 int sim_site_rhythm(const sim_config *c, sim_site *st, const tp_sacct *s,
 		    tp_workload *w, tp_error *err);
-/* QOS limits (--qos's MaxJobsPU, MaxTRESPU, GrpJobs, GrpTRES) when
- * slurm.conf's AccountingStorageEnforce has limits (or safe): each job of
- * w (s's, before the slice) gets its QOS, user and CPUs.  Says what it
- * models. */
+/* QOS limits (--qos's MaxJobsPU, MaxTRESPU, GrpJobs, GrpTRES,
+ * MaxSubmitPU, GrpSubmit) and association limits (--sacctmgr's MaxJobs,
+ * MaxSubmitJobs, GrpJobs, GrpSubmitJobs, GrpTRES) when slurm.conf's
+ * AccountingStorageEnforce has limits (or safe): each job of w (s's,
+ * before the slice) gets its QOS, user, association and CPUs.  Says what
+ * it models. */
 int sim_site_limits(const sim_config *c, sim_site *st, const tp_sacct *s,
 		    tp_workload *w, tp_error *err);
 /* The engine's QOS limits (a replay resets their usage), or NULL. */

@@ -679,7 +679,8 @@ static const tp_engine_order *queue_order;
 /* The site's scheduler rhythm (sim_site_rhythm_of); NULL: a pass at
  * every event. */
 static const tp_rhythm *sched_rhythm;
-/* The site's QOS limits (sim_site_limits_of), NULL: none. */
+/* The site's QOS and association limits (sim_site_limits_of), NULL:
+ * none. */
 static tp_limits *qos_limits;
 
 static int replay(const sim_config *c, const tp_workload *w,
@@ -764,6 +765,11 @@ static int run_one(const sim_config *c, sim_outfiles *o,
 	int rc = replay_one(c, o, w, topo, &p, &r, &secs, err);
 	if (!rc) {
 		sim_run_info info = run_info(c, topo, w, p, r.rejected, secs);
+		info.limits = qos_limits != NULL;
+		info.refused = r.refused;
+		if (r.refused && !c->quiet)
+			fprintf(stderr, "toposim: %" PRIu64 " job(s) refused at submission by MaxSubmitJobs/GrpSubmitJobs limits, as slurmctld refuses them (no record)\n",
+				r.refused);
 		if (c->sacct) {
 			info.sacct = &in->sacct;
 			info.actual = &in->actual_sum;

@@ -332,6 +332,16 @@ static int add_record(part_cycle *pc, job_queue_rec_t *rec, bool magnetic)
 	return 0;
 }
 
+/* Slurm's accounting policy (AccountingStorageEnforce=limits): a job its
+ * QOS or association limits hold now sits the pass out in its place,
+ * with Slurm's reason (AssocMaxJobsLimit, QOSMaxJobsPerUserLimit, ...),
+ * as Slurm's own schedulers skip it; the decisions never see it, so it
+ * blocks nobody and is not started only to be refused. */
+static bool held_by_limits(job_record_t *j)
+{
+	return !acct_policy_job_runnable_pre_select(j, false);
+}
+
 /* The partition's pending jobs into the pass: the records for MAGNETIC
  * reservations first, as Slurm's queue order has them; a job that went
  * in inside one of those is not added again as it asked. */
@@ -344,7 +354,7 @@ static int add_pending(part_cycle *pc, job_queue_rec_t **recs, size_t nrec)
 			job_record_t *j = rec->job_ptr;
 			if (rec->part_ptr != pc->part || !IS_JOB_PENDING(j) ||
 			    st_magnetic_rec(rec) != magnetic_pass ||
-			    st_magnetic_trying(j))
+			    st_magnetic_trying(j) || held_by_limits(j))
 				continue;
 			if (add_record(pc, rec, magnetic_pass))
 				return -1;
@@ -458,7 +468,11 @@ static void apply_start(part_cycle *pc, const tp_start *s)
 		if (rest && IS_JOB_PENDING(rest) && rest->array_recs)
 			j = rest;
 	}
-	if (!IS_JOB_PENDING(j))
+	/* An earlier start of this pass may have taken the job's user or
+	 * account to a limit (two jobs of one user under MaxJobs=1 decided
+	 * together): Slurm's accounting policy holds it, as it would refuse
+	 * it, and it waits with Slurm's reason. */
+	if (!IS_JOB_PENDING(j) || held_by_limits(j))
 		return;
 	if (st_job_start(x, j, pc->part, pc->bits, fill, pc->now))
 		return;

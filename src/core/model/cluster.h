@@ -110,7 +110,29 @@ typedef struct tp_cluster {
 	 * and the plugin's logs. */
 	tp_job *resv_job;
 	int64_t resv_time;
+	/* Slurm backfill's bf_resolution (s) during its pass (policy/
+	 * rhythm.h), 0 otherwise: a reservation begins at the start of its
+	 * slot and ends at the end of one (tp_slot_floor, tp_slot_ceil). */
+	int64_t slot;
 } tp_cluster;
+
+/* Time t at the start of its slot of c->slot seconds (not before now;
+ * t itself without slots, now or never). */
+static inline int64_t tp_slot_floor(const tp_cluster *c, int64_t t)
+{
+	if (c->slot <= 1 || t <= c->now || t == INT64_MAX)
+		return t;
+	int64_t s = t / c->slot * c->slot;
+	return s > c->now ? s : c->now;
+}
+
+/* Time t at the end of its slot (t itself when it is one's end). */
+static inline int64_t tp_slot_ceil(const tp_cluster *c, int64_t t)
+{
+	if (c->slot <= 1 || t == INT64_MAX || t > INT64_MAX - c->slot)
+		return t;
+	return (t + c->slot - 1) / c->slot * c->slot;
+}
 
 int  tp_cluster_init(tp_cluster *c, int nnodes, tp_alloc *alloc);
 void tp_cluster_fini(tp_cluster *c);

@@ -39,9 +39,10 @@ typedef struct tp_job {
 	 * limits (policy/rhythm.h). */
 	int32_t part, user;
 	/* The site's QOS (numbered as the QOS limits' table, policy/limits.h;
+	 * -1: none), its association (numbered as the association limits';
 	 * -1: none) and the CPUs a run of the job is charged (Slurm's TRES
-	 * cpu): read only where QOS limits are modelled. */
-	int32_t qos;
+	 * cpu): read only where limits are modelled. */
+	int32_t qos, assoc;
 	int64_t cpus;
 	/* What it asks of each node when nodes are shared by jobs
 	 * (tp_cluster.res), owned by the caller; NULL: whole nodes. */

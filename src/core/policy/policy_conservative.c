@@ -284,6 +284,18 @@ static int64_t earliest_range(plan *pl, tp_cluster *c, const tp_job *job,
 	return best;
 }
 
+/* How long a reservation from t holds job's nodes: its limit, to the
+ * end of its last slot when later than now under Slurm's backfill
+ * (c->slot: bf_resolution).  Its start is not moved to its slot's start:
+ * the nodes' running jobs hold them until t, and the profile would count
+ * them twice. */
+static int64_t reserved_for(const tp_cluster *c, int64_t t, const tp_job *job)
+{
+	if (t == c->now || job->estimate > INT64_MAX - t)
+		return job->estimate;
+	return tp_slot_ceil(c, t + job->estimate) - t;
+}
+
 /* Reserve for the queue in order; collect the jobs whose reservation is
  * now.  Returns 0, -1 on ENOMEM. */
 static int plan_queue(plan *pl, tp_cluster *c)
@@ -297,7 +309,8 @@ static int plan_queue(plan *pl, tp_cluster *c)
 			t = earliest_range(pl, c, job, c->now, &k);
 		if (t == TP_PROFILE_NEVER)
 			continue;
-		if (tp_profile_reserve(&pl->prof, t, job->estimate, k, &pl->where))
+		if (tp_profile_reserve(&pl->prof, t, reserved_for(c, t, job), k,
+				       &pl->where))
 			return -1;
 		if (t == c->now) {
 			if (add_now(pl, i, k, first_wait ? first_wait->id
@@ -359,7 +372,7 @@ static int plan_queue_res(tp_policy *p, plan *pl, tp_cluster *c)
 				p->stats.backfilled++;
 			continue;
 		}
-		if (tp_profile_reserve(&pl->prof, t, job->estimate, k,
+		if (tp_profile_reserve(&pl->prof, t, reserved_for(c, t, job), k,
 				       &pl->where)) {
 			rc = -1;
 			break;

@@ -16,6 +16,8 @@ typedef struct easy_ctx {
 	tp_cluster *c;
 	const tp_job *head;
 	tp_shadow shadow;
+	int64_t until; /* a job ending by then leaves the head's nodes in
+			* time: the shadow, at its slot's start (c->slot) */
 	tp_nodeset cand, rest, scratch;
 	/* the most nodes a placement now can leave free at the shadow
 	 * time: |shadow.free| plus the free nodes outside it */
@@ -65,7 +67,7 @@ static int try_backfill(tp_policy *p, easy_ctx *x, size_t i)
 {
 	tp_cluster *c = x->c;
 	const tp_job *job = c->queue[i];
-	int ends_in_time = c->now + job->estimate <= x->shadow.time;
+	int ends_in_time = c->now + job->estimate <= x->until;
 	/* Any placement (at least job->nodes of the free nodes) would leave
 	 * the head fewer nodes than it needs: refused without placing. */
 	if (!ends_in_time && x->shadow_room - job->nodes < x->head->nodes)
@@ -98,6 +100,7 @@ static void easy_by_sets(tp_policy *p, tp_cluster *c)
 		goto out; /* never placeable: no reservation, no backfill */
 	c->resv_job = c->queue[0];
 	c->resv_time = x.shadow.time;
+	x.until = tp_slot_floor(c, x.shadow.time);
 	count_room(&x);
 	for (size_t i = 1; i < c->nqueue && c->nfree > 0;) {
 		if (try_backfill(p, &x, i))
@@ -141,7 +144,7 @@ static int try_backfill_count(tp_policy *p, easy_ctx *x, size_t i, int need,
 	int k = fit_count(c, job, cand, &placed);
 	if (k < 0)
 		return 0;
-	int ends_in_time = c->now + job->estimate <= x->shadow.time;
+	int ends_in_time = c->now + job->estimate <= x->until;
 	if (!ends_in_time && *avail - k < need)
 		return 0;
 	if (!placed && !tp_place(c, job, cand))
@@ -170,6 +173,7 @@ static void easy_by_counts(tp_policy *p, tp_cluster *c)
 		return;
 	c->resv_job = c->queue[0];
 	c->resv_time = x.shadow.time;
+	x.until = tp_slot_floor(c, x.shadow.time);
 	for (size_t i = 1; i < c->nqueue && c->nfree > 0;) {
 		if (try_backfill_count(p, &x, i, need, &avail))
 			continue;
@@ -190,7 +194,7 @@ static int try_backfill_res(tp_policy *p, tp_cluster *c, size_t i,
 	if (!tp_place(c, job, cand))
 		return 0;
 	const tp_res_ask *ask = tp_cluster_ask(job);
-	bool outlives = c->now + job->estimate > shadow;
+	bool outlives = c->now + job->estimate > tp_slot_floor(c, shadow);
 	if (outlives) {
 		tp_res_take(tl->proj, cand, ask);
 		if (!tp_shadow_res_fits(c, tl->proj, head, hosts, scratch)) {

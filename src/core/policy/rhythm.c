@@ -15,7 +15,7 @@ tp_rhythm tp_rhythm_defaults(void)
 {
 	return (tp_rhythm){ .sched_interval = 60, .default_queue_depth = 100,
 			    .bf_interval = 30, .bf_max_job_test = 500,
-			    .bf_window = 24 * 60 * 60 };
+			    .bf_window = 24 * 60 * 60, .bf_resolution = 60 };
 }
 
 /* One key, its Slurm range, where it goes (int64_t or int). */
@@ -41,6 +41,7 @@ static const rhythm_key keys[] = {
 	KEYI(bf_max_job_user, 0, INT_MAX),
 	KEYI(bf_max_job_part, 0, INT_MAX),
 	KEY64(bf_window, 1, 30 * 24 * 60, 0, 60),
+	KEY64(bf_resolution, 1, 3600, 0, 1),
 };
 
 static int set_key(tp_rhythm *r, const rhythm_key *k, const char *v,
@@ -90,6 +91,7 @@ int tp_rhythm_scheduler(tp_rhythm *r, const char *sched_type,
 		r->bf_max_job_test = INT_MAX;
 		r->bf_max_job_user = r->bf_max_job_part = 0;
 		r->bf_window = INT64_MAX;
+		r->bf_resolution = 0;
 	} else if (strcasecmp(sched_type, "sched/backfill")) {
 		return tp_errorf(err, "SchedulerType=%s: expected sched/backfill, sched/builtin or sched/topo",
 				 sched_type);
@@ -282,8 +284,10 @@ int tp_rhythm_backfill(tp_policy *p, tp_cluster *c, const tp_rhythm *r)
 	c->nqueue = k;
 	rc = 0;
 	if (k) {
+		c->slot = r->bf_resolution;
 		tp_policy_pass(p, c);
 		rc = outside_window(c, r);
+		c->slot = 0;
 	}
 	restore_queue(c, all, tested, n);
 out:

@@ -8,7 +8,10 @@
  * order over at most default_queue_depth of them, a job that cannot start
  * blocking the rest of its partition and its nodes; and the backfill scheduler, every
  * bf_interval, over at most bf_max_job_test jobs (bf_max_job_user per
- * user, bf_max_job_part per partition), reserving only within bf_window.
+ * user, bf_max_job_part per partition), reserving only within bf_window
+ * and in slots of bf_resolution seconds (a reservation's end rounded up
+ * to a slot's end, EASY's shadow down to its slot's start:
+ * tp_cluster.slot).
  * The main scheduler's pass at an event looks at default_queue_depth
  * jobs, its periodic pass every sched_interval at the whole queue
  * (Slurm's schedule(full_queue)).  The driver (the simulator's engine)
@@ -36,6 +39,7 @@ typedef struct tp_rhythm {
 	int bf_max_job_user;     /* jobs of one user, 0: no limit */
 	int bf_max_job_part;     /* jobs of one partition, 0: no limit */
 	int64_t bf_window;       /* s (bf_window is in minutes), 86400 */
+	int64_t bf_resolution;   /* s, 60: backfill's time slots; 0: none */
 } tp_rhythm;
 
 /* Slurm's defaults (slurmctld's job_scheduler.c, backfill.c). */
@@ -67,7 +71,8 @@ long tp_rhythm_main(tp_cluster *c, const tp_rhythm *r, bool full);
  * user (tp_job.user) or partition already has bf_max_job_user or
  * bf_max_job_part tested); the jobs not tested keep their places.  A
  * reservation later than now + bf_window is not made: every tested job
- * that can be placed then starts.  0, or -1 on ENOMEM. */
+ * that can be placed then starts.  Reservations keep to slots of
+ * bf_resolution (c->slot during the pass).  0, or -1 on ENOMEM. */
 int tp_rhythm_backfill(tp_policy *p, tp_cluster *c, const tp_rhythm *r);
 
 /* The next multiple of `period` after `now` (a scheduler's wake-up),

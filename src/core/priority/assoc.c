@@ -39,7 +39,7 @@ static int append(tp_assoc_tree *t, const char *account, const char *user,
 		return -1;
 	t->keys = k;
 	tp_assoc x = { .parent = parent, .fs_parent = -1, .shares = shares,
-		       .priority = priority };
+		       .priority = priority, .lim = TP_ASSOC_NO_LIMITS };
 	x.account = strdup(account);
 	x.user = user ? strdup(user) : NULL;
 	k[t->n] = key_of(account, user);

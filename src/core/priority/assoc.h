@@ -19,6 +19,7 @@
 
 #include "base/error.h"
 #include "base/name_index.h"
+#include "policy/limits.h"
 
 #define TP_SHARES_PARENT UINT32_MAX  /* FairShare=parent */
 
@@ -29,6 +30,7 @@ typedef struct tp_assoc {
 	int fs_parent;       /* the nearest ancestor not FairShare=parent */
 	uint32_t shares;     /* raw shares, or TP_SHARES_PARENT */
 	uint32_t priority;   /* the association's Priority */
+	tp_assoc_limits lim; /* its limits as given (none by default) */
 	long double usage;   /* usage_raw */
 	/* Fair Tree's results (fairtree.h). */
 	long double level_fs;

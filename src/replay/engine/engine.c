@@ -140,6 +140,20 @@ static void count_release(engine *e, const tp_run *r)
 	e->out->cpu_busy += (double)cpus * (double)(e->c.now - r->start);
 }
 
+/* The job to the limits (opts.limits). */
+static tp_limits_who who_of(const tp_job *j)
+{
+	return (tp_limits_who){ .qos = j->qos, .user = j->user, .assoc = j->assoc };
+}
+
+/* Job j is done for good: it no longer counts against submit limits. */
+static void job_done(engine *e, const replay_job *j)
+{
+	e->finished++;
+	if (e->opts->limits)
+		tp_limits_leave(e->opts->limits, who_of(&j->job));
+}
+
 /* Job j's run ends at the current time; its nodes become free. */
 static int end_run(engine *e, replay_job *j, tp_status status)
 {
@@ -147,7 +161,7 @@ static int end_run(engine *e, replay_job *j, tp_status status)
 	if (o && o->ended)
 		o->ended(o->arg, &j->job, j->start, e->c.now);
 	if (e->opts->limits)
-		tp_limits_charge(e->opts->limits, j->job.qos, j->job.user,
+		tp_limits_charge(e->opts->limits, who_of(&j->job),
 				 j->job.cpus, j->charged_nodes, -1);
 	if (e->shared)
 		count_release(e, &e->c.run[j->run_idx]);
@@ -204,7 +218,7 @@ static int at_limit(engine *e, replay_job *j)
 	case TP_LIMIT_KILL:
 		break;
 	}
-	e->finished++;
+	job_done(e, j);
 	return end_run(e, j, TP_KILLED);
 }
 
@@ -242,7 +256,7 @@ static int process_ends(engine *e)
 		replay_job *j = &e->jobs[e->due[k]];
 		if (j->run_idx < 0 || !run_done(e, j))
 			continue; /* a queued job's wake-up (switch wait) */
-		e->finished++;
+		job_done(e, j);
 		if (end_run(e, j, j->extensions ? TP_EXTENDED : TP_COMPLETED))
 			return -1;
 	}
@@ -281,7 +295,7 @@ static size_t hold_sitting_out(engine *e)
 		tp_limits_pass_begin(l);
 	for (size_t i = 0; i < c->nqueue; i++) {
 		replay_job *j = c->queue[i]->owner;
-		j->sits_out = l && !tp_limits_pass(l, j->job.qos, j->job.user,
+		j->sits_out = l && !tp_limits_pass(l, who_of(&j->job),
 						    j->job.cpus, j->job.nodes);
 		if (j->sits_out) {
 			out++;
@@ -341,6 +355,12 @@ static int process_arrivals(engine *e)
 		replay_job *j = &e->jobs[e->next_arrival++];
 		if (!ever_placeable(e, &j->job)) {
 			e->out->rejected++;
+			e->finished++;
+			continue;
+		}
+		if (e->opts->limits &&
+		    !tp_limits_submit(e->opts->limits, who_of(&j->job))) {
+			e->out->refused++;
 			e->finished++;
 			continue;
 		}
@@ -458,7 +478,7 @@ static int start_job(engine *e, const tp_start *s, long run_idx)
 	j->run_idx = run_idx;
 	if (e->opts->limits) {
 		j->charged_nodes = tp_nodeset_count(&s->nodes);
-		tp_limits_charge(e->opts->limits, j->job.qos, j->job.user,
+		tp_limits_charge(e->opts->limits, who_of(&j->job),
 				 j->job.cpus, j->charged_nodes, 1);
 	}
 	j->fill = s->fill_for != TP_NOT_FILL;
@@ -614,7 +634,8 @@ static int engine_init(engine *e, const tp_workload *w)
 				   .contiguous = wj->contiguous,
 				   .ask = e->shared ? wj->ask : NULL,
 				   .part = wj->part, .user = wj->user,
-				   .qos = wj->qos, .cpus = wj->cpus };
+				   .qos = wj->qos, .assoc = wj->assoc,
+				   .cpus = wj->cpus };
 		/* A limit for ever is part of admission; one with a wait is
 		 * set pass by pass (hold_sitting_out). */
 		j->req_groups = wj->max_groups;

@@ -93,9 +93,10 @@ typedef struct tp_engine_opts {
 	 * runs, until both have looked at the queue) those multiples are
 	 * events too. */
 	const tp_rhythm *rhythm;
-	/* QOS limits (policy/limits.h); NULL: none.  Before every pass the
-	 * queued jobs are asked in queue order; a job held sits the pass out
-	 * in its place.  Every start and end is charged to it. */
+	/* QOS and association limits (policy/limits.h); NULL: none.  A job
+	 * arriving over a submit limit is refused; before every pass the
+	 * queued jobs are asked in queue order, and a job held sits the pass
+	 * out in its place.  Every start and end is charged to it. */
 	tp_limits *limits;
 } tp_engine_opts;
 
@@ -109,6 +110,10 @@ typedef struct tp_sim_result {
 	 * on the whole idle machine (e.g. no box of that size fits the torus),
 	 * as slurmctld refuses them at submission; they have no record. */
 	uint64_t rejected;
+	/* Jobs refused at submission by the submit limits (opts.limits:
+	 * MaxSubmitJobs, GrpSubmitJobs), as slurmctld refuses them; they
+	 * have no record. */
+	uint64_t refused;
 	/* With resources inside nodes (tp_workload.node_res): node-seconds
 	 * during which a node held at least one job (a node counts once
 	 * however many it held), CPU-seconds allocated, and the machine's

@@ -1,6 +1,8 @@
 /* qos.c - a site's QOS priorities; see qos.h. */
 #include "site/qos.h"
 
+#include "site/limit_value.h"
+
 #include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -57,6 +59,7 @@ static int add(tp_qos_table *t, const char *name, uint32_t prio,
  * absent). */
 typedef struct cols {
 	int n, name, prio, max_jobs_pu, max_tres_pu, grp_jobs, grp_tres;
+	int max_submit_pu, grp_submit;
 } cols;
 
 static void header(char *line, cols *c)
@@ -68,6 +71,8 @@ static void header(char *line, cols *c)
 		{ "MaxTRESPU", offsetof(cols, max_tres_pu) },
 		{ "GrpJobs", offsetof(cols, grp_jobs) },
 		{ "GrpTRES", offsetof(cols, grp_tres) },
+		{ "MaxSubmitPU", offsetof(cols, max_submit_pu) },
+		{ "GrpSubmit", offsetof(cols, grp_submit) },
 	};
 	char *f[MAX_COLS + 1];
 	c->n = split(line, f);
@@ -80,59 +85,23 @@ static void header(char *line, cols *c)
 	}
 }
 
-/* A whole number >= 0 of a limit column into *x (empty: -1, none). */
-static int count(const char *v, int64_t *x)
-{
-	char *end;
-	if (!*v) {
-		*x = -1;
-		return 0;
-	}
-	errno = 0;
-	long long n = *v >= '0' && *v <= '9' ? strtoll(v, &end, 10) : -1;
-	if (n < 0 || *end || errno)
-		return -1;
-	*x = n;
-	return 0;
-}
-
-/* cpu= and node= of a TRES list ("cpu=8,mem=4G,node=2") into *cpus and
- * *nodes (-1 when absent); other TRES are skipped. */
-static int tres(const char *v, int64_t *cpus, int64_t *nodes)
-{
-	*cpus = *nodes = -1;
-	for (const char *p = v; *p;) {
-		size_t len = strcspn(p, ","), klen = strcspn(p, "=,");
-		char num[32];
-		int64_t *dst = klen == 3 && !strncasecmp(p, "cpu", 3) ? cpus :
-			       klen == 4 && !strncasecmp(p, "node", 4) ? nodes : NULL;
-		if (dst) {
-			size_t vlen = len - klen - (klen < len);
-			if (klen == len || vlen >= sizeof(num))
-				return -1;
-			memcpy(num, p + klen + 1, vlen);
-			num[vlen] = '\0';
-			if (count(num, dst) || *dst < 0)
-				return -1;
-		}
-		p += len + (p[len] == ',');
-	}
-	return 0;
-}
-
 /* The limit columns of a data line into *l: 0, or -1 with err. */
 static int limits_of(char **f, const cols *c, const char *path, int lineno,
 		     tp_qos_limits *l, tp_error *err)
 {
 	*l = TP_QOS_NO_LIMITS;
-	if (c->max_jobs_pu >= 0 && count(f[c->max_jobs_pu], &l->max_jobs_pu))
+	if (c->max_jobs_pu >= 0 && tp_limit_count(f[c->max_jobs_pu], &l->max_jobs_pu))
 		return tp_errorf(err, "%s:%d: bad MaxJobsPU '%.80s'", path, lineno, f[c->max_jobs_pu]);
-	if (c->grp_jobs >= 0 && count(f[c->grp_jobs], &l->grp_jobs))
+	if (c->grp_jobs >= 0 && tp_limit_count(f[c->grp_jobs], &l->grp_jobs))
 		return tp_errorf(err, "%s:%d: bad GrpJobs '%.80s'", path, lineno, f[c->grp_jobs]);
-	if (c->max_tres_pu >= 0 && tres(f[c->max_tres_pu], &l->max_cpus_pu, &l->max_nodes_pu))
+	if (c->max_tres_pu >= 0 && tp_limit_tres(f[c->max_tres_pu], &l->max_cpus_pu, &l->max_nodes_pu))
 		return tp_errorf(err, "%s:%d: bad MaxTRESPU '%.80s'", path, lineno, f[c->max_tres_pu]);
-	if (c->grp_tres >= 0 && tres(f[c->grp_tres], &l->grp_cpus, &l->grp_nodes))
+	if (c->grp_tres >= 0 && tp_limit_tres(f[c->grp_tres], &l->grp_cpus, &l->grp_nodes))
 		return tp_errorf(err, "%s:%d: bad GrpTRES '%.80s'", path, lineno, f[c->grp_tres]);
+	if (c->max_submit_pu >= 0 && tp_limit_count(f[c->max_submit_pu], &l->max_submit_pu))
+		return tp_errorf(err, "%s:%d: bad MaxSubmitPU '%.80s'", path, lineno, f[c->max_submit_pu]);
+	if (c->grp_submit >= 0 && tp_limit_count(f[c->grp_submit], &l->grp_submit))
+		return tp_errorf(err, "%s:%d: bad GrpSubmit '%.80s'", path, lineno, f[c->grp_submit]);
 	return 0;
 }
 

@@ -1,6 +1,8 @@
 /* sacctmgr.c - sacctmgr's associations; see sacctmgr.h. */
 #include "site/sacctmgr.h"
 
+#include "site/limit_value.h"
+
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -9,7 +11,8 @@
 #include <strings.h>
 
 enum { K_CLUSTER, K_ACCOUNT, K_USER, K_SHARE, K_PRIORITY, K_PARENT,
-       K_PARTITION, K_N };
+       K_PARTITION, K_MAXJOBS, K_MAXSUBMIT, K_GRPJOBS, K_GRPSUBMIT,
+       K_GRPTRES, K_N };
 
 typedef struct reader {
 	const char *path;
@@ -88,14 +91,37 @@ static int check_cluster(reader *r, const char *c)
 	return 0;
 }
 
+/* The limits, in either form: each value by its name (NULL: absent). */
+typedef struct limit_text {
+	const char *max_jobs, *max_submit, *grp_jobs, *grp_submit, *grp_tres;
+} limit_text;
+
+static int limits_of(reader *r, const limit_text *x, tp_assoc_limits *l)
+{
+	*l = TP_ASSOC_NO_LIMITS;
+	if (x->max_jobs && tp_limit_count(x->max_jobs, &l->max_jobs))
+		return bad(r, "bad MaxJobs", x->max_jobs);
+	if (x->max_submit && tp_limit_count(x->max_submit, &l->max_submit))
+		return bad(r, "bad MaxSubmitJobs", x->max_submit);
+	if (x->grp_jobs && tp_limit_count(x->grp_jobs, &l->grp_jobs))
+		return bad(r, "bad GrpJobs", x->grp_jobs);
+	if (x->grp_submit && tp_limit_count(x->grp_submit, &l->grp_submit))
+		return bad(r, "bad GrpSubmitJobs", x->grp_submit);
+	if (x->grp_tres && tp_limit_tres(x->grp_tres, &l->grp_cpus, &l->grp_nodes))
+		return bad(r, "bad GrpTRES", x->grp_tres);
+	return 0;
+}
+
 static int add(reader *r, const char *account, const char *user,
-	       const char *parent, uint32_t shares, uint32_t prio)
+	       const char *parent, uint32_t shares, uint32_t prio,
+	       const tp_assoc_limits *lim)
 {
 	tp_error e;
-	if (!user && !strcmp(account, "root"))
-		return 0; /* the tree's own root */
-	if (tp_assoc_add(r->t, account, user, parent, shares, prio, &e) < 0)
+	int i = 0; /* the tree's own root */
+	if ((user || strcmp(account, "root")) &&
+	    (i = tp_assoc_add(r->t, account, user, parent, shares, prio, &e)) < 0)
 		return tp_errorf(r->err, "%s:%d: %s", r->path, r->lineno, e.msg);
+	r->t->a[i].lim = *lim;
 	return 0;
 }
 
@@ -120,7 +146,8 @@ static int header(reader *r)
 {
 	static const char *const name[K_N] = { "Cluster", "Account", "User",
 					       "Share", "Priority", "ParentName",
-					       "Partition" };
+					       "Partition", "MaxJobs", "MaxSubmit",
+					       "GrpJobs", "GrpSubmit", "GrpTRES" };
 	char *f[64];
 	r->ncols = split(r->line, f, 63);
 	for (int i = 0; i < K_N; i++)
@@ -147,15 +174,19 @@ static int table_line(reader *r)
 	const char *acct = FIELD(K_ACCOUNT), *user = FIELD(K_USER);
 	const char *part = FIELD(K_PARTITION), *parent = FIELD(K_PARENT);
 	uint32_t shares, prio = 0;
+	limit_text lt = { FIELD(K_MAXJOBS), FIELD(K_MAXSUBMIT), FIELD(K_GRPJOBS),
+			  FIELD(K_GRPSUBMIT), FIELD(K_GRPTRES) };
+	tp_assoc_limits lim;
 	if (!*acct)
 		return bad(r, "no Account", r->line);
 	if (part && *part)
 		return bad(r, "a per-partition association (not modelled)", part);
 	if (check_cluster(r, FIELD(K_CLUSTER)) || shares_of(r, FIELD(K_SHARE), &shares) ||
-	    (FIELD(K_PRIORITY) && priority_of(r, FIELD(K_PRIORITY), &prio)))
+	    (FIELD(K_PRIORITY) && priority_of(r, FIELD(K_PRIORITY), &prio)) ||
+	    limits_of(r, &lt, &lim))
 		return -1;
 #undef FIELD
-	return add(r, acct, user && *user ? user : NULL, parent, shares, prio);
+	return add(r, acct, user && *user ? user : NULL, parent, shares, prio, &lim);
 }
 
 /* ---- sacctmgr dump --------------------------------------------------- */
@@ -190,13 +221,28 @@ static const char *option(const char *s, const char *key, char *out, size_t len)
 	return NULL;
 }
 
+/* The limits of a dump line's options. */
+static int dump_limits(reader *r, const char *s, tp_assoc_limits *lim)
+{
+	char mj[64], ms[64], gj[64], gs[64], gt[256];
+	limit_text lt = { option(s, "MaxJobs", mj, sizeof(mj)),
+			  option(s, "MaxSubmitJobs", ms, sizeof(ms)),
+			  option(s, "GrpJobs", gj, sizeof(gj)),
+			  option(s, "GrpSubmitJobs", gs, sizeof(gs)),
+			  option(s, "GrpTRES", gt, sizeof(gt)) };
+	return limits_of(r, &lt, lim);
+}
+
 static int dump_line(reader *r)
 {
 	char name[256], v[64];
+	tp_assoc_limits lim;
 	const char *s = r->line;
 	uint32_t shares = 1, prio = 0;
+	/* The cluster line carries the root association's limits. */
 	if (!strncmp(s, "Cluster - ", 10))
-		return quoted(r, s, name, sizeof(name)) || check_cluster(r, name);
+		return quoted(r, s, name, sizeof(name)) || check_cluster(r, name) ||
+		       dump_limits(r, s, &r->t->a[0].lim);
 	if (!strncmp(s, "Parent - ", 9))
 		return quoted(r, s, r->parent, sizeof(r->parent));
 	/* The cluster's QOS definitions (dumped since Slurm 24.11): their
@@ -208,15 +254,16 @@ static int dump_line(reader *r)
 		return bad(r, "not a line of sacctmgr dump", s);
 	if (quoted(r, s, name, sizeof(name)) ||
 	    (option(s, "Fairshare", v, sizeof(v)) && shares_of(r, v, &shares)) ||
-	    (option(s, "Priority", v, sizeof(v)) && priority_of(r, v, &prio)))
+	    (option(s, "Priority", v, sizeof(v)) && priority_of(r, v, &prio)) ||
+	    dump_limits(r, s, &lim))
 		return -1;
 	if (!r->parent[0])
 		return bad(r, "an association before any Parent line", s);
 	if (account)
-		return add(r, name, NULL, r->parent, shares, prio);
+		return add(r, name, NULL, r->parent, shares, prio, &lim);
 	/* root's own user association too: Fair Tree ranks it with the
 	 * others, as the table form's root|root line. */
-	return add(r, r->parent, name, NULL, shares, prio);
+	return add(r, r->parent, name, NULL, shares, prio, &lim);
 }
 
 int tp_sacctmgr_read(const char *path, tp_assoc_tree *t, tp_error *err)

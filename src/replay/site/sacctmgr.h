@@ -11,6 +11,10 @@
  *  - `sacctmgr dump CLUSTER` output: "Parent - 'A'" sets the parent of
  *    the Account and User lines after it; their Fairshare= and Priority=
  *    are read.
+ * Limits (policy/limits.h), when given: MaxJobs, MaxSubmit, GrpJobs,
+ * GrpSubmit and GrpTRES columns of the table form, MaxJobs=,
+ * MaxSubmitJobs=, GrpJobs=, GrpSubmitJobs= and GrpTRES= options of the
+ * dump (the Cluster line's are root's); of GrpTRES, cpu= and node=.
  * Shares: a number, or "parent" (FairShare=parent).  Lines of more than
  * one cluster, per-partition associations, an unknown parent or account,
  * an association given twice, a bad number: an error naming file, line

@@ -36,8 +36,9 @@ typedef struct tp_wjob {
 	/* The site's partition and user (tp_job.part, .user), 0 when
 	 * unknown. */
 	int32_t part, user;
-	/* Its QOS and CPUs (tp_job.qos, .cpus): set with QOS limits. */
-	int32_t qos;
+	/* Its QOS, association and CPUs (tp_job.qos, .assoc, .cpus): set
+	 * with limits. */
+	int32_t qos, assoc;
 	int64_t cpus;
 } tp_wjob;
 
