@@ -45,6 +45,9 @@
 #                         sprio at (multifactor configurations)
 #   --replay-only         the live runs are in OUT already: replay and
 #                         compare only
+#   --latency S,R         replay with Slurm's per-job latency (toposim
+#                         --latency: a start no sooner than S s after
+#                         its submission, nodes free R s after an end)
 # Root (network namespaces, daemons).  Exit status 0 when every step ran,
 # whatever the numbers; they are the result.
 # The whole script is one brace group, read before it runs: a script
@@ -56,7 +59,7 @@ PROG=replay-fidelity.sh
 die() { echo "$PROG: error: $*" >&2; exit 1; }
 note() { echo "$PROG: $*" >&2; }
 
-SERIES=26.05 BUILD="" OUT=./fidelity-out FIRST=0 COUNT=300 SPAN=180 SPRIO_AT="" REPLAY_ONLY=""
+SERIES=26.05 BUILD="" OUT=./fidelity-out FIRST=0 COUNT=300 SPAN=180 SPRIO_AT="" REPLAY_ONLY="" LATENCY=""
 while [ $# -gt 0 ]; do
 	case $1 in
 	--slurm) SERIES=${2:?}; shift 2 ;;
@@ -67,6 +70,7 @@ while [ $# -gt 0 ]; do
 	--span) SPAN=${2:?}; shift 2 ;;
 	--sprio-at) SPRIO_AT=${2:?}; shift 2 ;;
 	--replay-only) REPLAY_ONLY=1; shift ;;
+	--latency) LATENCY=${2:?}; shift 2 ;;
 	-h | --help) sed -n '2,/^# The whole script is one brace group/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
 	--) shift; break ;;
 	-*) die "unknown option '$1' (see --help)" ;;
@@ -222,7 +226,8 @@ live_run() { # CONFIG DIR
 replay() { # CONFIG DIR
 	local c=$1 d=$2 site
 	site=(--sacct "$d/live.sacct" --slurm-conf "$d/slurm.conf" --sacctmgr "$d/assoc.cfg"
-		--qos "$d/qos.txt" --topology "$d/topology.conf" "${REPLAY_ARGS[@]}")
+		--qos "$d/qos.txt" --topology "$d/topology.conf" "${REPLAY_ARGS[@]}"
+		${LATENCY:+--latency "$LATENCY"})
 	"$TOPOSIM" "${site[@]}" --jobs-csv "$d/replay.csv" --summary-json "$d/replay.json" \
 		>"$d/replay.out" 2>"$d/replay.err" ||
 		{ tail -n 5 "$d/replay.err" >&2; die "$c: toposim failed"; }

@@ -31,7 +31,7 @@ enum {
 	OPT_BATSIM_CSV, OPT_SWF_OUT, OPT_RUNTIME_MODEL, OPT_VERSION, OPT_FRAG_CSV,
 	OPT_ALLOW_EMPTY,
 	OPT_SACCTMGR, OPT_SPRIO_OUT, OPT_SPRIO_AT, OPT_QOS, OPT_USAGE,
-	OPT_WHOLE_NODES, OPT_RHYTHM,
+	OPT_WHOLE_NODES, OPT_RHYTHM, OPT_LATENCY,
 	OPT_SETTING = 1024, /* + index in tp_settings_table */
 };
 
@@ -42,6 +42,7 @@ static const struct option fixed_opts[] = {
 	{ "slurm-conf", required_argument, NULL, OPT_SLURM_CONF },
 	{ "sacctmgr", required_argument, NULL, OPT_SACCTMGR },
 	{ "qos", required_argument, NULL, OPT_QOS },
+	{ "latency", required_argument, NULL, OPT_LATENCY },
 	{ "usage", required_argument, NULL, OPT_USAGE },
 	{ "whole-nodes", no_argument, NULL, OPT_WHOLE_NODES },
 	{ "rhythm", required_argument, NULL, OPT_RHYTHM },
@@ -141,7 +142,7 @@ void sim_usage(FILE *fp)
 {
 	fprintf(fp, "usage: toposim {--workload FILE | --sacct FILE} --policy NAME [settings]\n"
 		"               [--partition NAME [--slurm-conf FILE]] [--scale-sizes F] [--load F]\n"
-		"               [--sacct FILE --slurm-conf FILE [--sacctmgr FILE] [--qos FILE] [--usage replayed|recorded] [--sprio-out OUT --sprio-at T,...] [--whole-nodes] [--rhythm slurm|every-event]]\n"
+		"               [--sacct FILE --slurm-conf FILE [--sacctmgr FILE] [--qos FILE] [--usage replayed|recorded] [--sprio-out OUT --sprio-at T,...] [--whole-nodes] [--rhythm slurm|every-event] [--latency START,RELEASE]]\n"
 		"               [--nodes N [--outside-rule never|one-node]] [--ppn P] [--alloc NAME]\n"
 		"               [--topology FILE [--fattree-conf FILE] | --torus FILE [--base-shapes canonical|all]]\n"
 		"               [--jobs FIRST:COUNT | --windows K:LEN:SEED | --windows LEN@I1,I2,...]\n"
@@ -188,6 +189,22 @@ static int factor_arg(tp_cli *cl, const char *opt, const char *v, double *out)
 		return tp_cli_fail(cl, "--%s: expected a number above 0 (at most 1e6), got '%s'",
 				   opt, v);
 	*out = x;
+	return 0;
+}
+
+/* --latency START,RELEASE: two whole numbers of seconds in [0, 3600]. */
+static int latency_arg(tp_cli *cl, sim_config *c, const char *v)
+{
+	char *end, *end2 = NULL;
+	errno = 0;
+	long long a = strtoll(v, &end, 10), b = -1;
+	if (end != v && *end == ',' && end[1])
+		b = strtoll(end + 1, &end2, 10);
+	if (b < 0 || errno || *end2 || a < 0 || a > 3600 || b > 3600)
+		return tp_cli_fail(cl, "--latency: expected START,RELEASE (whole seconds in [0, 3600]), got '%s'",
+				   v);
+	c->latency_start = a;
+	c->latency_release = b;
 	return 0;
 }
 
@@ -312,6 +329,7 @@ static int parse_value(tp_cli *cl, sim_config *c, int o, const char *arg)
 			return tp_cli_fail(cl, "--rhythm: '%s' is neither slurm nor every-event", arg);
 		c->rhythm_given = true;
 		return 0;
+	case OPT_LATENCY: return latency_arg(cl, c, arg);
 	case OPT_SPRIO_OUT: c->sprio_out = arg; return 0;
 	case OPT_SPRIO_AT: c->sprio_at = arg; return 0;
 	case 'p': return set_setting(cl, c, 0, arg);

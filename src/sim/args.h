@@ -53,6 +53,9 @@ typedef struct sim_config {
 	bool whole_nodes;       /* --whole-nodes: no resources inside nodes */
 	bool every_event;       /* --rhythm every-event: no scheduler rhythm */
 	bool rhythm_given;      /* --rhythm at all */
+	/* --latency START,RELEASE: Slurm's per-job latency in seconds
+	 * (engine.h, tp_engine_latency); 0,0 when not given. */
+	int64_t latency_start, latency_release;
 	/* Heterogeneous mode (--machine; doc/methods.md D1, hetsim/het_sim.h). */
 	const char *machine, *het_jobs, *truth, *expdb;
 	bool oracle;

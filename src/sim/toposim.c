@@ -691,7 +691,8 @@ static int replay(const sim_config *c, const tp_workload *w,
 		return -1;
 	tp_engine_opts eo = { .check = c->check, .keep_nodelists = true,
 			      .order = queue_order, .rhythm = sched_rhythm,
-			      .limits = qos_limits };
+			      .limits = qos_limits,
+			      .latency = { c->latency_start, c->latency_release } };
 	if (qos_limits) /* each replay from no usage */
 		tp_limits_reset(qos_limits);
 	sim_progress_state prog;

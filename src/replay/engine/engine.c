@@ -108,18 +108,20 @@ static int add_record(engine *e, const replay_job *j, int64_t end,
 		return tp_errorf(e->err, "out of memory");
 	o->rec = p;
 	const tp_run *r = &e->c.run[j->run_idx];
+	const tp_engine_latency *lat = &e->opts->latency;
 	o->rec[o->nrec++] = (tp_record){
-		.id = j->job.id, .submit = j->job.submit, .start = j->start,
-		.end = end, .nodes_req = j->job.nodes,
-		.nodes_alloc = r->count,
-		.estimate = j->job.estimate, .runtime = j->runtime,
-		.run = j->run, .spread = j->spread,
+		.id = j->job.id, .submit = j->job.submit - lat->start,
+		.start = j->start, .end = end - lat->release,
+		.nodes_req = j->job.nodes, .nodes_alloc = r->count,
+		.estimate = j->job.estimate - lat->release,
+		.runtime = j->runtime, .run = j->run - lat->release,
+		.spread = j->spread,
 		.status = status, .extensions = j->extensions,
 		.attempt = j->attempt, .fill = j->fill, .cost = j->cost,
 		.nodelist = j->nodelist,
 	};
-	if (end > o->last_end)
-		o->last_end = end;
+	if (end - lat->release > o->last_end)
+		o->last_end = end - lat->release;
 	return 0;
 }
 
@@ -194,8 +196,8 @@ static int resubmit(engine *e, replay_job *j, int64_t estimate)
 	j->extensions = 0;
 	j->fill = false;
 	j->min_resv = INT64_MAX;
-	j->job.submit = e->c.now;
-	j->job.estimate = estimate > 0 ? estimate : 1;
+	j->job.submit = e->c.now + e->opts->latency.start;
+	j->job.estimate = (estimate > 0 ? estimate : 1) + e->opts->latency.release;
 	if (tp_cluster_enqueue(&e->c, &j->job) || push_wake_event(e, j))
 		return tp_errorf(e->err, "out of memory");
 	new_key(e, j);
@@ -490,6 +492,7 @@ static int start_job(engine *e, const tp_start *s, long run_idx)
 		j->spread = tp_rtmodel_spread(m, &s->nodes);
 		j->run = tp_rtmodel_dilate(j->runtime, m->share, j->spread);
 	}
+	j->run += e->opts->latency.release; /* its nodes held until then */
 	if (e->shared)
 		for (int x = tp_nodeset_next(&s->nodes, 0); x >= 0;
 		     x = tp_nodeset_next(&s->nodes, x + 1))
@@ -626,8 +629,13 @@ static int engine_init(engine *e, const tp_workload *w)
 	for (size_t i = 0; i < w->njobs; i++) {
 		const tp_wjob *wj = &w->jobs[i];
 		replay_job *j = &e->jobs[i];
-		j->job = (tp_job){ .id = wj->id, .submit = wj->submit,
-				   .estimate = wj->estimate, .nodes = wj->nodes,
+		/* Slurm's latency (opts.latency) is part of the job to the
+		 * scheduler: it arrives later and holds its nodes longer;
+		 * its records keep its own times. */
+		j->job = (tp_job){ .id = wj->id,
+				   .submit = wj->submit + e->opts->latency.start,
+				   .estimate = wj->estimate + e->opts->latency.release,
+				   .nodes = wj->nodes,
 				   .max_nodes = wj->max_nodes,
 				   .seq = (int32_t)i, .owner = j,
 				   .allowed = wj->allowed, .required = wj->required,

@@ -67,6 +67,15 @@ typedef struct tp_engine_order {
 	void (*key)(void *arg, const tp_job *j, int64_t now, tp_prio_key *k);
 } tp_engine_order;
 
+/* Slurm's own per-job latency, in whole seconds (0, 0: none): a job can
+ * start no sooner than `start` after its submission (the RPC and the
+ * scheduler's trigger), and its nodes are free `release` after its end
+ * (epilog and completing), so a limit of L holds them L + release.  The
+ * records keep the job's own submit, end, run and limit. */
+typedef struct tp_engine_latency {
+	int64_t start, release;
+} tp_engine_latency;
+
 typedef struct tp_engine_opts {
 	bool check;        /* verify invariants at every step (abort on breach) */
 	bool keep_nodelists; /* fill tp_record.nodelist */
@@ -98,6 +107,7 @@ typedef struct tp_engine_opts {
 	 * queued jobs are asked in queue order, and a job held sits the pass
 	 * out in its place.  Every start and end is charged to it. */
 	tp_limits *limits;
+	tp_engine_latency latency;
 } tp_engine_opts;
 
 typedef struct tp_sim_result {
