@@ -126,6 +126,48 @@ START_TEST(completing_nodes_end_now)
 }
 END_TEST
 
+/* least-loaded in the plugin's view: nodes of 8, 4 and 2 CPUs, node 0
+ * holding 3 CPUs of a running job and node 2 outside the partition (one
+ * CPU, taken); a pending 2-CPU job goes to node 1 (0/4 < 3/8), the next
+ * to node 0 (3/8 < 2/4), and a 6-CPU one waits: node 0 has 3 free. */
+START_TEST(least_loaded_in_the_view)
+{
+	tp_alloc *a = first_free(3);
+	st_view v;
+	st_view_init(&v, a);
+	ck_assert_int_eq(st_view_begin(&v, 100, 4), 0);
+	tp_nodeset_fill(&v.c.free);
+	tp_cluster_recount_free(&v.c);
+	tp_res_node total[3] = { { .cpus = 8, .mem = 8000 },
+				 { .cpus = 4, .mem = 4000 },
+				 { .cpus = 1 } };
+	ck_assert_int_eq(st_view_attach_res(&v, total), 0);
+	st_view_res_take(&v, 0, &(tp_res_node){ .cpus = 3, .mem = 300 });
+	st_view_res_take(&v, 2, &(tp_res_node){ .cpus = 1 });
+	st_view_res_done(&v);
+	ck_assert_int_eq(v.c.nfree, 1); /* node 1 alone is idle */
+	st_jobdesc j[3];
+	for (int i = 0; i < 3; i++)
+		j[i] = (st_jobdesc){ .id = i + 1, .priority = 9, .estimate = 50,
+				     .nodes = 1, .has_ask = true,
+				     .ask = { .cpus = i < 2 ? 2 : 6, .mem = 100 } };
+	for (int i = 0; i < 3; i++)
+		ck_assert_int_eq(st_view_add_pending(&v, &j[i]), 0);
+	st_view_sort_queue(&v);
+	tp_policy *p = policy("least-loaded", 1, 0);
+	tp_driver_pass(p, &v.c);
+	ck_assert_int_eq(v.c.nstarts, 2);
+	ck_assert_int_eq(v.c.starts[0].job->id, 1);
+	ck_assert_int_eq(tp_nodeset_next(&v.c.starts[0].nodes, 0), 1);
+	ck_assert_int_eq(v.c.starts[1].job->id, 2);
+	ck_assert_int_eq(tp_nodeset_next(&v.c.starts[1].nodes, 0), 0);
+	ck_assert_int_eq(v.c.nqueue, 1); /* the 6-CPU job waits */
+	tp_policy_destroy(p);
+	st_view_fini(&v);
+	tp_alloc_destroy(a);
+}
+END_TEST
+
 /* window-ff's index rule under slurmctld's priority order: the window is
  * the arrival indices below the oldest waiting job's + W, wherever that
  * job stands in the queue; it moves on when that job starts. */
@@ -799,6 +841,7 @@ int main(void)
 	tcase_add_test(tc, horizon_and_untracked);
 	tcase_add_test(tc, asked_only_by_its_owner);
 	tcase_add_test(tc, never_placeable_sizes);
+	tcase_add_test(tc, least_loaded_in_the_view);
 	suite_add_tcase(s, tc);
 	TCase *tr = tcase_create("replay");
 	tcase_set_timeout(tr, 120);

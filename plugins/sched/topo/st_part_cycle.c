@@ -17,6 +17,7 @@
 #include "src/common/xstring.h"
 #include "src/slurmctld/slurmctld.h"
 #include "src/slurmctld/acct_policy.h"
+#include "st_load.h"
 #include "src/slurmctld/job_scheduler.h"
 #include "src/slurmctld/node_scheduler.h"
 #include "src/slurmctld/reservation.h"
@@ -42,6 +43,8 @@ typedef struct part_cycle {
 	part_record_t *part;
 	time_t now;
 	uint32_t min_cpus;   /* fewest CPUs of a node of the partition */
+	int64_t usable_cpus; /* CPUs of `usable`, for a policy that shares
+			      * nodes (needs_res), else 0 */
 	tp_nodeset pset;     /* the partition's nodes (allocator indices) */
 	tp_nodeset uset;     /* of which usable (`usable`, allocator indices) */
 	tp_nodeset tmp;
@@ -74,9 +77,11 @@ static const char *unsupported(job_queue_rec_t *rec)
 
 /* How many of a pending record's tasks to queue: 1 for a job; for a job
  * array's pending tasks, each its own job in the pass (as many as the
- * partition's usable nodes could hold at once, within the array's task
- * limit, %N): every start splits one task off the record (start_task). */
-static int32_t array_tasks(part_cycle *pc, job_record_t *j, int32_t nodes)
+ * partition's usable nodes could hold at once, or their CPUs when the
+ * policy shares nodes, within the array's task limit, %N): every start
+ * splits one task off the record (start_task). */
+static int32_t array_tasks(part_cycle *pc, job_record_t *j, int32_t nodes,
+			   const st_jobdesc *d)
 {
 	job_array_struct_t *a = j->array_recs;
 	if (!a || j->array_task_id != NO_VAL || a->task_cnt <= 1)
@@ -87,6 +92,8 @@ static int32_t array_tasks(part_cycle *pc, job_record_t *j, int32_t nodes)
 		n = room < n ? room : n;
 	}
 	int64_t fit = tp_nodeset_count(&pc->uset) / (nodes > 0 ? nodes : 1);
+	if (d->has_ask && !d->ask.whole)
+		fit = pc->usable_cpus / (d->ask.cpus > 0 ? d->ask.cpus : 1);
 	n = fit < n ? fit : n;
 	return n < 1 ? 1 : (int32_t)n;
 }
@@ -313,6 +320,12 @@ static int add_record(part_cycle *pc, job_queue_rec_t *rec, bool magnetic)
 		return 0;
 	}
 	d.max_groups = switch_limit(pc, j);
+	if (pc->x->policy->ops->needs_res) {
+		/* nodes shared: its -N, its CPUs spread over them */
+		d.nodes = j->details->min_nodes ? (int32_t)j->details->min_nodes : 1;
+		st_load_ask(pc->part, j, d.nodes, &d.ask);
+		d.has_ask = true;
+	}
 	if (magnetic && !fits_now(pc, &d)) {
 		st_magnetic_drop(j);
 		return 0;
@@ -326,7 +339,7 @@ static int add_record(part_cycle *pc, job_queue_rec_t *rec, bool magnetic)
 	/* Placeable again (a new topology, a node back, the reservation
 	 * started): our mark goes. */
 	(void) st_job_clear_mark(j, pc->now);
-	for (int32_t t = array_tasks(pc, j, d.nodes); t > 0; t--)
+	for (int32_t t = array_tasks(pc, j, d.nodes, &d); t > 0; t--)
 		if (st_view_add_pending(v, &d))
 			return -1;
 	return 0;
@@ -521,11 +534,32 @@ static void preempt_for_waiting(part_cycle *pc)
 	}
 }
 
+/* The least-loaded method's waiting jobs are in their delay queues:
+ * no node has the CPUs and memory they ask free.  A reason of ours
+ * (squeue %r), where Slurm's own says no more. */
+static void mark_delayed(part_cycle *pc)
+{
+	tp_cluster *c = &pc->x->view.c;
+	for (size_t i = 0; i < c->nqueue; i++) {
+		job_record_t *j = st_view_ref(c->queue[i]);
+		if (IS_JOB_PENDING(j) && (j->state_reason == WAIT_NO_REASON ||
+					  j->state_reason == WAIT_RESOURCES ||
+					  j->state_reason == WAIT_PRIORITY))
+			st_job_set_reason(j, WAIT_RESOURCES,
+					  xstrdup("sched/topo: least-loaded delay queue, no node has the CPUs and memory it asks free"),
+					  pc->now);
+	}
+}
+
 /* Pending reasons as Slurm's schedulers set them, and the reserved job's
  * expected start time (squeue --start). */
 static void mark_waiting(part_cycle *pc)
 {
 	tp_cluster *c = &pc->x->view.c;
+	if (pc->x->policy->ops->needs_res) {
+		mark_delayed(pc);
+		return;
+	}
 	for (size_t i = 0; i < c->nqueue; i++)
 		st_job_mark_waiting(st_view_ref(c->queue[i]),
 				    i ? WAIT_PRIORITY : WAIT_RESOURCES, pc->now);
@@ -549,11 +583,15 @@ static int build_view(part_cycle *pc, job_queue_rec_t **recs, size_t nrec,
 	bit_and(pc->usable, avail_node_bitmap);
 	tpl_bits_to_set(&pc->x->topo.map, pc->usable, &pc->uset);
 	pc->min_cpus = tpl_part_min_cpus(pc->part);
+	bool res = pc->x->policy->ops->needs_res;
+	pc->usable_cpus = res ? st_load_cpus(pc->usable) : 0;
 	set_free(pc);
 	if (add_running(pc) || add_completing(pc) ||
 	    add_pending(pc, recs, nrec))
 		return -1;
-	return 0;
+	/* A policy deciding on resources inside nodes sees what slurmctld
+	 * has allocated on each node. */
+	return res ? st_load_attach(pc->x, pc->part, pc->usable) : 0;
 }
 
 /* st_mine_fn: a job at its limit is asked about in the cycle of the

@@ -70,7 +70,7 @@ int st_topo_load(st_topo *t, const char *machine_plugin)
 		if (!xstrcmp(machine_plugin, kinds[i].plugin))
 			load = kinds[i].load;
 	if (!load) {
-		info("%s: %s has no topology model here: using first-free over slurm.conf order; node sharing is not modelled (a node is free only when idle)",
+		info("%s: %s has no topology model here: using first-free over slurm.conf order; node sharing is not modelled (a node is free only when idle) except by topo_policy=least-loaded",
 		     ST_TYPE, machine_plugin);
 		load = load_flat;
 	}

@@ -22,6 +22,8 @@ void st_view_fini(st_view *v)
 	}
 	free(v->sets);
 	free(v->jobs);
+	tp_res_fini(&v->res);
+	tp_nodeset_fini(&v->one);
 	memset(v, 0, sizeof(*v));
 }
 
@@ -85,7 +87,10 @@ static tp_job *new_job(st_view *v, const st_jobdesc *d)
 			 .max_groups = d->max_groups },
 		.priority = d->priority,
 		.ref = d->ref,
+		.ask = d->ask,
 	};
+	if (d->has_ask)
+		j->job.ask = &j->ask;
 	return &j->job;
 }
 
@@ -124,6 +129,39 @@ int st_view_add_pending(st_view *v, const st_jobdesc *d)
 	if (!j)
 		return -1;
 	return tp_cluster_enqueue(&v->c, j);
+}
+
+int st_view_attach_res(st_view *v, const tp_res_node *total)
+{
+	int n = v->alloc->nnodes;
+	tp_res_fini(&v->res);
+	if (tp_res_init(&v->res, n, total))
+		return -1;
+	if (v->one.n != n) {
+		tp_nodeset_fini(&v->one);
+		if (tp_nodeset_init(&v->one, n))
+			return -1;
+	}
+	v->c.res = &v->res;
+	return 0;
+}
+
+void st_view_res_take(st_view *v, int x, const tp_res_node *amount)
+{
+	tp_res_ask ask = { .cpus = amount->cpus, .gpus = amount->gpus,
+			   .mem = amount->mem };
+	tp_nodeset_zero(&v->one);
+	tp_nodeset_set(&v->one, x);
+	tp_res_take(&v->res, &v->one, &ask);
+}
+
+void st_view_res_done(st_view *v)
+{
+	for (int x = tp_nodeset_next(&v->c.free, 0); x >= 0;
+	     x = tp_nodeset_next(&v->c.free, x + 1))
+		if (!tp_res_idle(&v->res, x))
+			tp_nodeset_clear(&v->c.free, x);
+	tp_cluster_recount_free(&v->c);
 }
 
 int st_view_order(uint32_t pa, int64_t sa, int64_t ida, uint32_t pb,

@@ -42,6 +42,10 @@ typedef struct st_jobdesc {
 	const tp_nodeset *allowed, *required;
 	bool contiguous;
 	int max_groups;    /* --switches while its wait lasts, 0: any */
+	/* What a pending job asks of each node, for a view with resources
+	 * inside nodes (st_view_attach_res); has_ask false: whole nodes. */
+	bool has_ask;
+	tp_res_ask ask;
 } st_jobdesc;
 
 /* A tp_job plus what only the view needs. */
@@ -49,6 +53,7 @@ typedef struct st_vjob {
 	tp_job job;        /* first: a tp_job * is an st_vjob * */
 	uint32_t priority;
 	void *ref;
+	tp_res_ask ask;    /* job.ask points here when it has one */
 } st_vjob;
 
 typedef struct st_view {
@@ -66,6 +71,10 @@ typedef struct st_view {
 	tp_nodeset **sets; /* st_view_set(): each allocated once, reused
 			    * from view to view (jobs point at them) */
 	size_t nsets, capsets;
+	/* Resources inside nodes (st_view_attach_res), for a policy that
+	 * decides on them (tp_policy_ops.needs_res); c.res points here. */
+	tp_res res;
+	tp_nodeset one;    /* scratch: one node */
 } st_view;
 
 void st_view_init(st_view *v, tp_alloc *alloc);
@@ -94,6 +103,16 @@ int st_view_add_ending(st_view *v, const tp_nodeset *nodes);
 /* An empty node set over the view's nodes for a job's constraints,
  * valid until the next st_view_begin; NULL on ENOMEM. */
 tp_nodeset *st_view_set(st_view *v);
+
+/* Resources inside nodes, after the running jobs and before the pass:
+ * each node's size (total[x]; a node the partition may not use gets 1
+ * CPU, all of it allocated), nothing allocated yet.  0 or -1 (ENOMEM). */
+int st_view_attach_res(st_view *v, const tp_res_node *total);
+/* What slurmctld has allocated on node x (a running or completing job's
+ * share of it, as its job_resources say). */
+void st_view_res_take(st_view *v, int x, const tp_res_node *amount);
+/* After the takes: the free nodes are those nothing is allocated on. */
+void st_view_res_done(st_view *v);
 
 /* A pending job; queued in st_view_sort_queue().  0 or -1. */
 int st_view_add_pending(st_view *v, const st_jobdesc *d);

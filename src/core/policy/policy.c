@@ -18,6 +18,7 @@ static const tp_policy_ops *const policies[] = {
 	&tp_policy_min_max,
 	&tp_policy_sjs,
 	&tp_policy_pjs,
+	&tp_policy_least_loaded,
 	NULL,
 };
 

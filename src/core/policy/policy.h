@@ -77,6 +77,10 @@ typedef struct tp_policy_ops {
 	 * tp_het_algo + 1 (0 for every other policy).  Drivers with
 	 * partitions of different speeds call tp_het_pass() for them. */
 	int het_algo;
+	/* It decides on resources inside nodes (least-loaded): a driver
+	 * gives it c->res, the nodes' CPUs and memory and what is
+	 * allocated of them, and each job's ask. */
+	bool needs_res;
 } tp_policy_ops;
 
 struct tp_policy {
@@ -111,6 +115,7 @@ extern const tp_policy_ops tp_policy_min_min;
 extern const tp_policy_ops tp_policy_min_max;
 extern const tp_policy_ops tp_policy_sjs;
 extern const tp_policy_ops tp_policy_pjs;
+extern const tp_policy_ops tp_policy_least_loaded;
 
 /* The tp_het_algo of a heterogeneous policy, -1 for the others. */
 int tp_policy_het_algo(const tp_policy *p);

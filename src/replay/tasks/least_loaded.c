@@ -1,6 +1,8 @@
 /* least_loaded.c - the lowest-utilisation placement; see least_loaded.h. */
 #include "tasks/least_loaded.h"
 
+#include "alloc/least_loaded.h"
+
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -54,11 +56,12 @@ static bool excluded(int k, const int *exclude, int nexclude)
 	return false;
 }
 
-/* used_a/cores_a < used_b/cores_b without rounding. */
+/* used_a/cores_a < used_b/cores_b: the core's rule (alloc/least_loaded.h),
+ * the one sched/topo and toposim's least-loaded policy decide by. */
 static bool less_loaded(const tp_ll_nodes *n, int a, int b)
 {
-	return (int64_t)n->used_cores[a] * n->cores[b] <
-	       (int64_t)n->used_cores[b] * n->cores[a];
+	return tp_load_less(n->used_cores[a], n->cores[a], n->used_cores[b],
+			    n->cores[b]);
 }
 
 int tp_ll_pick(const tp_ll_nodes *n, int cores, double mem,

@@ -16,7 +16,9 @@
  * simulator's files) so sums of takes and releases stay exact.
  *
  * The delay queues, FIFO order and replicas' outcomes are the
- * simulator's (tasks/tasksim.h); this file only knows resources.
+ * simulator's (tasks/tasksim.h); this file only knows resources.  Loads
+ * compare by the core's tp_load_less (alloc/least_loaded.h), the rule of
+ * the least-loaded policy sched/topo and toposim run on Slurm's nodes.
  */
 #ifndef TP_LEAST_LOADED_H
 #define TP_LEAST_LOADED_H
