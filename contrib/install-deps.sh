@@ -6,12 +6,15 @@ set -euo pipefail
 # clang, libclang-rt-14-dev (libFuzzer, ASan/UBSan runtimes: a
 # recommendation of clang's, which --no-install-recommends leaves out) and
 # llvm-14 (llvm-symbolizer, for sanitizer reports with lines): the fuzz
-# targets (doc/fuzzing.md).
+# targets (doc/fuzzing.md).  mariadb-server, mariadb-client and slurmdbd:
+# the live tests with accounting (topo-cluster --accounting), installed
+# here once rather than by tests running side by side.
 pkgs=(build-essential autoconf automake libtool pkg-config check zlib1g-dev
       gnuplot-nox slurm-wlm slurmctld slurmd libslurm-dev
       slurm-wlm-basic-plugins-dev munge libmunge-dev iproute2 procps
       util-linux dpkg-dev xz-utils python3
-      clang libclang-rt-14-dev llvm-14)
+      clang libclang-rt-14-dev llvm-14
+      mariadb-server mariadb-client slurmdbd)
 
 missing=()
 for p in "${pkgs[@]}"; do

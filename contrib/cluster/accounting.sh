@@ -47,9 +47,13 @@ acct_packages() {
 	# Debian's postinst would start the system's MariaDB: policy-rc.d (as
 	# on these machines) keeps it from doing so; nothing here uses it.
 	# shellcheck disable=SC2086
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $missing >/dev/null ||
-		{ apt-get update -q >/dev/null &&
-		  DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $missing >/dev/null; } ||
+	# Clusters started side by side may install at once: wait for
+	# dpkg's lock rather than fail.
+	DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -q \
+		--no-install-recommends $missing >/dev/null ||
+		{ apt-get -o DPkg::Lock::Timeout=600 update -q >/dev/null &&
+		  DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -q \
+			--no-install-recommends $missing >/dev/null; } ||
 		die "apt-get install$missing failed"
 }
 
