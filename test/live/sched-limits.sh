@@ -61,12 +61,13 @@ B=$(sub ub) || bail_out "sbatch as ub failed"
 marker=$(wc -l <"$(st_log)")
 sx scontrol update partitionname=debug state=up
 
-# While ua's first job runs, its others wait with Slurm's reason.
+# While ua's first job runs, its others wait with Slurm's reason (set
+# at a cycle after the partition came up: until then it says
+# PartitionDown).
 reason=""
 for _ in $(seq 1 100); do
 	reason=$(sx squeue -h -u ua -t PD -o %r 2>/dev/null | sort -u | paste -sd,)
-	running=$(sx squeue -h -u ua -t R -o %i 2>/dev/null | wc -l)
-	[ "$running" -ge 1 ] && [ -n "$reason" ] && break
+	[ "$reason" = AssocMaxJobsLimit ] && break
 	sleep 0.2
 done
 assert_eq "AssocMaxJobsLimit" "$reason" "ua's waiting jobs hold Slurm's reason"
