@@ -150,9 +150,11 @@ static int header(reader *r)
 					       "GrpJobs", "GrpSubmit", "GrpTRES" };
 	char *f[64];
 	r->ncols = split(r->line, f, 63);
+	if (r->ncols > 63) /* split stopped: f[63] was never set */
+		return bad(r, "more than 63 '|'-separated columns in the header", r->line);
 	for (int i = 0; i < K_N; i++)
 		r->col[i] = -1;
-	for (int k = 0; k < r->ncols && k < 64; k++) {
+	for (int k = 0; k < r->ncols; k++) {
 		for (int i = 0; i < K_N; i++)
 			if (!strcasecmp(f[k], name[i]) ||
 			    (i == K_SHARE && !strcasecmp(f[k], "Fairshare")) ||
