@@ -150,7 +150,7 @@ void st_job_started(st_ctx *x, job_record_t *j, time_t now)
 /* Reasons a cycle may replace: none yet, or the generic waiting ones
  * (its own earlier marks included).  Any other is Slurm's own and says
  * more (e.g. ReqNodeNotAvail with the nodes' names): it stays. */
-static bool generic_reason(uint32_t r)
+bool st_job_generic_reason(uint32_t r)
 {
 	return r == WAIT_NO_REASON || r == WAIT_RESOURCES ||
 	       r == WAIT_PRIORITY;
@@ -181,7 +181,7 @@ int st_job_usable(job_record_t *j, const bitstr_t *mine, time_t now,
 		/* A node it must have is down, drained, reserved or
 		 * excluded. */
 		FREE_NULL_BITMAP(avail);
-		if (say && generic_reason(j->state_reason))
+		if (say && st_job_generic_reason(j->state_reason))
 			st_job_set_reason(j, WAIT_NODE_NOT_AVAIL,
 					  xstrdup("sched/topo: a node it requires (-w) is not available"),
 					  now);
@@ -194,7 +194,7 @@ int st_job_usable(job_record_t *j, const bitstr_t *mine, time_t now,
 void st_job_mark_waiting(job_record_t *j, uint32_t want, time_t now)
 {
 	if (!IS_JOB_PENDING(j) || j->state_reason == want ||
-	    !generic_reason(j->state_reason))
+	    !st_job_generic_reason(j->state_reason))
 		return;
 	j->state_reason = want;
 	xfree(j->state_desc);

@@ -48,6 +48,9 @@ int st_job_usable(job_record_t *j, const bitstr_t *mine, time_t now,
  * taken), logged when it changes. */
 void st_job_set_reason(job_record_t *j, uint32_t reason, char *desc,
 		       time_t now);
+/* Whether reason r is one a cycle may replace: none yet, or the generic
+ * waiting ones (its own earlier marks included). */
+bool st_job_generic_reason(uint32_t r);
 /* A job a policy keeps waiting: `want` (Resources for the head,
  * Priority behind it), as Slurm's schedulers say it; a reason of
  * Slurm's own that says more stays. */

@@ -542,9 +542,7 @@ static void mark_delayed(part_cycle *pc)
 	tp_cluster *c = &pc->x->view.c;
 	for (size_t i = 0; i < c->nqueue; i++) {
 		job_record_t *j = st_view_ref(c->queue[i]);
-		if (IS_JOB_PENDING(j) && (j->state_reason == WAIT_NO_REASON ||
-					  j->state_reason == WAIT_RESOURCES ||
-					  j->state_reason == WAIT_PRIORITY))
+		if (IS_JOB_PENDING(j) && st_job_generic_reason(j->state_reason))
 			st_job_set_reason(j, WAIT_RESOURCES,
 					  xstrdup("sched/topo: least-loaded delay queue, no node has the CPUs and memory it asks free"),
 					  pc->now);
