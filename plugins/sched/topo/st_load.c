@@ -50,9 +50,8 @@ static void take_job(st_view *v, const tpl_nodemap *m, const job_record_t *j)
 	}
 }
 
-int st_load_attach(st_ctx *x, const part_record_t *part, bitstr_t *usable)
+int st_load_attach(st_ctx *x, bitstr_t *usable)
 {
-	(void)part;
 	const tpl_nodemap *m = &x->topo.map;
 	tp_res_node *t = sizes(m, usable);
 	if (!t || st_view_attach_res(&x->view, t)) {

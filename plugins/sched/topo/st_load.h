@@ -12,11 +12,11 @@
 #include "st_ctx.h"
 #include "st_slurm.h"
 
-/* The view of partition `part` gets resources inside nodes: the nodes
- * of `usable` (Slurm's bitmap) with their CPUs and memory, every other
- * node full; then every running or completing job's allocation.  0 or
- * -1 (ENOMEM). */
-int st_load_attach(st_ctx *x, const part_record_t *part, bitstr_t *usable);
+/* The view gets resources inside nodes: the nodes of `usable` (Slurm's
+ * bitmap: the partition's available nodes) with their CPUs and memory,
+ * every other node full; then every running or completing job's
+ * allocation.  0 or -1 (ENOMEM). */
+int st_load_attach(st_ctx *x, bitstr_t *usable);
 
 /* What pending job j asks of each of its `nodes` nodes in partition
  * `part`: its CPUs spread over them (rounded up), its memory per node

@@ -589,7 +589,7 @@ static int build_view(part_cycle *pc, job_queue_rec_t **recs, size_t nrec,
 		return -1;
 	/* A policy deciding on resources inside nodes sees what slurmctld
 	 * has allocated on each node. */
-	return res ? st_load_attach(pc->x, pc->part, pc->usable) : 0;
+	return res ? st_load_attach(pc->x, pc->usable) : 0;
 }
 
 /* st_mine_fn: a job at its limit is asked about in the cycle of the
